@@ -1,0 +1,151 @@
+"""Settings read from the environment.
+
+With nothing set, the app is the embedded default: SQLite in DESIGNER_DATA_DIR,
+the in-memory channel layer and runs executed inside the server process.
+DATABASE_URL switches to PostgreSQL; REDIS_URL switches to channels_redis and
+Celery workers (RUNTIME_BACKEND may also be set explicitly).
+"""
+import secrets
+from pathlib import Path
+
+import dj_database_url
+
+from config.env import ImproperlyConfiguredEnv, envbool, envint, envstr
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(envstr("DESIGNER_DATA_DIR", str(BASE_DIR / "data"))).resolve()
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+
+
+def _secret_key() -> str:
+    given = envstr("SECRET_KEY")
+    if given:
+        return given
+    # Generated once and kept, so sessions survive a restart of the embedded default.
+    key_file = DATA_DIR / "secret_key"
+    if not key_file.exists():
+        key_file.write_text(secrets.token_urlsafe(50))
+        key_file.chmod(0o600)
+    return key_file.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+DEBUG = envbool("DEBUG", False)
+ALLOWED_HOSTS = [h for h in envstr("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
+CSRF_TRUSTED_ORIGINS = [o for o in envstr("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "designer",
+    "runtime",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASE_URL = envstr("DATABASE_URL")
+if DATABASE_URL:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(DATA_DIR / "designer.sqlite3"),
+            # Runs write events from the server process while requests read them.
+            "OPTIONS": {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"},
+        }
+    }
+
+REDIS_URL = envstr("REDIS_URL")
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": envint("CHANNEL_CAPACITY", 1000)},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"capacity": envint("CHANNEL_CAPACITY", 1000)},
+        }
+    }
+
+RUNTIME_BACKEND = envstr("RUNTIME_BACKEND", "celery" if REDIS_URL else "inline")
+if RUNTIME_BACKEND not in ("inline", "celery"):
+    raise ImproperlyConfiguredEnv(f"RUNTIME_BACKEND={RUNTIME_BACKEND!r}: use inline or celery")
+
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+
+# Providers. Keys come from the environment or the user's stored keys, never documents.
+DEFAULT_PROVIDER = envstr("DEFAULT_PROVIDER", "simulated")
+OPENAI_BASE_URL = envstr("OPENAI_BASE_URL", "https://api.openai.com/v1")
+OPENAI_API_KEY = envstr("OPENAI_API_KEY")
+ANTHROPIC_BASE_URL = envstr("ANTHROPIC_BASE_URL", "https://api.anthropic.com")
+ANTHROPIC_API_KEY = envstr("ANTHROPIC_API_KEY")
+# USD per million tokens: (prompt, completion). Unknown models cost 0.
+MODEL_PRICES = {
+    "gpt-4o": (2.5, 10.0),
+    "gpt-4o-mini": (0.15, 0.6),
+    "claude-sonnet-4-6": (3.0, 15.0),
+    "claude-opus-4-6": (15.0, 75.0),
+}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+]
+LOGIN_URL = "/login/"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = DATA_DIR / "static"
+FRONTEND_DIST = BASE_DIR / "frontend" / "dist"
+STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.exists() else []
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
+}
