@@ -1,0 +1,89 @@
+"""Dependency graphs of one scope: topological order and cycles.
+
+A scope is a list of steps (the top level, one ``loop.steps``, an included
+file). Ties are broken by document order, so the order is deterministic and
+a linear chain comes out as written.
+"""
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+
+def _deps(step: Any) -> list[str]:
+    deps = step.get("dependsOn") if isinstance(step, dict) else None
+    return [d for d in deps if isinstance(d, str)] if isinstance(deps, list) else []
+
+
+def _ids(steps: list) -> list[str]:
+    return [s["id"] for s in steps if isinstance(s, dict) and isinstance(s.get("id"), str)]
+
+
+def topo_order(steps: list) -> list[str]:
+    """Step ids in an order where every step follows its dependencies.
+
+    Dependencies on unknown ids are ignored; steps on a cycle are left out
+    (the validator reports cycles separately).
+    """
+    ids = _ids(steps)
+    position = {step_id: i for i, step_id in enumerate(ids)}
+    pending: dict[str, int] = {}
+    dependents: dict[str, list[str]] = {step_id: [] for step_id in ids}
+    for step in steps:
+        if not isinstance(step, dict) or step.get("id") not in position:
+            continue
+        known = {d for d in _deps(step) if d in position}
+        pending[step["id"]] = len(known)
+        for dep in known:
+            dependents[dep].append(step["id"])
+    ready = [(position[s], s) for s, n in pending.items() if n == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        _, step_id = heapq.heappop(ready)
+        order.append(step_id)
+        for child in dependents[step_id]:
+            pending[child] -= 1
+            if pending[child] == 0:
+                heapq.heappush(ready, (position[child], child))
+    return order
+
+
+def find_cycles(steps: list) -> list[list[str]]:
+    """Each distinct cycle once, as the ids along it (first id repeated at the end)."""
+    graph = {}
+    for step in steps:
+        if isinstance(step, dict) and isinstance(step.get("id"), str):
+            graph.setdefault(step["id"], []).extend(_deps(step))
+    color: dict[str, int] = {}
+    cycles: list[list[str]] = []
+    seen: set[frozenset] = set()
+    for start in graph:
+        if color.get(start):
+            continue
+        stack = [(start, iter(graph.get(start, [])))]
+        path = [start]
+        color[start] = 1
+        while stack:
+            node, children = stack[-1]
+            advanced = False
+            for child in children:
+                if child not in graph:
+                    continue
+                if color.get(child) == 1:
+                    cycle = path[path.index(child):] + [child]
+                    key = frozenset(cycle)
+                    if key not in seen:
+                        seen.add(key)
+                        cycles.append(cycle)
+                elif not color.get(child):
+                    color[child] = 1
+                    path.append(child)
+                    stack.append((child, iter(graph.get(child, []))))
+                    advanced = True
+                    break
+            if not advanced:
+                color[node] = 2
+                path.pop()
+                stack.pop()
+    return cycles
