@@ -156,7 +156,8 @@ def _scalar(value: Any) -> Any:
         return value
     if "\n" in value and _literal_safe(value):
         return LiteralScalarString(value)
-    if _reads_back_as_other_type(value):
+    if _reads_back_as_other_type(value) or any(not ch.isprintable() for ch in value):
+        # Non-printables (NEL, line separators, controls) must be escaped to survive.
         return DoubleQuotedScalarString(value)
     return value
 
