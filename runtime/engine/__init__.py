@@ -1,0 +1,160 @@
+"""The runtime engine: executes a zenflow v1 document as plain async Python.
+
+How a run flows: :func:`run_workflow` builds a :class:`~runtime.engine.context.RunContext`
+(emitter, providers, budgets, control, resolver, clock) and emits
+``workflow_start``; it warns about agent tools this runtime does not provide,
+arms the run timers (``options.timeout``, ``max_duration_s``), then runs the
+top-level steps with :func:`~runtime.engine.scheduler.run_scope`, which starts
+each step when its dependencies are done, within ``maxConcurrency``, unless the
+run is paused. :func:`~runtime.engine.steps.run_step` evaluates the step's
+``condition``, applies ``timeout`` and ``retries`` and runs its body: an agent
+conversation (:mod:`~runtime.engine.agent`, the prompt assembled by
+:mod:`runtime.prompting`, ``submit_result`` checked against ``resultSchema``),
+a loop (:mod:`~runtime.engine.loops`: **loop iterations happen in**
+``run_foreach`` **and** ``run_repeat_until``, each iteration a nested scope of
+the same scheduler), or an include (:mod:`~runtime.engine.includes`). Every state
+change goes through the one emitter (:mod:`runtime.events`), which stamps
+``seq``, ``timestamp`` and ``runId``. Anything that must end the run early (a
+failing step under ``onStepFailure: abort``, a crossed budget, the run timeout,
+``control.stop()``) calls ``ctx.halt``, which cancels the root task; each
+running step records ``cancelled`` as the cancellation passes through it. The
+run finishes with ``workflow_end`` and returns a :class:`RunResult`.
+
+Nothing here needs Django: the CLI, the web server and a Celery worker all call
+:func:`run_workflow` with their own sink, providers and resolver.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from runtime.engine.context import DEFAULT_CONCURRENCY, RUNTIME_TOOLS, RunContext, Scope, duration
+from runtime.engine.includes import FileResolver
+from runtime.engine.scheduler import run_scope
+from runtime.engine.state import (CANCELLED, COMPLETED, FAILED, Budgets, LoopMeta, Outcome, RunControl,
+                                  RunResult)
+from runtime.events import Emitter, format_duration
+from runtime.providers import Provider, get_provider
+from runtime.results import SUBMIT_RESULT
+from runtime.script import Script, parse_script
+
+__all__ = ["run_workflow", "Budgets", "RunControl", "RunResult", "Outcome", "LoopMeta", "FileResolver"]
+
+
+async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str, Provider] | None = None,
+                       script: Script | dict | None = None, budgets: Budgets | None = None,
+                       control: RunControl | None = None, resolver=None, base_dir: Path | None = None,
+                       prices: dict | None = None, default_provider: str = "simulated",
+                       clock: Callable[[], float] | None = None,
+                       sleep: Callable[[float], Awaitable[None]] | None = None,
+                       policies: Any = None) -> RunResult:
+    """Run ``document`` (already validated) to the end and return its result.
+
+    ``providers`` maps provider names to configured instances; the default
+    provider is created when missing (``simulated`` with ``script``).
+    ``resolver(ref, base_dir)`` loads includes (default: files relative to
+    ``base_dir``). ``prices`` maps model names to (USD per million prompt
+    tokens, USD per million completion tokens). ``clock`` and ``sleep`` (used
+    for loop ``delay``) are injectable for tests. ``policies`` are run-level
+    stop rules and the iteration error policy (:mod:`runtime.policies`).
+    """
+    budgets = budgets or Budgets()
+    control = control or RunControl()
+    providers = dict(providers or {})
+    if script is not None and "simulated" not in providers:
+        providers["simulated"] = get_provider("simulated", script=parse_script(script))
+    if default_provider not in providers:
+        providers[default_provider] = get_provider(default_provider)
+    emitter = Emitter(run_id, sink)
+    ctx = RunContext(document=document, run_id=run_id, emitter=emitter, providers=providers,
+                     default_provider=default_provider, budgets=budgets, control=control,
+                     resolver=resolver if resolver is not None else FileResolver(),
+                     base_dir=Path(base_dir) if base_dir is not None else None, prices=prices or {},
+                     clock=clock or time.monotonic, sleep=sleep or asyncio.sleep)
+    if policies is not None:
+        from runtime.policies import attach
+
+        attach(ctx, policies)
+    steps = document.get("steps") or []
+    concurrency = (document.get("options") or {}).get("maxConcurrency") or DEFAULT_CONCURRENCY
+    started = ctx.clock()
+    await emitter.emit("workflow_start", data={
+        "total": len(steps), "name": document.get("name", ""), "provider": default_provider,
+        "budgets": {k: v for k, v in budgets.__dict__.items() if v is not None}})
+    await _warn_unknown_tools(ctx, document.get("agents") or {})
+
+    outcomes: dict[str, Outcome] = {}
+    top = Scope(prefix="", steps=steps, base_dir=ctx.base_dir, includes=document.get("includes") or {},
+                concurrency=concurrency)
+    root = asyncio.create_task(run_scope(ctx, top, outcomes))
+    ctx.root_task = root
+    loop = asyncio.get_running_loop()
+    timers = []
+    run_timeout = duration((document.get("options") or {}).get("timeout"))
+    if run_timeout:
+        timers.append(loop.call_later(run_timeout, ctx.halt, FAILED,
+                                      f"workflow timed out after {format_duration(run_timeout)}", "timeout"))
+    if budgets.max_duration_s is not None:
+        timers.append(loop.call_later(budgets.max_duration_s, ctx.halt, FAILED,
+                                      f"duration budget exceeded: {format_duration(budgets.max_duration_s)}",
+                                      "budget:max_duration_s"))
+    control.on_stop(lambda: ctx.halt(CANCELLED, "stopped by request", "stopped"))
+    if control.state == "stopping":
+        ctx.halt(CANCELLED, "stopped by request", "stopped")
+    cancelled_from_outside = False
+    try:
+        await asyncio.wait([root])
+    except asyncio.CancelledError:
+        cancelled_from_outside = True
+        ctx.halt(CANCELLED, "run cancelled", "cancelled")
+        await asyncio.wait([root])
+    finally:
+        for timer in timers:
+            timer.cancel()
+    internal = None
+    if not root.cancelled() and root.exception() is not None:
+        internal = f"internal error: {root.exception().__class__.__name__}: {root.exception()}"
+        await emitter.emit("error", error=internal)
+
+    result = _result(ctx, outcomes, internal)
+    result.duration_s = ctx.clock() - started
+    control.state = "finished"
+    await emitter.emit("workflow_end", duration=format_duration(result.duration_s),
+                       tokens=dict(result.tokens), error=result.reason or None,
+                       data={"status": result.status, "reason": result.reason, "code": result.code,
+                             "cost_usd": round(result.cost_usd, 6), "loops": result.loops})
+    result.events = emitter.seq
+    if cancelled_from_outside:
+        raise asyncio.CancelledError()
+    return result
+
+
+def _result(ctx: RunContext, outcomes: dict[str, Outcome], internal: str | None) -> RunResult:
+    if internal:
+        status, reason, code = FAILED, internal, "internal"
+    elif ctx.halted:
+        status, reason, code = ctx.halt_status, ctx.halt_reason, ctx.halt_code
+    else:
+        failed = [(k, v) for k, v in outcomes.items() if v.status == FAILED and not v.blocked]
+        cancelled = [k for k, v in outcomes.items() if v.status == CANCELLED]
+        if failed:
+            status, reason, code = FAILED, f"step '{failed[0][0]}' failed: {failed[0][1].error}", "step_failed"
+        elif cancelled:
+            status, reason, code = CANCELLED, f"step '{cancelled[0]}' was cancelled", "cancelled"
+        else:
+            status, reason, code = COMPLETED, "", ""
+    t = ctx.tokens
+    return RunResult(status=status, reason=reason, code=code,
+                     tokens={"prompt": t.prompt, "completion": t.completion, "total": t.total},
+                     cost_usd=ctx.cost_usd, loops={k: v.as_dict() for k, v in ctx.loops.items()},
+                     steps=dict(outcomes), warnings=list(ctx.warnings))
+
+
+async def _warn_unknown_tools(ctx: RunContext, agents: dict) -> None:
+    for name, agent in agents.items():
+        missing = [t for t in (agent.get("tools") or []) if t not in RUNTIME_TOOLS and t != SUBMIT_RESULT]
+        if missing:
+            await ctx.warn(f"agent '{name}': tools {', '.join(missing)} are not provided by this runtime "
+                           "and are left out", agent=name, tools=missing)

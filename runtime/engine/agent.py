@@ -1,0 +1,209 @@
+"""One agent conversation: the turn loop with ``submit_result``.
+
+:func:`converse` sends the assembled prompt to the agent's provider and goes
+on turn by turn (at most ``maxTurns``): text streams out as ``output`` events;
+a ``submit_result`` call is checked against the ``resultSchema`` and either
+ends the conversation (first valid call wins) or goes back to the agent as
+``{"status": "error", "message": ...}`` with JSON paths; a reply without tool
+calls ends it. :func:`run_agent_step` builds a step's prompt and turns the
+conversation into the step's outcome; :func:`run_judge` does the same for an
+``untilAgent`` judge, which fails open.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from runtime.engine.context import DEFAULT_AGENT, DEFAULT_MAX_TURNS, RunContext, Scope, StepError
+from runtime.engine.state import COMPLETED, FAILED, Outcome
+from runtime.events import format_duration
+from runtime.prompting import IterationRecord, LoopView, StepOutput, judge_prompt, system_prompt, user_prompt
+from runtime.providers import ChatRequest, ProviderError, ToolCall
+from runtime.results import SUBMIT_RESULT, check_result, submit_tool, unwrap
+
+NO_SUBMIT = "resultSchema defined but submit_result never called"
+
+
+@dataclass
+class Conversation:
+    content: str = ""
+    result: Any = None
+    submitted: bool = False
+    tokens: dict = field(default_factory=lambda: {"prompt": 0, "completion": 0, "total": 0})
+    error: str | None = None
+
+
+def agent_of(ctx: RunContext, step: dict) -> tuple[str, dict]:
+    name = step.get("agent") or "default"
+    agent = ctx.agents.get(name) if step.get("agent") else None
+    if step.get("agent") and agent is None:
+        raise StepError(f"agent {name!r} is not defined")
+    return name, agent or DEFAULT_AGENT
+
+
+async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name: str, agent: dict, model: str,
+                   system: str, user: str, max_invalid: int | None = None) -> Conversation:
+    """Run the turn loop; raises ProviderError / StepError on failure."""
+    emit = ctx.emitter.emit
+    schema = agent.get("resultSchema")
+    provider, model_name, provider_name = ctx.provider_for(model)
+    await ctx.flush_warnings()
+    tools = [submit_tool(schema)] if schema else []
+    messages: list[dict] = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    max_turns = agent.get("maxTurns") or DEFAULT_MAX_TURNS
+    conv = Conversation()
+    parts: list[str] = []
+    invalid = 0
+    agent_id = f"{agent_name}@{step_path}"
+    streamed = False
+    last_calls: list[ToolCall] = []
+
+    async def on_delta(text: str) -> None:
+        nonlocal streamed
+        streamed = True
+        await emit("output", step_id=step_path, agent=agent_name, agentId=agent_id, delta=text)
+
+    for turn in range(1, max_turns + 1):
+        data: dict[str, Any] = {"phase": "request", "model": model or model_name or provider_name,
+                                "provider": provider_name, "turn": turn}
+        if turn == 1:
+            data["prompt"] = {"system": system, "user": user}
+            if tools:
+                data["tools"] = [t["name"] for t in tools]
+        else:
+            data["input"] = [m["content"] for m in messages[-len(last_calls):]] if last_calls else []
+        await emit("agent_turn", step_id=step_path, agent=agent_name, agentId=agent_id, data=data)
+        request = ChatRequest(model=model_name, messages=messages, tools=tools, temperature=agent.get("temperature"),
+                              top_p=agent.get("topP"), step_path=step_path, step_id=step_id, agent=agent_name,
+                              result_schema=schema)
+        started = ctx.clock()
+        streamed = False
+        reply = await provider.chat(request, on_delta)
+        if streamed:
+            await emit("output", step_id=step_path, agent=agent_name, agentId=agent_id, done=True)
+        usage = reply.usage
+        conv.tokens["prompt"] += usage.prompt
+        conv.tokens["completion"] += usage.completion
+        conv.tokens["total"] += usage.total
+        await emit("agent_turn", step_id=step_path, agent=agent_name, agentId=agent_id,
+                   duration=format_duration(ctx.clock() - started),
+                   tokens={"prompt": usage.prompt, "completion": usage.completion, "total": usage.total},
+                   data={"phase": "response", "model": reply.model or model_name, "turn": turn,
+                         "content": reply.content, "finish_reason": reply.finish_reason,
+                         "tool_calls": [{"id": c.id, "name": c.name} for c in reply.tool_calls]})
+        await ctx.account(usage, model or reply.model or model_name)
+        if reply.content:
+            parts.append(reply.content)
+        messages.append({"role": "assistant", "content": reply.content, "tool_calls": reply.tool_calls})
+        last_calls = reply.tool_calls
+        if not reply.tool_calls:
+            break
+        for call in reply.tool_calls:
+            output = await _tool_call(ctx, conv, call, schema, step_path, agent_name, agent_id)
+            messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name,
+                             "content": json.dumps(output)})
+            if conv.submitted:
+                break
+            if call.name == SUBMIT_RESULT and schema:
+                invalid += 1
+        if conv.submitted:
+            break
+        if max_invalid is not None and invalid > max_invalid:
+            conv.error = f"submit_result was rejected {invalid} times (maxRetries {max_invalid})"
+            break
+    conv.content = "\n\n".join(parts)
+    return conv
+
+
+async def _tool_call(ctx: RunContext, conv: Conversation, call: ToolCall, schema: dict | None,
+                     step_path: str, agent_name: str, agent_id: str) -> dict:
+    emit = ctx.emitter.emit
+    started = ctx.clock()
+    await emit("tool_call", step_id=step_path, agent=agent_name, agentId=agent_id,
+               data={"phase": "start", "tool_name": call.name, "tool_call_id": call.id, "input": call.arguments})
+    error = None
+    if call.name == SUBMIT_RESULT and schema:
+        if not isinstance(call.arguments, dict):
+            problems = ["$: the arguments are not a JSON object"]
+        else:
+            value = unwrap(schema, call.arguments)
+            problems = check_result(schema, value)
+        if problems:
+            error = "; ".join(problems)
+            output = {"status": "error", "message": "The result does not match the schema: " + error}
+        else:
+            conv.result, conv.submitted = value, True
+            output = {"status": "ok", "message": "Result accepted."}
+    else:
+        error = f"tool {call.name!r} is not available in this runtime"
+        output = {"status": "error", "message": error}
+    await emit("tool_call", step_id=step_path, agent=agent_name, agentId=agent_id,
+               duration=format_duration(ctx.clock() - started), error=error,
+               data={"phase": "end", "tool_name": call.name, "tool_call_id": call.id, "output": output})
+    return output
+
+
+def _max_invalid(ctx: RunContext, step: dict) -> int | None:
+    value = step.get("maxRetries")
+    if value is None:
+        value = ctx.options.get("maxRetries")
+    return value
+
+
+async def run_agent_step(ctx: RunContext, scope: Scope, step: dict, step_path: str,
+                         deps: list[StepOutput], earlier: list[StepOutput]) -> tuple[Outcome, dict]:
+    """Run one agent step (or one single-step loop iteration); return its outcome and tokens."""
+    agent_name, agent = agent_of(ctx, step)
+    schema = agent.get("resultSchema")
+    system = system_prompt(agent_name, agent, ctx.read_text_ref(agent.get("prompt"), scope.base_dir, "prompt"),
+                           bool(schema))
+    task = ctx.read_text_ref(step.get("instructions"), scope.base_dir, "instructions") \
+        or f"Carry out the step '{step['id']}'."
+    loop = scope.loop
+    if loop is not None and earlier:
+        loop = LoopView(**{**loop.__dict__, "earlier_steps": earlier})
+    user = user_prompt(goal=ctx.goal, task=task, dependencies=deps, loop=loop,
+                       context_files=ctx.context_files(step.get("contextFiles") or [], scope.base_dir))
+    model = step.get("model") or agent.get("model") or ""
+    await ctx.count_step()
+    conv = await converse(ctx, step_path=step_path, step_id=step["id"], agent_name=agent_name, agent=agent,
+                          model=model, system=system, user=user, max_invalid=_max_invalid(ctx, step))
+    if conv.error:
+        return Outcome(FAILED, conv.content, None, conv.error), conv.tokens
+    if schema and not conv.submitted:
+        return Outcome(FAILED, conv.content, None, NO_SUBMIT), conv.tokens
+    return Outcome(COMPLETED, conv.content, conv.result if schema else None), conv.tokens
+
+
+async def run_judge(ctx: RunContext, scope: Scope, loop_step: dict, loop_path: str, iteration: int,
+                    max_iterations: int, history: list[IterationRecord]) -> dict:
+    """Ask the ``untilAgent`` judge; return ``{done, reason, content, failed_open}``.
+
+    The judge fails open: no valid ``submit_result`` (or a provider error)
+    gives ``done: None, failed_open: True`` and the loop goes on with its text.
+    """
+    name = loop_step["loop"]["untilAgent"]
+    agent = ctx.agents.get(name) or DEFAULT_AGENT
+    schema = agent.get("resultSchema")
+    system = system_prompt(name, agent, ctx.read_text_ref(agent.get("prompt"), scope.base_dir, "prompt"),
+                           bool(schema))
+    loop_task = ctx.read_text_ref(loop_step.get("instructions"), scope.base_dir, "instructions") or ""
+    user = judge_prompt(goal=ctx.goal, loop_id=loop_path, loop_task=loop_task, iteration=iteration,
+                        max_iterations=max_iterations, history=history)
+    path = f"{loop_path}.{iteration}.untilAgent"
+    try:
+        conv = await converse(ctx, step_path=path, step_id="untilAgent", agent_name=name, agent=agent,
+                              model=agent.get("model") or "", system=system, user=user)
+    except (ProviderError, StepError) as exc:
+        return {"done": None, "reason": None, "content": "", "failed_open": True, "error": str(exc)}
+    except asyncio.TimeoutError:
+        return {"done": None, "reason": None, "content": "", "failed_open": True, "error": "judge timed out"}
+    if not conv.submitted or not isinstance(conv.result, dict):
+        return {"done": None, "reason": None, "content": conv.content, "failed_open": True,
+                "error": conv.error or NO_SUBMIT}
+    done = conv.result.get("done")
+    reason = conv.result.get("reason")
+    return {"done": done if isinstance(done, bool) else None, "reason": reason if isinstance(reason, str) else None,
+            "content": conv.content, "failed_open": False, "result": conv.result}

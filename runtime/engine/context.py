@@ -1,0 +1,205 @@
+"""Everything one run shares: injected dependencies, totals, and how to halt.
+
+:class:`RunContext` holds what the outside world provides (emitter, providers,
+resolver, clock, sleep, prices) apart from the run's own state (token and cost
+totals, loop metadata, the halt reason). :class:`Scope` is one DAG being
+scheduled: the top level, an include, or one loop iteration's inner steps.
+"""
+from __future__ import annotations
+
+import asyncio
+import mimetypes
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from designer.documents import parse_duration
+from runtime.events import Emitter
+from runtime.prompting import ContextFile, IterationRecord
+from runtime.providers import Provider, Usage, split_model
+from runtime.engine.state import Budgets, LoopMeta, RunControl
+
+DEFAULT_CONCURRENCY = 5
+DEFAULT_MAX_TURNS = 50
+MAX_INCLUDE_DEPTH = 5
+MAX_FILE_BYTES = 10 * 1024 * 1024
+DEFAULT_AGENT = {"description": "A capable general-purpose assistant that carries out the task it is given."}
+RUNTIME_TOOLS = frozenset()  # tools this runtime gives agents, besides submit_result
+
+
+class StepError(Exception):
+    """A problem that fails the current step with a readable message."""
+
+
+@dataclass
+class Scope:
+    """One DAG: its steps, where its ids live, and what CEL and prompts see in it."""
+
+    prefix: str                      # "" at top level; "parent", "loop[3]", "loop.2" ...
+    steps: list[dict]
+    base_dir: Path | None = None
+    includes: dict = field(default_factory=dict)
+    include_depth: int = 0
+    variables: dict = field(default_factory=dict)   # item/index or iteration
+    loop: Any = None                 # prompting.LoopView template for steps in a loop iteration
+    concurrency: int = DEFAULT_CONCURRENCY
+    outer_deps: list = field(default_factory=list)  # the loop step's dependency outputs, for entry steps
+
+    def ns(self, step_id: str) -> str:
+        return f"{self.prefix}.{step_id}" if self.prefix else step_id
+
+
+def duration(value: Any) -> float | None:
+    if value in (None, ""):
+        return None
+    return parse_duration(str(value))
+
+
+class RunContext:
+    def __init__(self, *, document: dict, run_id: str, emitter: Emitter, providers: dict[str, Provider],
+                 default_provider: str, budgets: Budgets, control: RunControl, resolver, base_dir: Path | None,
+                 prices: dict, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep):
+        self.document = document
+        self.run_id = run_id
+        self.emitter = emitter
+        self.providers = providers
+        self.default_provider = default_provider
+        self.budgets = budgets
+        self.control = control
+        self.resolver = resolver
+        self.base_dir = base_dir
+        self.prices = prices or {}
+        self.clock = clock
+        self.sleep = sleep
+        self.options = document.get("options") or {}
+        self.on_failure = self.options.get("onStepFailure") or "cascade"
+        self.step_timeout = duration(self.options.get("stepTimeout"))
+        self.agents: dict[str, dict] = dict(document.get("agents") or {})
+        self.goal = (document.get("description") or document.get("name") or "").strip()
+        self.tokens = Usage()
+        self.cost_usd = 0.0
+        self.steps_started = 0
+        self.loops: dict[str, LoopMeta] = {}
+        self.warnings: list[str] = []
+        self._warned: set[str] = set()
+        self._pending_warnings: list[str] = []
+        self.halted = False
+        self.halt_status = ""
+        self.halt_reason = ""
+        self.halt_code = ""
+        self.root_task: asyncio.Task | None = None
+        self.started = clock()
+
+    # -- halting -------------------------------------------------------------
+    def halt(self, status: str, reason: str, code: str) -> None:
+        """End the run: record why and cancel everything still running."""
+        if self.halted:
+            return
+        self.halted = True
+        self.halt_status, self.halt_reason, self.halt_code = status, reason, code
+        if self.root_task is not None and not self.root_task.done():
+            self.root_task.cancel()
+
+    # -- providers, tokens, cost ----------------------------------------------
+    def provider_for(self, model: str) -> tuple[Provider, str, str]:
+        """(provider, model name for it, provider name) for an agent's ``model`` string."""
+        prefix, name = split_model(model)
+        if prefix and prefix in self.providers:
+            return self.providers[prefix], name, prefix
+        if prefix and prefix != self.default_provider:
+            self.warn_once(f"provider:{prefix}", f"model {model!r}: provider {prefix!r} is not configured for "
+                                                 f"this run; using {self.default_provider!r}")
+        return self.providers[self.default_provider], (name if prefix else model), self.default_provider
+
+    def price(self, model: str) -> tuple[float, float]:
+        for key in (model, split_model(model)[1], model.rsplit("/", 1)[-1]):
+            if key in self.prices:
+                return self.prices[key]
+        return (0.0, 0.0)
+
+    async def account(self, usage: Usage, model: str) -> None:
+        self.tokens.prompt += usage.prompt
+        self.tokens.completion += usage.completion
+        per_m_prompt, per_m_completion = self.price(model)
+        self.cost_usd += (usage.prompt * per_m_prompt + usage.completion * per_m_completion) / 1_000_000
+        b = self.budgets
+        if b.max_tokens is not None and self.tokens.total > b.max_tokens:
+            self.halt("failed", f"token budget exceeded: {self.tokens.total} of {b.max_tokens} tokens used",
+                      "budget:max_tokens")
+        elif b.max_cost_usd is not None and self.cost_usd > b.max_cost_usd:
+            self.halt("failed", f"cost budget exceeded: ${self.cost_usd:.4f} of ${b.max_cost_usd:.4f} spent",
+                      "budget:max_cost_usd")
+
+    async def count_step(self) -> None:
+        """Called before an agent step starts; halts when ``max_steps`` would be crossed."""
+        b = self.budgets
+        if b.max_steps is not None and self.steps_started >= b.max_steps:
+            self.halt("failed", f"step budget exhausted: {b.max_steps} steps started", "budget:max_steps")
+            await asyncio.sleep(0)  # the halt cancels this task here
+            raise StepError("step budget exhausted")
+        self.steps_started += 1
+
+    # -- messages --------------------------------------------------------------
+    async def warn(self, text: str, **data: Any) -> None:
+        self.warnings.append(text)
+        await self.emitter.emit("message", message=text, data={"level": "warning", **data})
+
+    def warn_once(self, key: str, text: str) -> None:
+        if key not in self._warned:
+            self._warned.add(key)
+            self.warnings.append(text)
+            self._pending_warnings.append(text)
+
+    async def flush_warnings(self) -> None:
+        while self._pending_warnings:
+            text = self._pending_warnings.pop(0)
+            await self.emitter.emit("message", message=text, data={"level": "warning"})
+
+    # -- files -----------------------------------------------------------------
+    def read_text_ref(self, value: str | None, base_dir: Path | None, what: str) -> str | None:
+        """``@path`` -> the file's text (relative to the workflow file); anything else as is."""
+        if not value or not value.startswith("@"):
+            return value
+        path = _resolve_path(value[1:], base_dir, what)
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise StepError(f"{what}: cannot read {value[1:]}: {exc.__class__.__name__}") from None
+
+    def context_files(self, paths: list[str], base_dir: Path | None) -> list[ContextFile]:
+        files = []
+        for rel in paths or []:
+            path = _resolve_path(rel, base_dir, "contextFiles")
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                raise StepError(f"contextFiles: cannot read {rel}: {exc.__class__.__name__}") from None
+            media = mimetypes.guess_type(str(path))[0] or ""
+            try:
+                text = data.decode("utf-8")
+                if "\x00" in text:
+                    text = None
+            except UnicodeDecodeError:
+                text = None
+            files.append(ContextFile(path=rel, text=text, size=len(data), media_type=media))
+        return files
+
+
+def _resolve_path(rel: str, base_dir: Path | None, what: str) -> Path:
+    if base_dir is None:
+        raise StepError(f"{what}: {rel} cannot be read: the workflow has no base directory")
+    path = (base_dir / rel).resolve()
+    try:
+        size = path.stat().st_size
+    except OSError:
+        raise StepError(f"{what}: {rel} not found next to the workflow") from None
+    if size > MAX_FILE_BYTES:
+        raise StepError(f"{what}: {rel} is larger than 10 MiB")
+    return path
+
+
+def iteration_record(number: int, outcome, verdict: dict | None = None) -> IterationRecord:
+    return IterationRecord(number=number, status=outcome.status, content=outcome.content,
+                           result=outcome.result, verdict=verdict)

@@ -1,0 +1,67 @@
+"""Include steps: run a sub-workflow as a scope of the parent.
+
+A resolver turns an include reference into ``(document, base_dir)``. The CLI
+uses :class:`FileResolver` (paths relative to the including file); the web app
+passes one that reads saved workflows. The sub-workflow's agents merge into
+the run's (the same name with a different definition is an error), its step
+ids become ``<include-step>.<inner>``, and includes nest at most 5 deep.
+"""
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+from runtime.engine.context import MAX_INCLUDE_DEPTH, RunContext, Scope, StepError
+from runtime.engine.scheduler import run_scope
+from runtime.engine.state import Outcome
+
+
+class FileResolver:
+    """Reads included files relative to the including file; refuses invalid documents."""
+
+    def __call__(self, ref: str, base_dir: Path | None) -> tuple[dict, Path]:
+        if base_dir is None:
+            raise StepError(f"include {ref!r}: the workflow has no base directory to resolve it from")
+        path = (base_dir / ref).resolve()
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise StepError(f"include {ref!r}: cannot read {path.name} ({exc.__class__.__name__})") from None
+        from designer.documents import load_source
+
+        loaded = load_source(text, filename=str(path))
+        if not loaded.valid or not isinstance(loaded.document, dict):
+            first = loaded.report.errors[0] if loaded.report.errors else None
+            detail = f"{first.code}: {first.message}" if first else "not a workflow document"
+            raise StepError(f"include {ref!r} is invalid ({detail})")
+        return loaded.document, path.parent
+
+
+async def resolve(ctx: RunContext, ref: str, base_dir: Path | None) -> tuple[dict, Path | None]:
+    if ctx.resolver is None:
+        raise StepError(f"include {ref!r}: this run has no include resolver")
+    found = ctx.resolver(ref, base_dir)
+    if inspect.isawaitable(found):
+        found = await found
+    return found
+
+
+async def run_include(ctx: RunContext, scope: Scope, step: dict, path: str) -> Outcome:
+    from runtime.engine.steps import summarize
+
+    ref = step["include"]
+    depth = scope.include_depth + 1
+    if depth > MAX_INCLUDE_DEPTH:
+        raise StepError(f"include {ref!r}: includes nest deeper than {MAX_INCLUDE_DEPTH}")
+    target = (scope.includes or {}).get(ref, ref)
+    document, base_dir = await resolve(ctx, target, scope.base_dir)
+    for name, agent in (document.get("agents") or {}).items():
+        known = ctx.agents.get(name)
+        if known is not None and known != agent:
+            raise StepError(f"include {ref!r}: agent {name!r} clashes with an agent of the same name")
+        ctx.agents[name] = agent
+    sub = Scope(prefix=path, steps=document.get("steps") or [], base_dir=base_dir,
+                includes=document.get("includes") or {}, include_depth=depth, variables={},
+                concurrency=scope.concurrency)
+    outcomes = await run_scope(ctx, sub)
+    return summarize(sub.steps, outcomes)

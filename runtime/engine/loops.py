@@ -1,0 +1,237 @@
+"""Where loop iterations happen: :func:`run_foreach` and :func:`run_repeat_until`.
+
+forEach
+    Items come from a static array or a CEL list. Workers (``maxConcurrency``;
+    0/absent = all parallel up to :data:`FOREACH_PARALLEL_CAP`, announced by a
+    ``message`` event) take the next index in order; each iteration runs the
+    loop step itself (single-step, id ``loop[i]``) or its inner DAG (ids
+    ``loop[i].inner``) with ``item`` and ``index`` bound. When an iteration
+    fails, no further iteration starts (the rest are cancelled), running ones
+    finish, and the loop fails. Results stay in item order.
+
+repeat-until
+    Iterations run one after another (ids ``loop.N`` single-step, ``loop.N.inner``
+    multi-step, N zero-based) with ``iteration`` bound and the previous
+    iteration's outputs and the judge's last verdict in the prompt. After each
+    one, ``until`` is evaluated first (single-step: bare ``content``, ``result``,
+    ``status``; multi-step: ``steps.<inner>``), then the ``untilAgent`` judge,
+    which sees every iteration so far and fails open. ``delay`` waits between
+    iterations, never after the last. Using up ``maxIterations`` completes the
+    loop when it has no stop signal, and fails it when ``until`` or the judge
+    never fired.
+
+Both emit ``iteration_start`` / ``iteration_end`` and finish with ``loop_end``
+(``rounds_completed``, ``broke_early``, ``break_reason``, ``content``).
+"""
+from __future__ import annotations
+
+import asyncio
+
+from designer.cel import CelError, evaluate
+from runtime.engine.agent import run_judge
+from runtime.engine.context import RunContext, Scope, duration, iteration_record
+from runtime.engine.scheduler import run_scope
+from runtime.engine.state import CANCELLED, COMPLETED, FAILED, LoopMeta, Outcome
+from runtime.engine.steps import run_step, summarize
+from runtime.prompting import IterationRecord, LoopView, StepOutput
+
+FOREACH_PARALLEL_CAP = 100
+CUMULATIVE_SEPARATOR = "\n\n---\n\n"
+_SINGLE_STEP_FIELDS = ("id", "agent", "instructions", "contextFiles", "model", "maxRetries")
+
+
+def _body_step(step: dict) -> dict:
+    """The loop step as its own single-step iteration (no loop, condition, timeout or retries)."""
+    return {k: step[k] for k in _SINGLE_STEP_FIELDS if k in step}
+
+
+def _iteration_data(out: Outcome) -> dict:
+    data = {"status": out.status, "content": out.content, "result": out.result}
+    if out.error:
+        data["error"] = out.error
+    return data
+
+
+async def _run_iteration(ctx: RunContext, scope: Scope, step: dict, iscope: Scope, number: int, total: int,
+                         path: str) -> tuple[Outcome, dict]:
+    inner = step["loop"].get("steps")
+    if inner:
+        outs = await run_scope(ctx, iscope)
+        return summarize(inner, outs), outs
+    out = await run_step(ctx, iscope, _body_step(step), number, total, {}, path=path)
+    return out, {}
+
+
+def _iteration_scope(ctx: RunContext, scope: Scope, step: dict, prefix: str, variables: dict, view: LoopView,
+                     deps: list[StepOutput]) -> Scope:
+    inner = step["loop"].get("steps")
+    return Scope(prefix=prefix, steps=inner or [_body_step(step)], base_dir=scope.base_dir, includes=scope.includes,
+                 include_depth=scope.include_depth, variables={**scope.variables, **variables}, loop=view,
+                 concurrency=scope.concurrency, outer_deps=deps)
+
+
+async def _finish(ctx: RunContext, path: str, meta: LoopMeta, content: str) -> None:
+    ctx.loops[path] = meta
+    await ctx.emitter.emit("loop_end", step_id=path, data={**meta.as_dict(), "content": content})
+
+
+def _content(mode: str | None, contents: list[str]) -> str:
+    if mode == "cumulative":
+        return CUMULATIVE_SEPARATOR.join(contents)
+    return contents[-1] if contents else ""
+
+
+async def run_foreach(ctx: RunContext, scope: Scope, step: dict, path: str, items: list,
+                      deps: list[StepOutput]) -> Outcome:
+    loop = step["loop"]
+    emit = ctx.emitter.emit
+    n = len(items)
+    limit = loop.get("maxConcurrency") or 0
+    if limit <= 0:
+        limit = min(n, FOREACH_PARALLEL_CAP)
+        if n > FOREACH_PARALLEL_CAP:
+            await emit("message", step_id=path, message=f"{path}: {n} items with no maxConcurrency; running at most "
+                       f"{FOREACH_PARALLEL_CAP} at a time (safety cap)",
+                       data={"level": "info", "cap": FOREACH_PARALLEL_CAP, "items": n})
+    records: list[Outcome | None] = [None] * n
+    failure: list[int] = []
+    next_index = 0
+
+    async def iteration(i: int) -> Outcome:
+        item = items[i]
+        prefix = f"{path}[{i}]"
+        view = LoopView(loop_id=path, kind="forEach", iteration=i, item=item, has_item=True)
+        iscope = _iteration_scope(ctx, scope, step, prefix, {"item": item, "index": i}, view, deps)
+        await emit("iteration_start", step_id=path, data={"index": i, "item": item})
+        try:
+            out, _ = await _run_iteration(ctx, scope, step, iscope, i, n, prefix)
+        except asyncio.CancelledError:
+            records[i] = Outcome(CANCELLED, error="cancelled")
+            await emit("iteration_end", step_id=path, data={"index": i, "item": item, "status": CANCELLED})
+            raise
+        await emit("iteration_end", step_id=path, data={"index": i, "item": item, **_iteration_data(out)})
+        return out
+
+    async def worker() -> None:
+        nonlocal next_index
+        while not failure and next_index < n:
+            await ctx.control.wait_running()
+            if failure or next_index >= n:
+                return
+            i = next_index
+            next_index += 1
+            out = await iteration(i)
+            records[i] = out
+            if out.status != COMPLETED and not failure:
+                failure.append(i)
+
+    workers = [asyncio.create_task(worker()) for _ in range(min(limit, n))]
+    try:
+        await asyncio.gather(*workers)
+    except asyncio.CancelledError:
+        for w in workers:
+            w.cancel()
+        done = sum(1 for r in records if r is not None and r.status == COMPLETED)
+        await _finish(ctx, path, LoopMeta(done, True, "stopped"), "")
+        raise
+    for i in range(n):
+        if records[i] is None:
+            records[i] = Outcome(CANCELLED, error="not started: an earlier iteration failed")
+    done = sum(1 for r in records if r.status == COMPLETED)
+    contents = [r.content for r in records if r.status == COMPLETED]
+    content = _content(loop.get("outputMode"), contents)
+    result = [r.result for r in records]
+    if failure:
+        i = failure[0]
+        await _finish(ctx, path, LoopMeta(done, True, "failed"), content)
+        return Outcome(FAILED, content, result, error=f"iteration {i} failed: {records[i].error}")
+    await _finish(ctx, path, LoopMeta(done, False, "items_exhausted"), content)
+    return Outcome(COMPLETED, content, result)
+
+
+async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str, deps: list[StepOutput]) -> Outcome:
+    loop = step["loop"]
+    emit = ctx.emitter.emit
+    max_iterations = int(loop["maxIterations"])
+    until = loop.get("until")
+    judge = loop.get("untilAgent")
+    delay = duration(loop.get("delay"))
+    inner = loop.get("steps")
+    history: list[IterationRecord] = []
+    outputs: list[Outcome] = []
+    feedback: dict | None = None
+    reason = ""
+    error = None
+    try:
+        for it in range(max_iterations):
+            if it > 0 and delay:
+                await ctx.sleep(delay)
+            await ctx.control.wait_running()
+            view = LoopView(loop_id=path, kind="repeat-until", iteration=it, max_iterations=max_iterations,
+                            previous=history[-1] if history else None, history=history[:-1], feedback=feedback)
+            iscope = _iteration_scope(ctx, scope, step, f"{path}.{it}", {"iteration": it}, view, deps)
+            await emit("iteration_start", step_id=path, data={"iteration": it})
+            try:
+                out, inner_outs = await _run_iteration(ctx, scope, step, iscope, it, max_iterations, f"{path}.{it}")
+            except asyncio.CancelledError:
+                await emit("iteration_end", step_id=path, data={"iteration": it, "status": CANCELLED})
+                raise
+            outputs.append(out)
+            await emit("iteration_end", step_id=path, data={"iteration": it, **_iteration_data(out)})
+            if out.status != COMPLETED:
+                reason, error = "failed", f"iteration {it} {out.status}: {out.error}"
+                break
+            record = iteration_record(it, out)
+            if until:
+                variables = {**scope.variables, "iteration": it}
+                if inner:
+                    variables["steps"] = {k: v.cel() for k, v in inner_outs.items()}
+                else:
+                    variables.update(steps={}, content=out.content, result=out.result, status=out.status)
+                try:
+                    fired = evaluate(until, variables)
+                    if not isinstance(fired, bool):
+                        raise CelError(f"until must give a bool, got {type(fired).__name__}")
+                except CelError as exc:
+                    history.append(record)
+                    reason, error = "failed", f"until: {exc}"
+                    break
+                if fired:
+                    history.append(record)
+                    reason = "until"
+                    break
+            if judge:
+                verdict = await run_judge(ctx, scope, step, path, it, max_iterations, history + [record])
+                record.verdict = verdict
+                feedback = verdict
+                await emit("judge_verdict", step_id=path, agent=judge,
+                           data={"iteration": it, "done": verdict["done"], "reason": verdict["reason"],
+                                 "failed_open": verdict["failed_open"], "content": verdict["content"],
+                                 **({"error": verdict["error"]} if verdict.get("error") else {})})
+                if verdict["done"] is True:
+                    history.append(record)
+                    reason = "judge"
+                    break
+            history.append(record)
+    except asyncio.CancelledError:
+        await _finish(ctx, path, LoopMeta(len(history), True, "stopped"),
+                      _content(loop.get("outputMode"), [o.content for o in outputs]))
+        raise
+    content = _content(loop.get("outputMode"), [o.content for o in outputs])
+    result = outputs[-1].result if outputs else None
+    if not reason:
+        meta = LoopMeta(len(history), False, "max_iterations")
+        await _finish(ctx, path, meta, content)
+        silent = []
+        if until:
+            silent.append("until never became true")
+        if judge:
+            silent.append("judge agent never returned done")
+        if silent:
+            return Outcome(FAILED, content, result,
+                           error=f"loop exhausted {max_iterations} iterations: {' and '.join(silent)}")
+        return Outcome(COMPLETED, content, result)
+    await _finish(ctx, path, LoopMeta(len(history), True, reason), content)
+    if reason == "failed":
+        return Outcome(FAILED, content, result, error=error)
+    return Outcome(COMPLETED, content, result)

@@ -1,0 +1,78 @@
+"""DAG scheduling for one scope (top level, an include, or a loop iteration).
+
+Every step gets a task that waits for its dependencies, then for a slot
+(``options.maxConcurrency``, 0/absent = 5) and for the run not to be paused,
+and then runs. A failed dependency decides by ``options.onStepFailure``:
+``cascade`` fails the dependent, ``skip-dependents`` skips it (and, in turn,
+its own dependents), ``abort`` halts the whole run. A step skipped by its
+``condition`` is not a failure: its dependents run.
+"""
+from __future__ import annotations
+
+import asyncio
+
+from runtime.engine.context import RunContext, Scope
+from runtime.engine.state import CANCELLED, FAILED, SKIPPED, Outcome
+
+
+async def run_scope(ctx: RunContext, scope: Scope, outcomes: dict[str, Outcome] | None = None) -> dict[str, Outcome]:
+    """Run every step of ``scope``; fills and returns ``outcomes`` (id -> outcome)."""
+    from runtime.engine.steps import run_step  # steps -> loops -> scheduler
+
+    outcomes = {} if outcomes is None else outcomes
+    finished = {s["id"]: asyncio.Event() for s in scope.steps}
+    slots = asyncio.Semaphore(max(scope.concurrency, 1))
+    total = len(scope.steps)
+    emit = ctx.emitter.emit
+
+    async def one(index: int, step: dict) -> None:
+        sid = step["id"]
+        path = scope.ns(sid)
+        deps = step.get("dependsOn") or []
+        try:
+            for dep in deps:
+                if dep not in finished:
+                    outcomes[sid] = Outcome(FAILED, error=f"dependsOn names {dep!r}, which is not in this scope")
+                    await emit("error", step_id=path, error=outcomes[sid].error)
+                    await emit("step_end", step_id=path, error=outcomes[sid].error, data={"status": FAILED})
+                    return
+                await finished[dep].wait()
+            failed = [d for d in deps if outcomes[d].status == FAILED or (outcomes[d].blocked and outcomes[d].status != CANCELLED)]
+            cancelled = [d for d in deps if outcomes[d].status == CANCELLED]
+            if failed:
+                outcomes[sid] = await _blocked(ctx, path, failed)
+            elif cancelled:
+                outcomes[sid] = Outcome(CANCELLED, error=f"dependency {cancelled[0]!r} was cancelled", blocked=True)
+                await emit("step_end", step_id=path, error=outcomes[sid].error, data={"status": CANCELLED})
+            else:
+                async with slots:
+                    await ctx.control.wait_running()
+                    outcomes[sid] = await run_step(ctx, scope, step, index, total, outcomes)
+        except asyncio.CancelledError:
+            outcomes.setdefault(sid, Outcome(CANCELLED, error="run halted"))
+            raise
+        except Exception as exc:  # a bug must not leave the scope hanging
+            outcomes[sid] = Outcome(FAILED, error=f"internal error: {exc.__class__.__name__}: {exc}")
+            await emit("error", step_id=path, error=outcomes[sid].error)
+        finally:
+            finished[sid].set()
+        out = outcomes[sid]
+        if out.status == FAILED and not out.blocked and ctx.on_failure == "abort":
+            ctx.halt(FAILED, f"step '{path}' failed: {out.error} (onStepFailure: abort)", "aborted")
+
+    tasks = [asyncio.create_task(one(i, s)) for i, s in enumerate(scope.steps)]
+    await asyncio.gather(*tasks)
+    return outcomes
+
+
+async def _blocked(ctx: RunContext, path: str, failed: list[str]) -> Outcome:
+    emit = ctx.emitter.emit
+    names = ", ".join(repr(d) for d in failed)
+    if ctx.on_failure == "skip-dependents":
+        text = f"dependency {names} failed (onStepFailure: skip-dependents)"
+        await emit("step_skipped", step_id=path, message=text, data={"status": SKIPPED, "reason": "dependency_failed"})
+        return Outcome(SKIPPED, error=text, blocked=True)
+    text = f"dependency {names} failed"
+    await emit("error", step_id=path, error=text)
+    await emit("step_end", step_id=path, error=text, data={"status": FAILED, "reason": "dependency_failed"})
+    return Outcome(FAILED, error=text, blocked=True)

@@ -1,0 +1,118 @@
+"""Run state that callers see: budgets, control, outcomes and the result."""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+COMPLETED, FAILED, SKIPPED, CANCELLED = "completed", "failed", "skipped", "cancelled"
+STEP_STATUSES = (COMPLETED, FAILED, SKIPPED, CANCELLED)
+RUN_STATUSES = (COMPLETED, FAILED, CANCELLED)
+
+
+@dataclass
+class Budgets:
+    """Limits for one run (not part of the document). None = no limit."""
+
+    max_tokens: int | None = None
+    max_cost_usd: float | None = None
+    max_duration_s: float | None = None
+    max_steps: int | None = None  # agent steps started, loop iterations' steps included
+
+    @classmethod
+    def from_dict(cls, data: dict | None) -> "Budgets":
+        data = data or {}
+        return cls(**{k: data.get(k) for k in ("max_tokens", "max_cost_usd", "max_duration_s", "max_steps")})
+
+
+class RunControl:
+    """Pause, resume and stop one run.
+
+    ``pause()`` lets running steps finish but starts no new step or iteration;
+    ``resume()`` goes on; ``stop()`` cancels running steps and ends the run as
+    ``cancelled``. Call these on the engine's event-loop thread; from another
+    thread use ``loop.call_soon_threadsafe(control.pause)``.
+    ``state`` is one of ``running``, ``paused``, ``stopping``, ``finished``.
+    """
+
+    def __init__(self) -> None:
+        self.state = "running"
+        self._resumed = asyncio.Event()
+        self._resumed.set()
+        self._on_stop: list[Callable[[], None]] = []
+
+    def pause(self) -> None:
+        if self.state == "running":
+            self.state = "paused"
+            self._resumed.clear()
+
+    def resume(self) -> None:
+        if self.state == "paused":
+            self.state = "running"
+            self._resumed.set()
+
+    def stop(self) -> None:
+        if self.state in ("running", "paused"):
+            self.state = "stopping"
+            self._resumed.set()
+            for callback in list(self._on_stop):
+                callback()
+
+    @property
+    def paused(self) -> bool:
+        return self.state == "paused"
+
+    async def wait_running(self) -> None:
+        """Return at once unless paused; then wait for resume (or stop)."""
+        if self.state == "paused":
+            await self._resumed.wait()
+
+    def on_stop(self, callback: Callable[[], None]) -> None:
+        self._on_stop.append(callback)
+
+
+@dataclass
+class Outcome:
+    """What one step (or iteration, or loop) ended with."""
+
+    status: str
+    content: str = ""
+    result: Any = None
+    error: str | None = None
+    blocked: bool = False  # skipped/failed because a dependency failed: dependents follow suit
+
+    def cel(self) -> dict:
+        return {"content": self.content, "status": self.status, "result": self.result}
+
+
+@dataclass
+class LoopMeta:
+    rounds_completed: int = 0
+    broke_early: bool = False
+    break_reason: str = ""
+
+    def as_dict(self) -> dict:
+        return {"rounds_completed": self.rounds_completed, "broke_early": self.broke_early,
+                "break_reason": self.break_reason}
+
+
+@dataclass
+class RunResult:
+    status: str                      # completed / failed / cancelled
+    reason: str = ""                 # why it did not complete (empty when it did)
+    code: str = ""                   # stable cause: step_failed, aborted, stopped, budget:max_tokens, timeout ...
+    tokens: dict = field(default_factory=lambda: {"prompt": 0, "completion": 0, "total": 0})
+    cost_usd: float = 0.0
+    duration_s: float = 0.0
+    loops: dict[str, dict] = field(default_factory=dict)   # loop step id -> LoopMeta.as_dict()
+    steps: dict[str, Outcome] = field(default_factory=dict)  # top-level step id -> outcome
+    warnings: list[str] = field(default_factory=list)
+    events: int = 0
+
+    def as_dict(self) -> dict:
+        return {
+            "status": self.status, "reason": self.reason, "code": self.code, "tokens": dict(self.tokens),
+            "cost_usd": self.cost_usd, "duration_s": self.duration_s, "loops": dict(self.loops),
+            "steps": {k: {"status": v.status, "error": v.error} for k, v in self.steps.items()},
+            "warnings": list(self.warnings), "events": self.events,
+        }

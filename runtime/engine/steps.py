@@ -1,0 +1,161 @@
+"""One step from start to end: condition, timeout, retries, then its body.
+
+The body is an agent conversation, a loop (see :mod:`runtime.engine.loops`)
+or an include (see :mod:`runtime.engine.includes`). ``timeout`` bounds one
+attempt (on a loop, all its iterations together); ``options.stepTimeout`` is
+the default for agent steps, including each step inside a loop iteration.
+``retries`` re-run the whole step, so a loop restarts at iteration 0.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from designer.cel import CelError, evaluate
+from runtime.engine.agent import run_agent_step
+from runtime.engine.context import RunContext, Scope, StepError, duration
+from runtime.engine.state import CANCELLED, COMPLETED, FAILED, SKIPPED, Outcome
+from runtime.events import format_duration
+from runtime.prompting import StepOutput
+from runtime.providers import ProviderError, redact
+
+
+def cel_variables(scope: Scope, outcomes: dict[str, Outcome], **extra: Any) -> dict:
+    return {"steps": {k: v.cel() for k, v in outcomes.items()}, **scope.variables, **extra}
+
+
+def step_outputs(ids, outcomes: dict[str, Outcome]) -> list[StepOutput]:
+    return [StepOutput(i, outcomes[i].status, outcomes[i].content, outcomes[i].result) for i in ids if i in outcomes]
+
+
+def loop_items(scope: Scope, step: dict, outcomes: dict[str, Outcome]) -> list:
+    source = step["loop"]["forEach"]
+    if isinstance(source, list):
+        return source
+    try:
+        value = evaluate(source, cel_variables(scope, outcomes))
+    except CelError as exc:
+        raise StepError(f"forEach: {exc}") from None
+    if not isinstance(value, list):
+        kind = {dict: "a map", str: "a string", bool: "a bool", type(None): "null"}.get(type(value), type(value).__name__)
+        raise StepError(f"forEach must give a list, but {source!r} gave {kind}")
+    return value
+
+
+async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total: int,
+                   outcomes: dict[str, Outcome], path: str | None = None) -> Outcome:
+    from runtime.engine.includes import run_include
+    from runtime.engine.loops import run_foreach, run_repeat_until
+
+    emit = ctx.emitter.emit
+    path = path or scope.ns(step["id"])
+    deps = step.get("dependsOn") or []
+    if step.get("condition"):
+        try:
+            value = evaluate(step["condition"], cel_variables(scope, outcomes, content=""))
+            if not isinstance(value, bool):
+                raise CelError(f"condition must give a bool, got {type(value).__name__}")
+        except CelError as exc:
+            return await _fail_before_start(ctx, path, index, total, f"condition: {exc}")
+        if not value:
+            await emit("step_skipped", step_id=path, message="condition is false",
+                       data={"status": SKIPPED, "reason": "condition", "condition": step["condition"]})
+            return Outcome(SKIPPED)
+
+    start: dict[str, Any] = {"index": index, "total": total}
+    kind = "include" if step.get("include") else "loop" if step.get("loop") else "agent"
+    items = None
+    if kind == "loop":
+        loop = step["loop"]
+        start["loop_type"] = "forEach" if "forEach" in loop else "repeat-until"
+        if "forEach" in loop:
+            try:
+                items = loop_items(scope, step, outcomes)
+            except StepError as exc:
+                return await _fail_before_start(ctx, path, index, total, str(exc), start)
+            start["items"] = len(items)
+        else:
+            start["max_iterations"] = loop.get("maxIterations")
+    elif kind == "include":
+        start["include"] = step["include"]
+    agent_name = (step.get("agent") or "default") if kind == "agent" else None
+    await emit("step_start", step_id=path, agent=agent_name, data=start)
+
+    dep_outputs = step_outputs(deps, outcomes) or (scope.outer_deps if not deps else [])
+    timeout = duration(step.get("timeout")) or (ctx.step_timeout if kind == "agent" else None)
+    retries = step.get("retries") or 0
+    started = ctx.clock()
+    tokens = None
+
+    async def body() -> tuple[Outcome, dict | None]:
+        if kind == "agent":
+            earlier = []
+            if scope.loop is not None:
+                earlier = step_outputs([s["id"] for s in scope.steps if s["id"] in outcomes and s["id"] not in deps],
+                                       outcomes)
+            return await run_agent_step(ctx, scope, step, path, dep_outputs, earlier)
+        if kind == "include":
+            return await run_include(ctx, scope, step, path), None
+        if items is not None:
+            return await run_foreach(ctx, scope, step, path, items, dep_outputs), None
+        return await run_repeat_until(ctx, scope, step, path, dep_outputs), None
+
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            if timeout:
+                async with asyncio.timeout(timeout):
+                    outcome, tokens = await body()
+            else:
+                outcome, tokens = await body()
+        except TimeoutError:
+            outcome = Outcome(FAILED, error=f"timed out after {format_duration(timeout)}")
+        except (ProviderError, StepError) as exc:
+            outcome = Outcome(FAILED, error=_provider_text(ctx, exc))
+        except asyncio.CancelledError:
+            await emit("step_end", step_id=path, agent=agent_name, duration=format_duration(ctx.clock() - started),
+                       error=ctx.halt_reason or "cancelled", data={"status": CANCELLED, "attempts": attempt})
+            raise
+        if outcome.status != FAILED or attempt > retries:
+            break
+        await emit("message", step_id=path, message=f"retrying {path} (attempt {attempt + 1} of {retries + 1}) "
+                                                    f"after: {outcome.error}", data={"level": "info", "retry": attempt})
+    if outcome.status == FAILED:
+        await emit("error", step_id=path, agent=agent_name, error=outcome.error)
+    await emit("step_end", step_id=path, agent=agent_name, duration=format_duration(ctx.clock() - started),
+               tokens=tokens, error=outcome.error if outcome.status == FAILED else None,
+               data={"status": outcome.status, "content": outcome.content, "result": outcome.result,
+                     "attempts": attempt})
+    return outcome
+
+
+def _provider_text(ctx: RunContext, exc: Exception) -> str:
+    secrets = [getattr(p, "api_key", None) for p in ctx.providers.values()]
+    return redact(str(exc) or exc.__class__.__name__, *secrets)
+
+
+async def _fail_before_start(ctx: RunContext, path: str, index: int, total: int, error: str,
+                             start: dict | None = None) -> Outcome:
+    emit = ctx.emitter.emit
+    await emit("step_start", step_id=path, data=start or {"index": index, "total": total})
+    await emit("error", step_id=path, error=error)
+    await emit("step_end", step_id=path, error=error, duration="0s", data={"status": FAILED})
+    return Outcome(FAILED, error=error)
+
+
+def summarize(steps: list[dict], outcomes: dict[str, Outcome]) -> Outcome:
+    """One outcome for a DAG that ran (an iteration, an include)."""
+    for s in steps:
+        out = outcomes.get(s["id"])
+        if out is not None and out.status == FAILED and not out.blocked:
+            return Outcome(FAILED, error=f"{s['id']}: {out.error}", content=out.content)
+    for s in steps:
+        out = outcomes.get(s["id"])
+        if out is None or out.status == CANCELLED:
+            return Outcome(CANCELLED, error=f"{s['id']} was cancelled")
+    used = {d for s in steps for d in (s.get("dependsOn") or [])}
+    terminals = [s["id"] for s in steps if s["id"] not in used]
+    content = "\n\n".join(outcomes[t].content for t in terminals if outcomes[t].content)
+    result = outcomes[terminals[0]].result if len(terminals) == 1 else {t: outcomes[t].result for t in terminals}
+    return Outcome(COMPLETED, content, result)

@@ -1,0 +1,132 @@
+"""Agent providers as a registry: a name maps to a class in its own module.
+
+A provider turns one :class:`ChatRequest` (the conversation so far, the tools
+offered, sampling settings) into one :class:`ChatReply` (text, tool calls,
+token usage), calling ``on_delta`` with text as it streams in. The engine owns
+the turn loop (``submit_result`` checking, ``maxTurns``); providers only talk.
+
+Conversation messages use one neutral shape that each provider converts::
+
+    {"role": "system" | "user", "content": str}
+    {"role": "assistant", "content": str, "tool_calls": [ToolCall, ...]}
+    {"role": "tool", "tool_call_id": str, "name": str, "content": str}
+
+API keys stay inside providers: :func:`redact` scrubs them from any text that
+may reach an event, an error or a log.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+
+DeltaCallback = Callable[[str], Awaitable[None]]
+
+
+class ProviderError(Exception):
+    """A call that failed; ``retryable`` when the engine's step retries may help."""
+
+    def __init__(self, message: str, *, status: int | None = None, retryable: bool = False):
+        super().__init__(message)
+        self.status = status
+        self.retryable = retryable
+
+
+@dataclass
+class ToolCall:
+    id: str
+    name: str
+    arguments: Any  # parsed JSON (dict), or the raw string when it did not parse
+
+
+@dataclass
+class Usage:
+    prompt: int = 0
+    completion: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.prompt + self.completion
+
+
+@dataclass
+class ChatRequest:
+    model: str
+    messages: list[dict]
+    tools: list[dict] = field(default_factory=list)
+    temperature: float | None = None
+    top_p: float | None = None
+    # Who is asking, for scripted replies and logs: namespaced id, step id, agent.
+    step_path: str = ""
+    step_id: str = ""
+    agent: str = ""
+    result_schema: dict | None = None
+
+
+@dataclass
+class ChatReply:
+    content: str = ""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    finish_reason: str = "stop"
+    model: str = ""
+
+
+class Provider:
+    name = "base"
+
+    async def chat(self, request: ChatRequest, on_delta: DeltaCallback | None = None) -> ChatReply:
+        raise NotImplementedError
+
+    async def aclose(self) -> None:
+        return None
+
+
+_REGISTRY: dict[str, str | type[Provider]] = {
+    "simulated": "runtime.providers.simulated:SimulatedProvider",
+    "openai": "runtime.providers.openai:OpenAIProvider",
+    "anthropic": "runtime.providers.anthropic:AnthropicProvider",
+}
+
+
+def register(name: str, provider: str | type[Provider]) -> None:
+    """Register a provider class (or ``"module:Class"``) under ``name``."""
+    _REGISTRY[name] = provider
+
+
+def names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def provider_class(name: str) -> type[Provider]:
+    try:
+        target = _REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"unknown provider {name!r} (known: {', '.join(names())})") from None
+    if isinstance(target, str):
+        module, _, attr = target.partition(":")
+        target = getattr(importlib.import_module(module), attr)
+        _REGISTRY[name] = target
+    return target
+
+
+def get_provider(name: str, **config: Any) -> Provider:
+    """A configured provider instance: ``get_provider("openai", base_url=..., api_key=...)``."""
+    return provider_class(name)(**config)
+
+
+def split_model(model: str | None, known: set[str] | None = None) -> tuple[str | None, str]:
+    """``"openai/gpt-4o"`` -> ``("openai", "gpt-4o")``; a bare or unknown-prefix model -> ``(None, model)``."""
+    if not model:
+        return None, ""
+    prefix, sep, rest = model.partition("/")
+    if sep and prefix in (known if known is not None else set(_REGISTRY)):
+        return prefix, rest
+    return None, model
+
+
+def redact(text: str, *secrets: str | None) -> str:
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "***")
+    return text

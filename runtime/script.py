@@ -1,0 +1,140 @@
+"""Scripts for the simulated provider: what each agent replies, in order.
+
+A script is YAML or JSON::
+
+    replies:            # key: namespaced id, then step id, then agent name, then "*"
+      review: ["needs work", "LGTM"]   # the n-th reply for that key; the last repeats
+      judge:
+        - {content: "not yet", result: {done: false, reason: "tests missing"}}
+        - {content: "ship it", result: {done: true, reason: "ok"}}
+      flaky: [{error: "upstream 503"}, "ok"]    # an attempt that fails
+    latency: 0.05                     # seconds per reply (optional)
+    tokens: {prompt: 10, completion: 5}   # per reply (optional)
+
+Each call to the provider takes the next reply for the first key that
+matches, so an agent that submits an invalid result and is asked again gets
+the following reply. A reply may also set ``latency`` and ``tokens`` for
+itself.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+_MISSING = object()
+
+
+class ScriptError(ValueError):
+    pass
+
+
+@dataclass
+class Reply:
+    content: str = ""
+    result: Any = _MISSING
+    error: str | None = None
+    latency: float | None = None
+    tokens: dict | None = None
+
+    @property
+    def has_result(self) -> bool:
+        return self.result is not _MISSING
+
+
+@dataclass
+class Script:
+    replies: dict[str, list[Reply]] = field(default_factory=dict)
+    latency: float = 0.0
+    tokens: dict | None = None
+    _used: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def next_reply(self, keys: list[str]) -> Reply | None:
+        """The next reply for the first of ``keys`` the script names, or None."""
+        for key in keys:
+            queue = self.replies.get(key)
+            if queue:
+                n = self._used.get(key, 0)
+                self._used[key] = n + 1
+                return queue[min(n, len(queue) - 1)]
+        return None
+
+    def reset(self) -> None:
+        self._used.clear()
+
+
+def _reply(raw: Any, where: str) -> Reply:
+    if isinstance(raw, str):
+        return Reply(content=raw)
+    if not isinstance(raw, dict):
+        raise ScriptError(f"{where}: a reply is a string or a mapping, not {type(raw).__name__}")
+    unknown = set(raw) - {"content", "result", "error", "latency", "tokens"}
+    if unknown:
+        raise ScriptError(f"{where}: unknown reply field(s) {', '.join(sorted(unknown))}")
+    content = raw.get("content", "")
+    if not isinstance(content, str):
+        raise ScriptError(f"{where}.content: must be a string")
+    error = raw.get("error")
+    if error is not None and not isinstance(error, str):
+        raise ScriptError(f"{where}.error: must be a string")
+    latency = raw.get("latency")
+    if latency is not None and (not isinstance(latency, (int, float)) or latency < 0):
+        raise ScriptError(f"{where}.latency: must be a number >= 0")
+    return Reply(content=content, result=raw.get("result", _MISSING), error=error,
+                 latency=latency, tokens=_tokens(raw.get("tokens"), f"{where}.tokens"))
+
+
+def _tokens(raw: Any, where: str) -> dict | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or any(k not in ("prompt", "completion") for k in raw) or any(
+        not isinstance(v, int) or v < 0 for v in raw.values()
+    ):
+        raise ScriptError(f"{where}: use {{prompt: N, completion: N}} with whole numbers")
+    return {"prompt": raw.get("prompt", 0), "completion": raw.get("completion", 0)}
+
+
+def parse_script(data: Any) -> Script:
+    """Build a :class:`Script` from parsed YAML/JSON; raise :class:`ScriptError`."""
+    if isinstance(data, Script):
+        return data
+    if data is None:
+        return Script()
+    if not isinstance(data, dict):
+        raise ScriptError("a script is a mapping with 'replies'")
+    unknown = set(data) - {"replies", "latency", "tokens"}
+    if unknown:
+        raise ScriptError(f"unknown script field(s) {', '.join(sorted(unknown))}")
+    replies: dict[str, list[Reply]] = {}
+    for key, value in (data.get("replies") or {}).items():
+        items = value if isinstance(value, list) else [value]
+        if not items:
+            raise ScriptError(f"replies.{key}: give at least one reply")
+        replies[str(key)] = [_reply(item, f"replies.{key}[{i}]") for i, item in enumerate(items)]
+    latency = data.get("latency", 0.0) or 0.0
+    if not isinstance(latency, (int, float)) or latency < 0:
+        raise ScriptError("latency: must be a number >= 0")
+    return Script(replies=replies, latency=float(latency), tokens=_tokens(data.get("tokens"), "tokens"))
+
+
+def load_script(text: str) -> Script:
+    """Parse script text (JSON or YAML)."""
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            return parse_script(json.loads(text))
+        except json.JSONDecodeError as exc:
+            raise ScriptError(f"invalid JSON: {exc}") from None
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        data = YAML(typ="safe", pure=True).load(text)
+    except YAMLError as exc:
+        raise ScriptError(f"invalid YAML: {' '.join(str(exc).split())}") from None
+    return parse_script(data)
+
+
+def load_script_file(path: str | Path) -> Script:
+    return load_script(Path(path).read_text(encoding="utf-8"))
