@@ -7,6 +7,7 @@ diagnostic with the precise tag the conformance cases use (``missing_name``,
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Any
 
 from jsonschema.exceptions import ValidationError
@@ -85,7 +86,9 @@ def _translate(error: ValidationError, document: Any) -> list[Diagnostic]:
         return Diagnostic(code=code, cls=cls, message=prefix + message, hint=hint, path=at if at is not None else ptr)
 
     if keyword == "required":
-        missing = [name for name in error.validator_value if not (isinstance(error.instance, dict) and name in error.instance)]
+        # jsonschema reports one error per missing property; its message names it.
+        named = re.match(r"^'(.+)' is a required property$", error.message)
+        missing = [named.group(1)] if named else [n for n in error.validator_value if not (isinstance(error.instance, dict) and n in error.instance)]
         out = []
         for name in missing:
             if where == "document" and name == "name":

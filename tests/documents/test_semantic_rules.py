@@ -124,3 +124,8 @@ def test_positions_from_text_reach_nested_diagnostics():
     loaded = load_source("name: w\nsteps:\n  - id: l\n    loop:\n      forEach: [a]\n      delay: 10s\n")
     error = loaded.report.errors[0]
     assert (error.code, error.cls, error.line) == ("foreach_with_delay", "loop_validation", 6)
+
+
+def test_each_missing_field_is_reported_once():
+    report = validate_document({"description": "x"})
+    assert sorted(d.code for d in report.errors) == ["missing_name", "missing_steps"]

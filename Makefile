@@ -1,0 +1,65 @@
+# `make run`: install everything and start the app on the embedded default.
+# `make test`: install everything and run the whole test suite.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.config.ts frontend/tsconfig.json -type f 2>/dev/null)
+
+.PHONY: install frontend run worker test test-python test-frontend chromium services bench clean
+
+install: $(BIN)/.installed
+
+$(BIN)/.installed: requirements.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+frontend: frontend/dist/index.html
+
+frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+frontend/dist/index.html: frontend/node_modules/.installed $(FRONTEND_SOURCES)
+	cd frontend && npm run build --silent
+
+run: install frontend
+	$(BIN)/python manage.py migrate --noinput
+	@if [ -n "$$REDIS_URL" ] || [ "$$RUNTIME_BACKEND" = "celery" ]; then \
+		echo "Celery backend: starting a worker beside the server"; \
+		trap 'kill 0' EXIT; \
+		$(BIN)/celery -A config worker --loglevel=INFO --concurrency=2 & \
+		$(BIN)/python manage.py runserver $(HOST):$(PORT); \
+	else \
+		$(BIN)/python manage.py runserver $(HOST):$(PORT); \
+	fi
+
+worker: install
+	$(BIN)/celery -A config worker --loglevel=INFO
+
+# Browser tests drive Debian's Chromium; install it when it is missing.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+
+# The suite talks to the real Redis and PostgreSQL on this machine; start them if they are down.
+services:
+	@redis-cli -h 127.0.0.1 ping >/dev/null 2>&1 || redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
+	@pg_isready -h 127.0.0.1 -q 2>/dev/null || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
+	@for i in $$(seq 1 30); do redis-cli -h 127.0.0.1 ping >/dev/null 2>&1 && pg_isready -h 127.0.0.1 -q && exit 0; sleep 1; done; echo "Redis or PostgreSQL did not start" >&2; exit 1
+
+test-frontend: frontend
+	cd frontend && npm test --silent
+
+test-python: install frontend chromium services
+	$(BIN)/python -m pytest
+
+test: test-frontend test-python
+
+bench: install services
+	$(BIN)/python bench/validate.py
+
+clean:
+	rm -rf $(VENV) frontend/node_modules frontend/dist data

@@ -1,0 +1,20 @@
+"""Pages: the single-page editor, served from the built front end."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpResponse
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Loop Designer</title></head>
+<body style="font-family: system-ui; margin: 3rem; color: #222">
+<h1>Loop Designer</h1>
+<p>The editor has not been built yet. Run <code>make run</code>, which builds <code>frontend/</code>.</p>
+<p>The API is up: <a href="/api/v1/docs">/api/v1/docs</a>.</p></body></html>"""
+
+
+@ensure_csrf_cookie
+def index(request, *args, **kwargs):
+    built = settings.FRONTEND_DIST / "index.html"
+    if built.exists():
+        return HttpResponse(built.read_text(), content_type="text/html; charset=utf-8")
+    return HttpResponse(PLACEHOLDER, content_type="text/html; charset=utf-8")
