@@ -1,0 +1,111 @@
+"""What the HTTP providers share: one client, streaming lines, retry with backoff.
+
+429 and 5xx answers (and dropped connections) are retried up to
+``max_retries`` times, waiting ``Retry-After`` when the server gives it,
+otherwise ``backoff * 2**attempt`` (capped, with jitter). Nothing retries once
+the response has started streaming. Error texts are redacted of the API key.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Awaitable, Callable
+
+import httpx
+
+from runtime.providers import Provider, ProviderError, redact
+
+RETRY_STATUSES = {408, 409, 429, 500, 502, 503, 504, 529}
+
+
+class HttpProvider(Provider):
+    def __init__(self, *, base_url: str, api_key: str | None, default_model: str, timeout: float = 600.0,
+                 max_retries: int = 4, backoff: float = 0.5, max_backoff: float = 30.0, max_connections: int = 100,
+                 client: httpx.AsyncClient | None = None):
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key
+        self.default_model = default_model
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.max_connections = max_connections
+        self._client = client
+        self.retries_done = 0
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"<{type(self).__name__} {self.base_url}>"
+
+    def client(self) -> httpx.AsyncClient:
+        if self._client is None:
+            limits = httpx.Limits(max_connections=self.max_connections, max_keepalive_connections=self.max_connections)
+            self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.timeout, connect=30.0), limits=limits)
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    def _wait(self, attempt: int, retry_after: str | None) -> float:
+        if retry_after:
+            try:
+                return min(float(retry_after), self.max_backoff)
+            except ValueError:
+                pass
+        base = min(self.backoff * (2 ** attempt), self.max_backoff)
+        return base * (0.75 + random.random() / 2)
+
+    def _error(self, text: str, **kw) -> ProviderError:
+        return ProviderError(redact(text, self.api_key), **kw)
+
+    async def stream_lines(self, path: str, headers: dict, body: dict,
+                           on_line: Callable[[str], Awaitable[None] | None]) -> None:
+        """POST ``body`` and feed each line of the streamed answer to ``on_line``."""
+        url = f"{self.base_url}{path}"
+        for attempt in range(self.max_retries + 1):
+            last = attempt == self.max_retries
+            try:
+                async with self.client().stream("POST", url, headers=headers, json=body) as response:
+                    if response.status_code != 200:
+                        raw = await response.aread()
+                        message = _error_message(raw) or response.reason_phrase
+                        if response.status_code in RETRY_STATUSES and not last:
+                            self.retries_done += 1
+                            await asyncio.sleep(self._wait(attempt, response.headers.get("retry-after")))
+                            continue
+                        raise self._error(f"{self.name} API error {response.status_code}: {message}",
+                                          status=response.status_code,
+                                          retryable=response.status_code in RETRY_STATUSES)
+                    async for line in response.aiter_lines():
+                        result = on_line(line)
+                        if result is not None:
+                            await result
+                    return
+            except httpx.TransportError as exc:
+                if last:
+                    raise self._error(f"{self.name} API unreachable: {exc.__class__.__name__}: {exc}",
+                                      retryable=True) from None
+                self.retries_done += 1
+                await asyncio.sleep(self._wait(attempt, None))
+
+
+def _error_message(raw: bytes) -> str:
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return raw[:300].decode("utf-8", "replace")
+    err = data.get("error") if isinstance(data, dict) else None
+    if isinstance(err, dict):
+        return str(err.get("message") or err.get("type") or err)[:300]
+    return str(err or data)[:300]
+
+
+def parse_arguments(raw: str):
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw

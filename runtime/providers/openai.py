@@ -1,0 +1,94 @@
+"""Any OpenAI-compatible chat completions endpoint: OpenAI, Ollama, vLLM, llama.cpp, OpenRouter.
+
+Configuration (keyword arguments, else the environment): ``base_url``
+(``OPENAI_BASE_URL``, default ``https://api.openai.com/v1``), ``api_key``
+(``OPENAI_API_KEY``; optional for local servers), ``default_model``
+(``OPENAI_MODEL``, default ``gpt-4o-mini``). Replies stream (text arrives as
+deltas); ``submit_result`` is offered as a function tool; usage comes from the
+final chunk (``stream_options.include_usage``).
+"""
+from __future__ import annotations
+
+import json
+import os
+
+from runtime.providers import ChatReply, ChatRequest, DeltaCallback, ToolCall, Usage
+from runtime.providers.http import HttpProvider, parse_arguments
+
+
+def to_openai_messages(messages: list[dict]) -> list[dict]:
+    out = []
+    for m in messages:
+        if m["role"] == "assistant":
+            msg = {"role": "assistant", "content": m.get("content") or None}
+            if m.get("tool_calls"):
+                msg["tool_calls"] = [{"id": c.id, "type": "function", "function": {
+                    "name": c.name, "arguments": c.arguments if isinstance(c.arguments, str) else json.dumps(c.arguments)}}
+                    for c in m["tool_calls"]]
+            out.append(msg)
+        elif m["role"] == "tool":
+            out.append({"role": "tool", "tool_call_id": m["tool_call_id"], "content": m["content"]})
+        else:
+            out.append({"role": m["role"], "content": m["content"]})
+    return out
+
+
+class OpenAIProvider(HttpProvider):
+    name = "openai"
+
+    def __init__(self, base_url: str | None = None, api_key: str | None = None, default_model: str | None = None,
+                 **options):
+        super().__init__(base_url=base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1",
+                         api_key=api_key if api_key is not None else os.environ.get("OPENAI_API_KEY"),
+                         default_model=default_model or os.environ.get("OPENAI_MODEL") or "gpt-4o-mini", **options)
+
+    async def chat(self, request: ChatRequest, on_delta: DeltaCallback | None = None) -> ChatReply:
+        model = request.model or self.default_model
+        body: dict = {"model": model, "messages": to_openai_messages(request.messages), "stream": True,
+                      "stream_options": {"include_usage": True}}
+        if request.tools:
+            body["tools"] = [{"type": "function", "function": {"name": t["name"], "description": t["description"],
+                                                               "parameters": t["parameters"]}} for t in request.tools]
+        if request.temperature is not None:
+            body["temperature"] = request.temperature
+        if request.top_p is not None:
+            body["top_p"] = request.top_p
+        headers = {"content-type": "application/json", "accept": "text/event-stream"}
+        if self.api_key:
+            headers["authorization"] = f"Bearer {self.api_key}"
+
+        text: list[str] = []
+        calls: dict[int, dict] = {}
+        state = {"finish": "stop", "usage": Usage(), "model": model}
+
+        async def on_line(line: str) -> None:
+            if not line.startswith("data:"):
+                return
+            data = line[5:].strip()
+            if not data or data == "[DONE]":
+                return
+            chunk = json.loads(data)
+            if chunk.get("usage"):
+                u = chunk["usage"]
+                state["usage"] = Usage(u.get("prompt_tokens") or 0, u.get("completion_tokens") or 0)
+            state["model"] = chunk.get("model") or state["model"]
+            for choice in chunk.get("choices") or []:
+                delta = choice.get("delta") or {}
+                if delta.get("content"):
+                    text.append(delta["content"])
+                    if on_delta is not None:
+                        await on_delta(delta["content"])
+                for tc in delta.get("tool_calls") or []:
+                    slot = calls.setdefault(tc.get("index", 0), {"id": "", "name": "", "arguments": ""})
+                    slot["id"] = tc.get("id") or slot["id"]
+                    fn = tc.get("function") or {}
+                    slot["name"] = fn.get("name") or slot["name"]
+                    slot["arguments"] += fn.get("arguments") or ""
+                if choice.get("finish_reason"):
+                    state["finish"] = choice["finish_reason"]
+
+        await self.stream_lines("/chat/completions", headers, body, on_line)
+        tool_calls = [ToolCall(id=c["id"] or f"call_{i}", name=c["name"], arguments=parse_arguments(c["arguments"]))
+                      for i, c in sorted(calls.items())]
+        return ChatReply(content="".join(text), tool_calls=tool_calls, usage=state["usage"],
+                         finish_reason=state["finish"], model=state["model"])

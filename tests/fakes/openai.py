@@ -1,0 +1,84 @@
+"""A fake OpenAI-compatible chat completions server (``POST /v1/chat/completions``).
+
+Scripted replies, one per request (the ``default`` once they run out)::
+
+    {"content": "Hello"}                                   # streamed text
+    {"tool_calls": [{"name": "submit_result", "arguments": {"done": True}}]}
+    {"content": "...", "usage": {"prompt": 12, "completion": 3}}
+    {"status": 429, "retry_after": "0"}                    # an error answer
+    {"latency": 0.2}                                       # this reply only
+
+Run it alone with ``python -m tests.fakes.openai --port 8765 --latency 0.05``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+
+from tests.fakes.server import FakeServer, Request, Response, json_response, split_text
+
+
+class FakeOpenAI(FakeServer):
+    def respond(self, request: Request, reply: dict) -> Response:
+        if reply.get("status", 200) != 200:
+            headers = {"retry-after": str(reply["retry_after"])} if "retry_after" in reply else {}
+            return json_response(reply["status"], {"error": {"message": reply.get("message", "scripted error"),
+                                                             "type": "fake_error"}}, headers)
+        if not request.path.endswith("/chat/completions"):
+            return json_response(404, {"error": {"message": f"no route {request.path}"}})
+        body = request.json or {}
+        model = body.get("model", "fake")
+        content = reply.get("content", "")
+        calls = reply.get("tool_calls", [])
+        usage = reply.get("usage", {"prompt": 10, "completion": 5})
+        usage_json = {"prompt_tokens": usage["prompt"], "completion_tokens": usage["completion"],
+                      "total_tokens": usage["prompt"] + usage["completion"]}
+        finish = "tool_calls" if calls else "stop"
+        if not body.get("stream"):
+            message = {"role": "assistant", "content": content or None}
+            if calls:
+                message["tool_calls"] = [
+                    {"id": c.get("id", f"call_{i}"), "type": "function",
+                     "function": {"name": c["name"], "arguments": _args(c)}} for i, c in enumerate(calls)]
+            return json_response(200, {"id": "chatcmpl-fake", "object": "chat.completion", "model": model,
+                                       "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                                       "usage": usage_json})
+        events = []
+
+        def chunk(delta: dict, finish_reason=None) -> None:
+            events.append({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": model,
+                           "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]})
+
+        chunk({"role": "assistant", "content": ""})
+        for piece in split_text(content):
+            chunk({"content": piece})
+        for i, call in enumerate(calls):
+            chunk({"tool_calls": [{"index": i, "id": call.get("id", f"call_{i}"), "type": "function",
+                                   "function": {"name": call["name"], "arguments": ""}}]})
+            for piece in split_text(_args(call), 2):
+                chunk({"tool_calls": [{"index": i, "function": {"arguments": piece}}]})
+        chunk({}, finish)
+        if (body.get("stream_options") or {}).get("include_usage"):
+            events.append({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": model,
+                           "choices": [], "usage": usage_json})
+        lines = [f"data: {json.dumps(e)}\n\n".encode() for e in events] + [b"data: [DONE]\n\n"]
+        return Response(200, {"content-type": "text/event-stream"}, chunks=lines,
+                        chunk_delay=reply.get("chunk_delay", 0.0))
+
+
+def _args(call: dict) -> str:
+    args = call.get("arguments", {})
+    return args if isinstance(args, str) else json.dumps(args)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Fake OpenAI-compatible server on loopback")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--latency", type=float, default=0.0)
+    args = parser.parse_args()
+    server = FakeOpenAI(latency=args.latency, port=args.port)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
