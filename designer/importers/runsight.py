@@ -766,7 +766,7 @@ class _Importer:
             if not isinstance(sources, list) or any(s not in self.inner[loop_id] for s in sources):
                 raise ImportFailed("source_blocks must name inner blocks of this loop", path=f"{cpath}/source_blocks",
                                    line=line_of(cc, "source_blocks"))
-            names = ", ".join(self.step_id[s] for s in sources)
+            names = ", ".join(f"the judge '{s}' (its verdict)" if s in self.judged else self.step_id[s] for s in sources)
             if refs:
                 first = self.st.steps[refs[0]].step
                 note = f" Focus on the previous iteration's output of: {names}."
@@ -960,6 +960,8 @@ def _numeric(ref: str, op: str, value: Any) -> str | None:
         number = float(value)
     except (TypeError, ValueError):
         return "false"  # Runsight: a value that is not a number never matches
+    if number != number or number in (float("inf"), float("-inf")):
+        return "false"
     return f"double({ref}) {NUMERIC_OPS[op]} {number!r}"
 
 
