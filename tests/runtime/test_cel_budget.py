@@ -1,0 +1,57 @@
+from tests.runtime.helpers import doc, run, script, step_end
+
+LISTER = """
+name: expensive
+agents:
+  lister:
+    description: "Lists numbers."
+    resultSchema:
+      type: object
+      required: [xs]
+      properties: {xs: {type: array, items: {type: integer}}}
+steps:
+  - id: list-numbers
+    agent: lister
+    instructions: "List numbers."
+  - id: check
+    dependsOn: [list-numbers]
+    condition: "%s"
+    instructions: "Check."
+"""
+NUMBERS = {"replies": {"list-numbers": [{"result": {"xs": list(range(300))}}]}}
+QUADRATIC = "steps.list-numbers.result.xs.map(a, steps.list-numbers.result.xs.map(b, a + b)).size() > 0"
+
+
+async def test_an_over_budget_condition_fails_its_step_with_a_clear_error():
+    result, sink = await run(doc(LISTER % QUADRATIC), NUMBERS)
+    assert result.steps["check"].status == "failed"
+    assert step_end(sink, "check")["error"] == "condition: expression exceeded its evaluation budget"
+    assert result.status == "failed"
+
+
+async def test_dot_access_to_a_hyphenated_id_evaluates_as_the_author_meant():
+    result, _ = await run(doc(LISTER % "steps.list-numbers.result.xs.size() == 300"), NUMBERS)
+    assert result.steps["check"].status == "completed"
+
+
+async def test_an_over_budget_until_fails_the_loop():
+    d = doc("""
+        name: until-budget
+        steps:
+          - id: poll
+            instructions: "Poll."
+            loop:
+              maxIterations: 3
+              until: "%s"
+    """ % QUADRATIC.replace("steps.list-numbers.result.xs", "[" + ",".join(map(str, range(300))) + "]"))
+    result, sink = await run(d)
+    assert result.status == "failed"
+    assert "until: expression exceeded its evaluation budget" in step_end(sink, "poll")["error"]
+
+
+async def test_an_over_budget_forEach_fails_the_loop():
+    d = doc(LISTER % "true")
+    d["steps"][1] = {"id": "each", "dependsOn": ["list-numbers"], "instructions": "x",
+                     "loop": {"forEach": QUADRATIC.replace(".size() > 0", "")}}
+    result, sink = await run(d, NUMBERS)
+    assert "forEach: expression exceeded its evaluation budget" in step_end(sink, "each")["error"]
