@@ -86,11 +86,22 @@ class FakeServer:
         return self
 
     def stop(self) -> None:
-        if self._loop is not None and self._server is not None:
-            self._loop.call_soon_threadsafe(self._server.close)
-            self._loop.call_soon_threadsafe(self._loop.stop)
+        if self._loop is not None and self._loop.is_running():
+            try:
+                asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop).result(5)
+            finally:
+                self._loop.call_soon_threadsafe(self._loop.stop)
         if self._thread is not None:
             self._thread.join(5)
+
+    async def _shutdown(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        current = asyncio.current_task()
+        handlers = [t for t in asyncio.all_tasks() if t is not current]
+        for task in handlers:
+            task.cancel()
+        await asyncio.gather(*handlers, return_exceptions=True)
 
     def __enter__(self) -> "FakeServer":
         return self.start()
@@ -140,7 +151,7 @@ class FakeServer:
                 await self._write(writer, self.respond(request, reply))
                 if headers.get("connection", "").lower() == "close":
                     break
-        except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError):
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError, asyncio.CancelledError):
             pass
         finally:
             writer.close()
