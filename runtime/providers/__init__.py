@@ -130,3 +130,31 @@ def redact(text: str, *secrets: str | None) -> str:
         if secret and len(secret) >= 4:
             text = text.replace(secret, "***")
     return text
+
+
+def configured_providers(default_provider: str = "simulated", *, settings: Any = None, script: Any = None,
+                         **overrides: dict) -> dict[str, Provider]:
+    """Providers for one run, configured from a settings object (Django's or any with attributes).
+
+    ``simulated`` is always there (with ``script`` when given). With a real
+    default provider, both HTTP providers are created (no network until used)
+    so ``openai/...`` and ``anthropic/...`` models reach theirs; with the
+    simulated default every agent is simulated (a dry run).
+    """
+    def setting(name: str) -> Any:
+        return getattr(settings, name, None) if settings is not None else None
+
+    providers: dict[str, Provider] = {"simulated": get_provider("simulated", script=script)}
+    if default_provider != "simulated":
+        providers["openai"] = get_provider("openai", base_url=setting("OPENAI_BASE_URL"),
+                                           api_key=setting("OPENAI_API_KEY"), **overrides.get("openai", {}))
+        providers["anthropic"] = get_provider("anthropic", base_url=setting("ANTHROPIC_BASE_URL"),
+                                              api_key=setting("ANTHROPIC_API_KEY"), **overrides.get("anthropic", {}))
+        if default_provider not in providers:
+            providers[default_provider] = get_provider(default_provider, **overrides.get(default_provider, {}))
+    return providers
+
+
+async def close_all(providers: dict[str, Provider]) -> None:
+    for provider in providers.values():
+        await provider.aclose()
