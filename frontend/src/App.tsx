@@ -1,0 +1,86 @@
+import { useEffect, useState } from 'react';
+import { api } from './api/client';
+import { ErrorBoundary } from './components/ErrorBoundary';
+import { Link } from './components/Link';
+import { EditorPage } from './editor/EditorPage';
+import { RunsList } from './pages/RunsList';
+import { WorkflowsList } from './pages/WorkflowsList';
+import { match, usePath } from './router';
+import { RunPage } from './run/RunPage';
+
+function csrf(): string {
+  const found = document.cookie.split('; ').find((c) => c.startsWith('csrftoken='));
+  return found ? decodeURIComponent(found.slice('csrftoken='.length)) : '';
+}
+
+function TopBar({ page }: { page: string }) {
+  const [user, setUser] = useState<string | null>(null);
+  useEffect(() => {
+    api.me().then((me) => setUser(me.username), () => setUser(null));
+  }, []);
+  return (
+    <header className="topbar">
+      <Link to="/" className="brand">
+        <span className="brand-mark" aria-hidden>
+          ⟳
+        </span>
+        Loop Designer
+      </Link>
+      <nav className="topnav">
+        <Link to="/" className={page === 'workflows' || page === 'editor' ? 'active' : ''}>
+          Workflows
+        </Link>
+        <Link to="/runs" className={page === 'runs' || page === 'run' ? 'active' : ''}>
+          Runs
+        </Link>
+      </nav>
+      <div className="topbar-right">
+        {user && <span className="muted">{user}</span>}
+        <form method="post" action="/logout/">
+          <input type="hidden" name="csrfmiddlewaretoken" value={csrf()} />
+          <button className="btn ghost small" type="submit">
+            Sign out
+          </button>
+        </form>
+      </div>
+    </header>
+  );
+}
+
+export function App() {
+  const route = match(usePath());
+  let body;
+  switch (route.page) {
+    case 'workflows':
+      body = <WorkflowsList />;
+      break;
+    case 'editor':
+      body = <EditorPage key="editor" workflowId={route.id} />;
+      break;
+    case 'runs':
+      body = <RunsList />;
+      break;
+    case 'run':
+      body = <RunPage key={route.id} runId={route.id} />;
+      break;
+    default:
+      body = (
+        <div className="page-message">
+          <h2>Page not found</h2>
+          <p>
+            <Link to="/" className="btn">
+              Go to your workflows
+            </Link>
+          </p>
+        </div>
+      );
+  }
+  return (
+    <div className="app">
+      <TopBar page={route.page} />
+      <main className="app-main">
+        <ErrorBoundary key={route.page}>{body}</ErrorBoundary>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+// Shapes of docs/api.md, the HTTP and websocket contract.
+import type { JsonObject, Layout, WorkflowDoc } from '../doc/types';
+
+export type Severity = 'error' | 'warning';
+
+export interface Diag {
+  code: string;
+  class: string;
+  severity: Severity;
+  path: string;
+  message: string;
+  line: number | null;
+  column: number | null;
+  hint?: string;
+}
+
+export interface ValidateResult {
+  valid: boolean;
+  errors: Diag[];
+  warnings: Diag[];
+  document: WorkflowDoc | null;
+  yaml: string | null;
+  canonical: string | null;
+}
+
+export interface WorkflowSummary {
+  id: number;
+  name: string;
+  version: number;
+  valid: boolean;
+  updated_at: string;
+}
+
+export interface Workflow extends WorkflowSummary {
+  document: WorkflowDoc | null;
+  source: string;
+  layout: Layout | JsonObject | null;
+  errors: Diag[];
+  warnings: Diag[];
+  created_at: string;
+}
+
+export interface VersionInfo {
+  version: number;
+  created_at: string;
+  valid: boolean;
+}
+
+export type RunStatus = 'queued' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
+
+export interface Tokens {
+  prompt: number;
+  completion: number;
+  total: number;
+}
+
+export interface Budgets {
+  max_tokens?: number;
+  max_cost_usd?: number;
+  max_duration_s?: number;
+  max_steps?: number;
+}
+
+export interface LoopSummary {
+  rounds_completed: number;
+  broke_early: boolean;
+  break_reason: string | null;
+}
+
+export interface Run {
+  id: number;
+  workflow_id: number;
+  workflow_name: string;
+  version: number;
+  status: RunStatus;
+  reason: string | null;
+  provider: string;
+  model: string | null;
+  budgets: Budgets | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  tokens: Tokens | null;
+  cost_usd: number | null;
+  loops: Record<string, LoopSummary> | null;
+  last_seq: number;
+}
+
+export interface RunEvent {
+  type: string;
+  seq: number;
+  timestamp?: string;
+  runId?: string | number;
+  stepId?: string;
+  agent?: string;
+  message?: string;
+  duration?: string;
+  tokens?: Tokens;
+  error?: string;
+  data?: JsonObject;
+  delta?: string;
+  done?: boolean;
+  reasoning?: string;
+}
+
+export type SocketMessage = { kind: 'event'; event: RunEvent } | { kind: 'run'; run: Run };
+
+export interface Iteration {
+  step_id: string;
+  iteration: number;
+  index: number | null;
+  item: unknown;
+  status: string;
+  content: string | null;
+  result: unknown;
+  verdict: unknown;
+  tokens: Tokens | null;
+  duration_ms: number | null;
+}

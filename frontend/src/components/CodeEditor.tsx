@@ -1,0 +1,83 @@
+// A CodeMirror 6 editor as a controlled React component. Changes made from
+// outside (props) are applied without echoing back through onChange.
+import { useEffect, useRef } from 'react';
+import { Annotation, EditorState, type Extension } from '@codemirror/state';
+import { EditorView, keymap, placeholder as placeholderExt, lineNumbers, highlightActiveLine } from '@codemirror/view';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+
+const External = Annotation.define<boolean>();
+
+export interface CodeEditorProps {
+  value: string;
+  onChange?: (value: string) => void;
+  extensions?: Extension[];
+  readOnly?: boolean;
+  lineNumbers?: boolean;
+  placeholder?: string;
+  className?: string;
+  ariaLabel?: string;
+  testId?: string;
+  id?: string;
+  /** Lets the parent reach the view (to scroll to a line, focus ...). */
+  onView?: (view: EditorView | null) => void;
+}
+
+export function CodeEditor(props: CodeEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const onChange = useRef(props.onChange);
+  onChange.current = props.onChange;
+
+  useEffect(() => {
+    if (!host.current) return;
+    const exts: Extension[] = [
+      history(),
+      keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+      syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+      bracketMatching(),
+      indentOnInput(),
+      EditorView.lineWrapping,
+      EditorState.readOnly.of(props.readOnly ?? false),
+      EditorView.editable.of(!(props.readOnly ?? false)),
+      EditorView.updateListener.of((u) => {
+        if (!u.docChanged) return;
+        if (u.transactions.some((t) => t.annotation(External))) return;
+        onChange.current?.(u.state.doc.toString());
+      }),
+      EditorView.contentAttributes.of({
+        'aria-label': props.ariaLabel ?? 'code',
+        ...(props.testId ? { 'data-testid': props.testId } : {}),
+        ...(props.id ? { id: props.id } : {}),
+      }),
+      ...(props.lineNumbers ? [lineNumbers(), highlightActiveLine()] : []),
+      ...(props.placeholder ? [placeholderExt(props.placeholder)] : []),
+      ...(props.extensions ?? []),
+    ];
+    const v = new EditorView({ parent: host.current, state: EditorState.create({ doc: props.value, extensions: exts }) });
+    view.current = v;
+    props.onView?.(v);
+    return () => {
+      props.onView?.(null);
+      v.destroy();
+      view.current = null;
+    };
+    // The editor is built once; value changes are pushed below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    const v = view.current;
+    if (!v) return;
+    const current = v.state.doc.toString();
+    if (current === props.value) return;
+    v.dispatch({
+      changes: { from: 0, to: current.length, insert: props.value },
+      annotations: External.of(true),
+    });
+  }, [props.value]);
+
+  return <div ref={host} className={`code-editor ${props.className ?? ''}`} />;
+}
+
+export { External };

@@ -1,0 +1,188 @@
+import { useCallback, useMemo, useRef, type DragEvent } from 'react';
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+  type Connection,
+  type EdgeChange,
+  type NodeChange,
+} from '@xyflow/react';
+import { connect } from '../doc/ops';
+import { targetOf } from '../doc/pointer';
+import { isObject } from '../doc/types';
+import { parentKey } from '../graph/keys';
+import { documentToGraph, isContainer, type FlowEdge, type FlowNode } from '../graph/mapping';
+import { nodeTypes } from '../nodes/registry';
+import { ProblemsContext, type ProblemCount } from '../nodes/shared';
+import { useEditor, useEditorStore } from '../store/context';
+import { addFromPalette, type PaletteKind } from './actions';
+
+export const PALETTE_MIME = 'application/x-loop-designer-node';
+
+function useProblemCounts(): Map<string, ProblemCount> {
+  const errors = useEditor((s) => s.errors);
+  const warnings = useEditor((s) => s.warnings);
+  const doc = useEditor((s) => s.doc);
+  return useMemo(() => {
+    const map = new Map<string, ProblemCount>();
+    const add = (path: string, kind: 'errors' | 'warnings') => {
+      const t = targetOf(doc, path);
+      if (t.kind !== 'step') return;
+      const c = map.get(t.key) ?? { errors: 0, warnings: 0 };
+      c[kind]++;
+      map.set(t.key, c);
+    };
+    errors.forEach((d) => add(d.path, 'errors'));
+    warnings.forEach((d) => add(d.path, 'warnings'));
+    return map;
+  }, [errors, warnings, doc]);
+}
+
+export function Canvas() {
+  const store = useEditorStore();
+  const doc = useEditor((s) => s.doc);
+  const layout = useEditor((s) => s.layout);
+  const selection = useEditor((s) => s.selection);
+  const readOnly = useEditor((s) => s.readOnly);
+  const problems = useProblemCounts();
+  const measured = useRef(new Map<string, { width: number; height: number }>());
+  const flow = useReactFlow<FlowNode, FlowEdge>();
+
+  const graph = useMemo(() => documentToGraph(doc, layout), [doc, layout]);
+
+  const selectedKey = selection?.kind === 'step' ? selection.key : null;
+  const selectedEdge = selection?.kind === 'edge' ? selection.id : null;
+  const nodes = useMemo(
+    () =>
+      graph.nodes.map((n) => {
+        const m = measured.current.get(n.id);
+        const out: FlowNode = { ...n, selected: n.id === selectedKey };
+        if (m && !isContainer(n.data.kind)) out.measured = m;
+        else if (isContainer(n.data.kind)) out.measured = { width: n.width, height: n.height };
+        if (readOnly) out.draggable = true;
+        return out;
+      }),
+    [graph, selectedKey, readOnly],
+  );
+  const edges = useMemo(
+    () =>
+      graph.edges.map((e) => ({
+        ...e,
+        selected: e.id === selectedEdge,
+        className: e.id === selectedEdge ? 'edge-selected' : undefined,
+      })),
+    [graph, selectedEdge],
+  );
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<FlowNode>[]) => {
+      let positions: Record<string, { x: number; y: number }> | null = null;
+      for (const c of changes) {
+        if (c.type === 'dimensions' && c.dimensions) {
+          measured.current.set(c.id, c.dimensions);
+        } else if (c.type === 'position' && c.position) {
+          positions ??= { ...store.getState().layout.positions };
+          positions[c.id] = { x: Math.round(c.position.x), y: Math.round(c.position.y) };
+        }
+      }
+      if (positions) store.getState().setLayout({ version: 1, positions });
+    },
+    [store],
+  );
+
+  const onEdgesChange = useCallback((_changes: EdgeChange<FlowEdge>[]) => {
+    // Edges follow dependsOn; selection and deletion go through the store.
+  }, []);
+
+  const onConnect = useCallback(
+    (c: Connection) => {
+      if (!c.source || !c.target) return;
+      const { doc: current } = store.getState();
+      store.getState().applyDoc(connect(current, c.source, c.target));
+    },
+    [store],
+  );
+
+  const isValidConnection = useCallback(
+    (c: Connection | FlowEdge) => c.source !== c.target && parentKey(c.source) === parentKey(c.target),
+    [],
+  );
+
+  const onDrop = useCallback(
+    (e: DragEvent) => {
+      const kind = e.dataTransfer.getData(PALETTE_MIME) as PaletteKind;
+      if (!kind) return;
+      e.preventDefault();
+      const point = flow.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      // The innermost loop under the drop point takes a plain step.
+      let scope = '';
+      let origin = { x: 0, y: 0 };
+      if (kind === 'step') {
+        for (const n of flow.getNodes()) {
+          if (!isContainer(n.data.kind) || n.parentId) continue;
+          const w = n.width ?? 0;
+          const h = n.height ?? 0;
+          if (point.x >= n.position.x && point.x <= n.position.x + w && point.y >= n.position.y && point.y <= n.position.y + h) {
+            scope = n.id;
+            origin = n.position;
+          }
+        }
+      }
+      addFromPalette(store, kind, { x: Math.round(point.x - origin.x - 20), y: Math.round(point.y - origin.y - 20) }, scope);
+    },
+    [flow, store],
+  );
+
+  if (graph.unmapped) {
+    return (
+      <div className="canvas-empty">
+        <h3>The canvas cannot draw this document</h3>
+        <p className="muted">{graph.unmapped}</p>
+      </div>
+    );
+  }
+
+  return (
+    <ProblemsContext.Provider value={problems}>
+      <div className="canvas" onDragOver={(e) => e.preventDefault()} onDrop={onDrop} data-testid="canvas">
+        <ReactFlow<FlowNode, FlowEdge>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onConnect={onConnect}
+          isValidConnection={isValidConnection}
+          onNodeDragStart={() => store.getState().setLayout(store.getState().layout, { history: true })}
+          onNodeClick={(_, n) => store.getState().select({ kind: 'step', key: n.id })}
+          onEdgeClick={(_, e) => store.getState().select({ kind: 'edge', id: e.id, source: e.source, target: e.target })}
+          onPaneClick={() => store.getState().select({ kind: 'workflow' })}
+          nodesConnectable={!readOnly}
+          nodesDraggable
+          elementsSelectable
+          deleteKeyCode={null}
+          selectionKeyCode={null}
+          multiSelectionKeyCode={null}
+          fitView
+          fitViewOptions={{ padding: 0.15, maxZoom: 1 }}
+          minZoom={0.1}
+          maxZoom={1.75}
+          onlyRenderVisibleElements
+          proOptions={{ hideAttribution: true }}
+          defaultEdgeOptions={{ type: 'smoothstep' }}
+        >
+          <Background gap={20} size={1} color="#dfe3ea" />
+          <MiniMap
+            pannable
+            zoomable
+            nodeColor={(n) => (isObject(n.data) && typeof n.type === 'string' && n.type !== 'step' && n.type !== 'include' ? '#e8ecff' : '#c8d0e0')}
+            nodeStrokeColor="#8a94a6"
+          />
+          <Controls showInteractive={false} />
+        </ReactFlow>
+      </div>
+    </ProblemsContext.Provider>
+  );
+}

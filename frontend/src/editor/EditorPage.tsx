@@ -1,0 +1,333 @@
+import { useCallback, useEffect, useState } from 'react';
+import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
+import { api, errorText, type StartRunBody } from '../api/client';
+import { Banner } from '../components/Banner';
+import { isLayout, isObject, type WorkflowDoc } from '../doc/types';
+import { navigate } from '../router';
+import { EditorContext, useEditor, useEditorStore } from '../store/context';
+import { blankDocument, createEditorStore, isDirty, type EditorStore } from '../store/editorStore';
+import { deleteSelection, layoutMissing, tidyUp } from './actions';
+import { Canvas } from './Canvas';
+import { ImportDialog, importText, fileText } from './ImportDialog';
+import { Inspector } from './Inspector';
+import { Palette } from './Palette';
+import { ProblemsPanel } from './ProblemsPanel';
+import { RunDialog } from './RunDialog';
+import { YamlView } from './YamlView';
+
+function isEditable(el: EventTarget | null): boolean {
+  if (!(el instanceof HTMLElement)) return false;
+  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) || !!el.closest('.cm-editor');
+}
+
+function download(name: string, text: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function fileBase(doc: WorkflowDoc): string {
+  const name = typeof doc.name === 'string' && doc.name.trim() ? doc.name.trim() : 'workflow';
+  return name.replace(/[^A-Za-z0-9_.-]+/g, '-');
+}
+
+/** Saves a new version (or creates the workflow); returns its id and version. */
+export async function saveWorkflow(store: EditorStore): Promise<{ id: number; version: number }> {
+  await store.getState().whenSynced();
+  const s = store.getState();
+  const revision = s.revision;
+  const layoutRevision = s.layoutRevision;
+  const body = { source: s.source, layout: s.layout };
+  const wf = s.workflowId === null ? await api.createWorkflow(body) : await api.saveWorkflow(s.workflowId, body);
+  store.getState().markSaved(wf.id, wf.version, revision, layoutRevision);
+  return { id: wf.id, version: wf.version };
+}
+
+export function EditorPage({ workflowId }: { workflowId: number | null }) {
+  const [store] = useState(() => createEditorStore(api));
+  return (
+    <EditorContext.Provider value={store}>
+      <ReactFlowProvider>
+        <Editor workflowId={workflowId} />
+      </ReactFlowProvider>
+    </EditorContext.Provider>
+  );
+}
+
+function Editor({ workflowId }: { workflowId: number | null }) {
+  const store = useEditorStore();
+  const flow = useReactFlow();
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(workflowId !== null);
+  const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
+  const [dialog, setDialog] = useState<'import' | 'run' | null>(null);
+  const [showYaml, setShowYaml] = useState(true);
+  const [saving, setSaving] = useState(false);
+  const [exportOpen, setExportOpen] = useState(false);
+  const [dragOver, setDragOver] = useState(false);
+
+  const doc = useEditor((s) => s.doc);
+  const dirty = useEditor(isDirty);
+  const version = useEditor((s) => s.savedVersion);
+  const errors = useEditor((s) => s.errors.length);
+  const valid = useEditor((s) => s.valid);
+  const current = useEditor((s) => s.checkedRevision === s.revision && !s.validating);
+  const canUndo = useEditor((s) => s.past.length > 0);
+  const canRedo = useEditor((s) => s.future.length > 0);
+  const viewingVersion = new URLSearchParams(window.location.search).get('version');
+
+  // Load the workflow (or a blank one). The server re-checks it on load.
+  useEffect(() => {
+    if (workflowId !== null && store.getState().workflowId === workflowId) return; // just saved: same editor
+    let cancelled = false;
+    if (workflowId === null) {
+      store.getState().load({ workflowId: null, version: null, doc: blankDocument(), source: '', layout: null });
+      void layoutMissing(store);
+      setLoading(false);
+      return;
+    }
+    setLoading(true);
+    const n = Number(viewingVersion);
+    const fetch = viewingVersion && Number.isInteger(n) ? api.version(workflowId, n) : api.getWorkflow(workflowId);
+    fetch
+      .then(async (wf) => {
+        if (cancelled) return;
+        const parsed = isObject(wf.document) ? (wf.document as WorkflowDoc) : { name: wf.name, steps: [] };
+        store.getState().load({
+          workflowId: wf.id,
+          version: wf.version,
+          doc: parsed,
+          source: wf.source ?? '',
+          layout: isLayout(wf.layout) ? wf.layout : null,
+        });
+        if (viewingVersion) store.getState().markSaved(wf.id, wf.version, -1, -1);
+        await layoutMissing(store);
+        setLoading(false);
+        requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1 }));
+      })
+      .catch((e) => {
+        if (!cancelled) {
+          setLoadError(errorText(e));
+          setLoading(false);
+        }
+      });
+    return () => {
+      cancelled = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [workflowId, store]);
+
+  const save = useCallback(async () => {
+    setSaving(true);
+    try {
+      const { id, version: v } = await saveWorkflow(store);
+      setNotice({ kind: 'info', text: `Saved as version ${v}.` });
+      if (workflowId !== id || viewingVersion) navigate(`/workflows/${id}`, { replace: true });
+    } catch (e) {
+      setNotice({ kind: 'error', text: `Could not save: ${errorText(e)}` });
+    } finally {
+      setSaving(false);
+    }
+  }, [store, workflowId, viewingVersion]);
+
+  const exportAs = async (format: 'yaml' | 'json', copy = false) => {
+    setExportOpen(false);
+    try {
+      await store.getState().whenSynced();
+      const s = store.getState();
+      if (!s.valid) {
+        setNotice({ kind: 'error', text: 'Fix the errors first: only a valid workflow can be exported. You can still save it as a draft.' });
+        return;
+      }
+      const { text } = await api.render({ document: s.doc, format, source: format === 'yaml' ? s.source : undefined });
+      if (copy) {
+        await navigator.clipboard.writeText(text);
+        setNotice({ kind: 'info', text: `Copied the ${format.toUpperCase()} to the clipboard.` });
+      } else {
+        download(`${fileBase(s.doc)}.${format}`, text, format === 'yaml' ? 'application/yaml' : 'application/json');
+      }
+    } catch (e) {
+      setNotice({ kind: 'error', text: `Could not export: ${errorText(e)}` });
+    }
+  };
+
+  const startRun = async (body: Omit<StartRunBody, 'workflow_id'>) => {
+    let id = store.getState().workflowId;
+    let v = store.getState().savedVersion ?? undefined;
+    if (id === null || isDirty(store.getState())) {
+      const saved = await saveWorkflow(store);
+      id = saved.id;
+      v = saved.version;
+    }
+    const run = await api.startRun({ ...body, workflow_id: id, version: v });
+    navigate(`/runs/${run.id}`);
+  };
+
+  // Keyboard: undo/redo, save, delete.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && e.key.toLowerCase() === 's') {
+        e.preventDefault();
+        void save();
+        return;
+      }
+      if (isEditable(e.target) || dialog) return;
+      if (mod && e.key.toLowerCase() === 'z') {
+        e.preventDefault();
+        if (e.shiftKey) store.getState().redo();
+        else store.getState().undo();
+      } else if (mod && e.key.toLowerCase() === 'y') {
+        e.preventDefault();
+        store.getState().redo();
+      } else if (e.key === 'Delete' || e.key === 'Backspace') {
+        e.preventDefault();
+        deleteSelection(store);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store, save, dialog]);
+
+  // Do not lose work on leaving.
+  useEffect(() => {
+    const onUnload = (e: BeforeUnloadEvent) => {
+      if (isDirty(store.getState()) && store.getState().revision > 0) e.preventDefault();
+    };
+    window.addEventListener('beforeunload', onUnload);
+    return () => window.removeEventListener('beforeunload', onUnload);
+  }, [store]);
+
+  if (loadError) {
+    return (
+      <div className="page-message">
+        <h2>Could not open this workflow</h2>
+        <p className="muted">{loadError}</p>
+        <a className="btn" href="/">
+          Back to workflows
+        </a>
+      </div>
+    );
+  }
+
+  const exportBlocked = valid !== true || !current;
+  const exportTitle = valid === false ? `Fix ${errors} error(s) to export; Save keeps a draft.` : !current ? 'Checking…' : 'Download or copy the workflow';
+
+  return (
+    <div
+      className={`editor${showYaml ? ' with-yaml' : ''}`}
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) {
+          e.preventDefault();
+          setDragOver(true);
+        }
+      }}
+      onDragLeave={(e) => e.currentTarget === e.target && setDragOver(false)}
+      onDrop={(e) => {
+        const file = e.dataTransfer.files[0];
+        setDragOver(false);
+        if (!file) return;
+        e.preventDefault();
+        fileText(file)
+          .then((t) => importText(store, t))
+          .then((problem) => problem && setNotice({ kind: 'error', text: `Could not import ${file.name}: ${problem}` }))
+          .catch((err) => setNotice({ kind: 'error', text: errorText(err) }));
+      }}
+    >
+      <div className="toolbar">
+        <div className="toolbar-title">
+          <span className="wf-name" title={String(doc.name ?? '')} data-testid="wf-name">
+            {typeof doc.name === 'string' && doc.name ? doc.name : 'Untitled'}
+          </span>
+          {dirty && (
+            <span className="dirty" title="Unsaved changes" data-testid="dirty">
+              ●
+            </span>
+          )}
+          <span className="muted small">{version ? `v${version}` : 'not saved yet'}</span>
+          <span className={`pill ${valid === true ? 'pill-ok' : valid === false ? 'pill-bad' : ''}`} data-testid="validity">
+            {valid === true ? 'valid' : valid === false ? `${errors} error${errors === 1 ? '' : 's'}` : 'checking'}
+          </span>
+        </div>
+        <div className="toolbar-actions">
+          <button className="btn ghost small" onClick={() => store.getState().undo()} disabled={!canUndo} title="Undo (Ctrl+Z)">
+            ↶ Undo
+          </button>
+          <button className="btn ghost small" onClick={() => store.getState().redo()} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)">
+            ↷ Redo
+          </button>
+          <span className="sep" />
+          <button className="btn ghost small" onClick={() => void tidyUp(store).then(() => flow.fitView({ padding: 0.15, maxZoom: 1 }))} title="Auto-layout with elkjs">
+            Tidy up
+          </button>
+          <button className="btn ghost small" onClick={() => void flow.fitView({ padding: 0.15, maxZoom: 1 })} title="Fit the view">
+            Fit
+          </button>
+          <button className={`btn ghost small${showYaml ? ' active' : ''}`} onClick={() => setShowYaml(!showYaml)} aria-pressed={showYaml}>
+            YAML
+          </button>
+          <span className="sep" />
+          <button className="btn ghost small" onClick={() => setDialog('import')} data-testid="import">
+            Import
+          </button>
+          <div className="menu-wrap">
+            <button className="btn ghost small" onClick={() => setExportOpen(!exportOpen)} disabled={exportBlocked} title={exportTitle} data-testid="export">
+              Export ▾
+            </button>
+            {exportOpen && (
+              <div className="menu" role="menu" onMouseLeave={() => setExportOpen(false)}>
+                <button role="menuitem" onClick={() => void exportAs('yaml')} data-testid="export-yaml">
+                  Download YAML
+                </button>
+                <button role="menuitem" onClick={() => void exportAs('json')} data-testid="export-json">
+                  Download JSON
+                </button>
+                <button role="menuitem" onClick={() => void exportAs('yaml', true)}>
+                  Copy YAML
+                </button>
+              </div>
+            )}
+          </div>
+          <button className="btn small" onClick={() => void save()} disabled={saving} title="Save a new version (Ctrl+S)" data-testid="save">
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+          <button className="btn primary small" onClick={() => setDialog('run')} title="Run this workflow" data-testid="run">
+            ▶ Run
+          </button>
+        </div>
+      </div>
+      {viewingVersion && (
+        <Banner kind="info">
+          You are looking at version {viewingVersion}. Save to make it the latest version again.
+        </Banner>
+      )}
+      {notice && (
+        <Banner kind={notice.kind} onClose={() => setNotice(null)}>
+          {notice.text}
+        </Banner>
+      )}
+      <div className="editor-body">
+        <div className="canvas-wrap">
+          {loading ? <div className="canvas-empty muted">Loading…</div> : <Canvas />}
+          <Palette />
+          {!loading && Array.isArray(doc.steps) && doc.steps.length === 0 && (
+            <div className="canvas-hint">
+              <strong>An empty workflow.</strong> Add a step or a loop from the palette, or import a YAML file.
+            </div>
+          )}
+          {dragOver && <div className="drop-overlay">Drop a YAML or JSON file to import it</div>}
+        </div>
+        {showYaml && <YamlView />}
+        <Inspector />
+      </div>
+      <ProblemsPanel />
+      {dialog === 'import' && <ImportDialog onClose={() => setDialog(null)} />}
+      {dialog === 'run' && <RunDialog doc={doc} onClose={() => setDialog(null)} onStart={startRun} />}
+    </div>
+  );
+}

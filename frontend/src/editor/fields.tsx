@@ -1,0 +1,209 @@
+// Form fields of the inspector. Each shows a short help text and the server's
+// diagnostics for its field; none of them checks the document itself.
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { Diag } from '../api/types';
+
+export interface FieldProps {
+  /** Stable id for focus from the problems panel: the diagnostic field path. */
+  field: string;
+  label: string;
+  help?: string;
+  problems?: Diag[];
+  children?: ReactNode;
+}
+
+export function Field({ field, label, help, problems, children }: FieldProps) {
+  const hasError = problems?.some((p) => p.severity === 'error');
+  return (
+    <div className={`field${hasError ? ' has-error' : problems?.length ? ' has-warning' : ''}`} data-field={field}>
+      <label className="field-label" htmlFor={`f-${field}`}>
+        {label}
+      </label>
+      {children}
+      {problems?.map((p, i) => (
+        <div key={i} className={`field-problem ${p.severity}`} role={p.severity === 'error' ? 'alert' : undefined}>
+          {p.message}
+          {p.hint && <span className="muted"> — {p.hint}</span>}
+        </div>
+      ))}
+      {help && <div className="field-help">{help}</div>}
+    </div>
+  );
+}
+
+/** A text input that keeps its own text while typing (no caret jumps). */
+export function TextInput({
+  field,
+  value,
+  onChange,
+  multiline,
+  mono,
+  placeholder,
+  rows,
+}: {
+  field: string;
+  value: string;
+  onChange: (v: string) => void;
+  multiline?: boolean;
+  mono?: boolean;
+  placeholder?: string;
+  rows?: number;
+}) {
+  const [text, setText] = useState(value);
+  const focused = useRef(false);
+  useEffect(() => {
+    if (!focused.current) setText(value);
+  }, [value]);
+  const common = {
+    id: `f-${field}`,
+    className: `input${mono ? ' mono' : ''}`,
+    value: text,
+    placeholder,
+    onFocus: () => (focused.current = true),
+    onBlur: () => {
+      focused.current = false;
+      setText(value);
+    },
+  };
+  if (multiline) {
+    return (
+      <textarea
+        {...common}
+        rows={rows ?? 4}
+        onChange={(e) => {
+          setText(e.target.value);
+          onChange(e.target.value);
+        }}
+      />
+    );
+  }
+  return (
+    <input
+      {...common}
+      type="text"
+      onChange={(e) => {
+        setText(e.target.value);
+        onChange(e.target.value);
+      }}
+    />
+  );
+}
+
+/** Numbers: empty means unset; text that is not a number is kept but not applied. */
+export function NumberInput({
+  field,
+  value,
+  onChange,
+  integer,
+  placeholder,
+  step,
+}: {
+  field: string;
+  value: unknown;
+  onChange: (v: number | undefined) => void;
+  integer?: boolean;
+  placeholder?: string;
+  step?: number;
+}) {
+  const shown = typeof value === 'number' ? String(value) : value === undefined ? '' : String(value);
+  const [text, setText] = useState(shown);
+  const [bad, setBad] = useState(false);
+  const focused = useRef(false);
+  useEffect(() => {
+    if (!focused.current) setText(shown);
+  }, [shown]);
+  return (
+    <>
+      <input
+        id={`f-${field}`}
+        className={`input${bad ? ' input-bad' : ''}`}
+        type="number"
+        inputMode={integer ? 'numeric' : 'decimal'}
+        step={step ?? (integer ? 1 : 'any')}
+        value={text}
+        placeholder={placeholder}
+        onFocus={() => (focused.current = true)}
+        onBlur={() => {
+          focused.current = false;
+          setBad(false);
+          setText(shown);
+        }}
+        onChange={(e) => {
+          const t = e.target.value;
+          setText(t);
+          if (t.trim() === '') {
+            setBad(false);
+            onChange(undefined);
+            return;
+          }
+          const n = Number(t);
+          if (!Number.isFinite(n)) {
+            setBad(true);
+            return;
+          }
+          setBad(false);
+          onChange(n);
+        }}
+      />
+      {bad && <div className="field-problem error">Type a number.</div>}
+    </>
+  );
+}
+
+export function SelectInput({
+  field,
+  value,
+  options,
+  onChange,
+  unsetLabel,
+}: {
+  field: string;
+  value: string | undefined;
+  options: { value: string; label: string }[];
+  onChange: (v: string | undefined) => void;
+  unsetLabel?: string;
+}) {
+  const known = value === undefined || options.some((o) => o.value === value);
+  return (
+    <select id={`f-${field}`} className="input" value={value ?? '__unset'} onChange={(e) => onChange(e.target.value === '__unset' ? undefined : e.target.value)}>
+      <option value="__unset">{unsetLabel ?? '(not set)'}</option>
+      {!known && <option value={value}>{value} (unknown)</option>}
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** A list of strings, one per line. */
+export function ListInput({ field, value, onChange, placeholder }: { field: string; value: unknown; onChange: (v: string[] | undefined) => void; placeholder?: string }) {
+  const lines = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n') : '';
+  return (
+    <TextInput
+      field={field}
+      value={lines}
+      multiline
+      rows={3}
+      mono
+      placeholder={placeholder}
+      onChange={(t) => {
+        const items = t.split('\n').map((s) => s.trim()).filter(Boolean);
+        onChange(items.length || Array.isArray(value) ? items : undefined);
+      }}
+    />
+  );
+}
+
+export function Section({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
+  return (
+    <section className="insp-section">
+      <div className="insp-section-head">
+        <h4>{title}</h4>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}

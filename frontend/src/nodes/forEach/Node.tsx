@@ -1,0 +1,28 @@
+import { memo } from 'react';
+import type { NodeProps } from '@xyflow/react';
+import { Chip, truncate } from '../shared';
+import { LoopFrame } from '../loopShared';
+import { isObject } from '../../doc/types';
+import type { ForEachNode as ForEachNodeType } from './types';
+
+export const ForEachNode = memo(function ForEachNode({ data, selected }: NodeProps<ForEachNodeType>) {
+  const loop = isObject(data.step.loop) ? data.step.loop : {};
+  const items = loop.forEach;
+  const source = Array.isArray(items) ? `${items.length} item${items.length === 1 ? '' : 's'}` : typeof items === 'string' ? items : '—';
+  return (
+    <LoopFrame
+      data={data}
+      selected={selected}
+      variant="forEach"
+      label="forEach"
+      icon="⇉"
+      settings={
+        <>
+          <Chip label={Array.isArray(items) ? 'items' : 'over'} value={truncate(source, 40)} mono={!Array.isArray(items)} title={JSON.stringify(items)} />
+          <Chip label="concurrency" value={typeof loop.maxConcurrency === 'number' && loop.maxConcurrency > 0 ? loop.maxConcurrency : 'all'} />
+          {typeof loop.outputMode === 'string' && loop.outputMode !== '' && <Chip label="output" value={loop.outputMode} />}
+        </>
+      }
+    />
+  );
+});

@@ -1,0 +1,33 @@
+import { memo } from 'react';
+import type { NodeProps } from '@xyflow/react';
+import { useEditor } from '../../store/context';
+import { Chip, Handles, ProblemBadges, RunStatus, useRunClass } from '../shared';
+import type { IncludeNode as IncludeNodeType } from './types';
+
+export const IncludeNode = memo(function IncludeNode({ data, selected }: NodeProps<IncludeNodeType>) {
+  const { step, key } = data;
+  const target = typeof step.include === 'string' ? step.include : '';
+  const path = useEditor((s) => (s.doc.includes && typeof s.doc.includes[target] === 'string' ? s.doc.includes[target] : null));
+  const runClass = useRunClass(key);
+  return (
+    <div className={`node node-include${selected ? ' selected' : ''}${runClass}`} data-testid={`node-${key}`}>
+      <Handles />
+      <div className="node-head">
+        <span className="node-icon" aria-hidden>
+          ⧉
+        </span>
+        <span className="node-title">{String(step.id ?? '(no id)')}</span>
+        <ProblemBadges nodeKey={key} />
+      </div>
+      <div className="node-sub">
+        <span className="muted">includes</span> <strong>{target || '—'}</strong>
+      </div>
+      <div className="node-text mono">{path ?? (target.includes('/') || target.endsWith('.yaml') ? 'file path' : 'not in includes')}</div>
+      <div className="chips">
+        {typeof step.timeout === 'string' && <Chip label="⏱" value={step.timeout} />}
+        {typeof step.retries === 'number' && step.retries > 0 && <Chip label="retries" value={step.retries} />}
+        <RunStatus nodeKey={key} />
+      </div>
+    </div>
+  );
+});

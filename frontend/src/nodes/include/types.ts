@@ -1,0 +1,3 @@
+import type { FlowNode } from '../../graph/mapping';
+
+export type IncludeNode = FlowNode & { type: 'include' };

@@ -1,0 +1,117 @@
+// The frame both loop node types share: header with key settings, the
+// iteration strip of a run, and the body that holds the inner steps.
+import type { ReactNode } from 'react';
+import { useEditor, useEditorStore } from '../store/context';
+import { addInnerStep } from '../editor/actions';
+import { formatMs } from '../run/reduce';
+import { Handles, ProblemBadges, RunStatus, truncate, useRunClass } from './shared';
+import type { StepNodeData } from '../graph/mapping';
+
+export function IterationStrip({ loopKey }: { loopKey: string }) {
+  const loop = useEditor((s) => s.runState.loops[loopKey]);
+  const focus = useEditor((s) => s.iterationFocus);
+  const store = useEditorStore();
+  if (!loop || loop.iterations.length === 0) return null;
+  return (
+    <div className="iter-strip nodrag" data-testid={`iterations-${loopKey}`}>
+      {loop.iterations.map((it) => {
+        const v = it.verdict;
+        const verdict = v ? (v.failedOpen ? '⚠' : v.done ? '✓' : '↻') : '';
+        const active = focus?.loop === loopKey && focus.iteration === it.iteration;
+        const title = [
+          `Iteration ${it.iteration}${it.item !== undefined ? ` · item ${JSON.stringify(it.item)}` : ''}`,
+          it.status,
+          formatMs(it.durationMs),
+          v ? `judge: ${v.failedOpen ? 'failed open' : v.done ? 'done' : 'not done'}${v.reason ? ` — ${v.reason}` : ''}` : '',
+        ]
+          .filter(Boolean)
+          .join('\n');
+        return (
+          <button
+            key={it.iteration}
+            className={`iter-cell iter-${it.status}${active ? ' active' : ''}`}
+            title={title}
+            data-testid="iteration-cell"
+            onClick={(e) => {
+              e.stopPropagation();
+              store.getState().focusIteration({ loop: loopKey, iteration: it.iteration });
+            }}
+          >
+            <span className="iter-n">{it.iteration}</span>
+            {verdict && <span className="iter-verdict">{verdict}</span>}
+            {it.durationMs !== undefined && <span className="iter-time">{formatMs(it.durationMs)}</span>}
+          </button>
+        );
+      })}
+      {loop.ended && <span className="iter-end muted">{loop.ended.reason ?? 'ended'}</span>}
+    </div>
+  );
+}
+
+export function LoopFrame({
+  data,
+  selected,
+  variant,
+  label,
+  icon,
+  settings,
+}: {
+  data: StepNodeData;
+  selected: boolean;
+  variant: 'forEach' | 'repeat' | 'judge';
+  label: string;
+  icon: string;
+  settings: ReactNode;
+}) {
+  const { step, key, hasInnerSteps, childCount } = data;
+  const store = useEditorStore();
+  const readOnly = useEditor((s) => s.readOnly);
+  const runClass = useRunClass(key);
+  return (
+    <div className={`node loop loop-${variant}${selected ? ' selected' : ''}${runClass}`} data-testid={`node-${key}`}>
+      <Handles />
+      <div className="loop-head">
+        <div className="node-head">
+          <span className="node-icon" aria-hidden>
+            {icon}
+          </span>
+          <span className="node-title">{String(step.id ?? '(no id)')}</span>
+          <span className="loop-kind">{label}</span>
+          <ProblemBadges nodeKey={key} />
+          <RunStatus nodeKey={key} />
+        </div>
+        <div className="chips loop-settings">{settings}</div>
+        {typeof step.condition === 'string' && (
+          <div className="chips">
+            <span className="chip mono" title={step.condition}>
+              <span className="chip-label">if</span>
+              <span className="chip-value">{truncate(step.condition, 40)}</span>
+            </span>
+          </div>
+        )}
+        <IterationStrip loopKey={key} />
+      </div>
+      {!hasInnerSteps || childCount === 0 ? (
+        <div className="loop-single">
+          <div className="node-sub">
+            <span className="muted">single-step loop · agent</span>{' '}
+            {typeof step.agent === 'string' ? step.agent : <em className="muted">default</em>}
+          </div>
+          {typeof step.instructions === 'string' && <div className="node-text">{truncate(step.instructions, 110)}</div>}
+        </div>
+      ) : null}
+      {!readOnly && (
+        <button
+          className="loop-add nodrag"
+          title="Add an inner step to this loop"
+          onClick={(e) => {
+            e.stopPropagation();
+            addInnerStep(store, key);
+          }}
+        >
+          + inner step
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { memo } from 'react';
+import type { NodeProps } from '@xyflow/react';
+import { Chip, truncate } from '../shared';
+import { LoopFrame } from '../loopShared';
+import { isObject } from '../../doc/types';
+import type { RepeatNode as RepeatNodeType } from './types';
+
+export const RepeatNode = memo(function RepeatNode({ data, selected }: NodeProps<RepeatNodeType>) {
+  const loop = isObject(data.step.loop) ? data.step.loop : {};
+  const judge = typeof loop.untilAgent === 'string' ? loop.untilAgent : null;
+  return (
+    <LoopFrame
+      data={data}
+      selected={selected}
+      variant={judge ? 'judge' : 'repeat'}
+      label={judge ? 'repeat · judge' : 'repeat-until'}
+      icon="↻"
+      settings={
+        <>
+          <Chip label="max" value={typeof loop.maxIterations === 'number' ? `${loop.maxIterations}×` : '—'} />
+          {typeof loop.until === 'string' && <Chip label="until" value={truncate(loop.until, 34)} title={loop.until} mono />}
+          {judge && <Chip label="judge" value={judge} />}
+          {typeof loop.delay === 'string' && <Chip label="delay" value={loop.delay} />}
+          <Chip label="output" value={typeof loop.outputMode === 'string' && loop.outputMode !== '' ? loop.outputMode : 'last'} />
+        </>
+      }
+    />
+  );
+});

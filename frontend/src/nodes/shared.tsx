@@ -1,0 +1,79 @@
+// Pieces every node type shares: problem badges, run status, handles.
+import { createContext, useContext, type ReactNode } from 'react';
+import { Handle, Position } from '@xyflow/react';
+import { useEditor } from '../store/context';
+import type { StepRun } from '../run/reduce';
+
+export interface ProblemCount {
+  errors: number;
+  warnings: number;
+}
+
+/** Problem counts by node key, computed once per validation by the canvas. */
+export const ProblemsContext = createContext<Map<string, ProblemCount>>(new Map());
+
+export function useProblems(key: string): ProblemCount | undefined {
+  return useContext(ProblemsContext).get(key);
+}
+
+export function useStepRun(key: string): StepRun | undefined {
+  return useEditor((s) => s.runState.steps[key]);
+}
+
+export function ProblemBadges({ nodeKey }: { nodeKey: string }) {
+  const p = useProblems(nodeKey);
+  if (!p) return null;
+  return (
+    <span className="badges">
+      {p.errors > 0 && (
+        <span className="badge badge-error" title={`${p.errors} error(s)`} data-testid="error-badge">
+          {p.errors}
+        </span>
+      )}
+      {p.warnings > 0 && (
+        <span className="badge badge-warning" title={`${p.warnings} warning(s)`}>
+          {p.warnings}
+        </span>
+      )}
+    </span>
+  );
+}
+
+export function RunStatus({ nodeKey }: { nodeKey: string }) {
+  const run = useStepRun(nodeKey);
+  if (!run) return null;
+  return (
+    <span className={`status status-${run.status}`} data-testid="node-status" title={run.error ?? run.status}>
+      {run.status}
+      {run.duration ? ` · ${run.duration}` : ''}
+    </span>
+  );
+}
+
+export function Handles() {
+  return (
+    <>
+      <Handle type="target" position={Position.Left} className="handle" />
+      <Handle type="source" position={Position.Right} className="handle" />
+    </>
+  );
+}
+
+export function Chip({ label, value, title, mono }: { label?: string; value: ReactNode; title?: string; mono?: boolean }) {
+  return (
+    <span className={`chip${mono ? ' mono' : ''}`} title={title}>
+      {label && <span className="chip-label">{label}</span>}
+      <span className="chip-value">{value}</span>
+    </span>
+  );
+}
+
+export function truncate(text: string, n: number): string {
+  return text.length > n ? text.slice(0, n - 1) + '…' : text;
+}
+
+/** Status class for the node frame while a run is shown. */
+export function useRunClass(key: string): string {
+  const status = useEditor((s) => s.runState.steps[key]?.status);
+  return status ? ` run-${status}` : '';
+}

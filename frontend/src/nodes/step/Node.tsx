@@ -1,0 +1,31 @@
+import { memo } from 'react';
+import type { NodeProps } from '@xyflow/react';
+import { Chip, Handles, ProblemBadges, RunStatus, truncate, useRunClass } from '../shared';
+import type { StepNode as StepNodeType } from './types';
+
+export const StepNode = memo(function StepNode({ data, selected }: NodeProps<StepNodeType>) {
+  const { step, key } = data;
+  const runClass = useRunClass(key);
+  return (
+    <div className={`node node-step${selected ? ' selected' : ''}${runClass}`} data-testid={`node-${key}`}>
+      <Handles />
+      <div className="node-head">
+        <span className="node-icon" aria-hidden>
+          ▣
+        </span>
+        <span className="node-title">{String(step.id ?? '(no id)')}</span>
+        <ProblemBadges nodeKey={key} />
+      </div>
+      <div className="node-sub">
+        <span className="muted">agent</span> {typeof step.agent === 'string' ? step.agent : <em className="muted">default</em>}
+      </div>
+      {typeof step.instructions === 'string' && <div className="node-text">{truncate(step.instructions, 90)}</div>}
+      <div className="chips">
+        {typeof step.condition === 'string' && <Chip label="if" value={truncate(step.condition, 28)} title={step.condition} mono />}
+        {typeof step.timeout === 'string' && <Chip label="⏱" value={step.timeout} />}
+        {typeof step.retries === 'number' && step.retries > 0 && <Chip label="retries" value={step.retries} />}
+        <RunStatus nodeKey={key} />
+      </div>
+    </div>
+  );
+});

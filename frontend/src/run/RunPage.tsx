@@ -1,0 +1,459 @@
+// The run view: the workflow's canvas (read only) coloured by live events,
+// loop iteration strips, judge verdicts, streamed output, prompts, metrics.
+// A finished run replays the same way, from its stored events.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { ReactFlowProvider } from '@xyflow/react';
+import { api, errorText } from '../api/client';
+import type { Run } from '../api/types';
+import { Banner } from '../components/Banner';
+import { Link } from '../components/Link';
+import { isLayout, isObject, type JsonObject, type WorkflowDoc } from '../doc/types';
+import { Canvas } from '../editor/Canvas';
+import { layoutMissing } from '../editor/actions';
+import { EditorContext, useEditor, useEditorStore } from '../store/context';
+import { createEditorStore } from '../store/editorStore';
+import { formatMs, type IterationRun, type LoopRun, type StepRun } from './reduce';
+import { isTerminal, RunStream } from './socket';
+import { when } from '../pages/WorkflowsList';
+
+const CUMULATIVE_SEPARATOR = '\n\n---\n\n';
+
+export function RunPage({ runId }: { runId: number }) {
+  const [store] = useState(() => createEditorStore(api));
+  return (
+    <EditorContext.Provider value={store}>
+      <ReactFlowProvider>
+        <RunView runId={runId} />
+      </ReactFlowProvider>
+    </EditorContext.Provider>
+  );
+}
+
+function RunView({ runId }: { runId: number }) {
+  const store = useEditorStore();
+  const run = useEditor((s) => s.run);
+  const [error, setError] = useState<string | null>(null);
+  const [ready, setReady] = useState(false);
+  const [conn, setConn] = useState('connecting');
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let stream: RunStream | null = null;
+    let cancelled = false;
+    (async () => {
+      try {
+        const r = await api.getRun(runId);
+        if (cancelled) return;
+        store.getState().setRun(r);
+        const wf = await api.version(r.workflow_id, r.version).catch(() => api.getWorkflow(r.workflow_id));
+        if (cancelled) return;
+        const doc = isObject(wf.document) ? (wf.document as WorkflowDoc) : { name: wf.name, steps: [] };
+        store.getState().load({
+          workflowId: wf.id,
+          version: wf.version,
+          doc,
+          source: wf.source ?? '',
+          layout: isLayout(wf.layout) ? wf.layout : null,
+          errors: wf.errors ?? [],
+          warnings: wf.warnings ?? [],
+          valid: wf.valid,
+          readOnly: true,
+        });
+        await layoutMissing(store);
+        setReady(true);
+        stream = new RunStream(runId, {
+          onEvents: (events) => store.getState().addEvents(events),
+          onRun: (next) => store.getState().setRun(next),
+          onState: setConn,
+          lastSeq: () => store.getState().runState.lastSeq,
+        });
+        stream.start();
+      } catch (e) {
+        if (!cancelled) setError(errorText(e));
+      }
+    })();
+    return () => {
+      cancelled = true;
+      stream?.stop();
+    };
+  }, [runId, store]);
+
+  const control = async (action: 'pause' | 'resume' | 'stop') => {
+    setActionError(null);
+    try {
+      store.getState().setRun(await api.control(runId, action));
+    } catch (e) {
+      setActionError(`Could not ${action} the run: ${errorText(e)}`);
+    }
+  };
+
+  if (error) {
+    return (
+      <div className="page-message">
+        <h2>Could not open this run</h2>
+        <p className="muted">{error}</p>
+        <Link to="/runs" className="btn">
+          All runs
+        </Link>
+      </div>
+    );
+  }
+
+  const status = run?.status;
+  return (
+    <div className="run-page">
+      <div className="toolbar">
+        <div className="toolbar-title">
+          <span className="wf-name">
+            Run #{runId} · {run ? <Link to={`/workflows/${run.workflow_id}`}>{run.workflow_name}</Link> : '…'}
+          </span>
+          {run && <span className="muted small">v{run.version}</span>}
+          {status && (
+            <span className={`pill status-pill status-${status}`} data-testid="run-status">
+              {status}
+            </span>
+          )}
+          {run?.reason && <span className="muted small" title={run.reason}>{run.reason}</span>}
+        </div>
+        <div className="toolbar-actions">
+          <RunFigures run={run} />
+          <span className={`conn conn-${conn}`} title="Live connection" data-testid="conn">
+            {conn === 'live' ? '● live' : conn === 'closed' ? (isTerminal(status) ? 'replay' : 'offline') : conn}
+          </span>
+          <button className="btn ghost small" disabled={status !== 'running'} onClick={() => void control('pause')} data-testid="pause">
+            ❚❚ Pause
+          </button>
+          <button className="btn ghost small" disabled={status !== 'paused'} onClick={() => void control('resume')} data-testid="resume">
+            ▶ Resume
+          </button>
+          <button className="btn ghost small danger" disabled={!status || isTerminal(status)} onClick={() => void control('stop')} data-testid="stop">
+            ■ Stop
+          </button>
+        </div>
+      </div>
+      {actionError && (
+        <Banner kind="error" onClose={() => setActionError(null)}>
+          {actionError}
+        </Banner>
+      )}
+      <div className="run-body">
+        <div className="canvas-wrap">{ready ? <Canvas /> : <div className="canvas-empty muted">Loading the run…</div>}</div>
+        <RunSide runId={runId} />
+      </div>
+    </div>
+  );
+}
+
+function RunFigures({ run }: { run: Run | null }) {
+  const tokens = useEditor((s) => s.runState.tokens);
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!run || isTerminal(run.status)) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [run]);
+  if (!run) return null;
+  const start = run.started_at ? Date.parse(run.started_at) : null;
+  const end = run.finished_at ? Date.parse(run.finished_at) : now;
+  const total = run.tokens?.total ?? tokens.total;
+  return (
+    <span className="figures muted small">
+      {start ? formatMs(end - start) : 'queued'} · {total.toLocaleString()} tokens
+      {typeof run.cost_usd === 'number' ? ` · $${run.cost_usd.toFixed(4)}` : ''} · {run.provider}
+    </span>
+  );
+}
+
+type SideTab = 'live' | 'details' | 'metrics' | 'events';
+
+function RunSide({ runId }: { runId: number }) {
+  const selection = useEditor((s) => s.selection);
+  const focus = useEditor((s) => s.iterationFocus);
+  const [tab, setTab] = useState<SideTab>('live');
+  useEffect(() => {
+    if (selection?.kind === 'step' || focus) setTab('details');
+  }, [selection, focus]);
+  return (
+    <aside className="run-side" data-testid="run-side">
+      <div className="tabs" role="tablist">
+        {(['live', 'details', 'metrics', 'events'] as SideTab[]).map((t) => (
+          <button key={t} role="tab" aria-selected={tab === t} className={`tab${tab === t ? ' active' : ''}`} onClick={() => setTab(t)}>
+            {t[0].toUpperCase() + t.slice(1)}
+          </button>
+        ))}
+      </div>
+      <div className="run-side-body">
+        {tab === 'live' && <LivePanel />}
+        {tab === 'details' && <DetailsPanel />}
+        {tab === 'metrics' && <MetricsPanel runId={runId} />}
+        {tab === 'events' && <EventsPanel />}
+      </div>
+    </aside>
+  );
+}
+
+function Pre({ text, testId, empty }: { text: string | undefined; testId?: string; empty?: string }) {
+  // Model output is untrusted: shown as text, never as HTML.
+  if (!text) return <p className="muted small">{empty ?? 'Nothing yet.'}</p>;
+  return (
+    <pre className="output" data-testid={testId}>
+      {text}
+    </pre>
+  );
+}
+
+function cumulativeOf(loop: LoopRun): string {
+  if (loop.cumulative !== undefined && loop.ended) return loop.cumulative;
+  return loop.iterations
+    .filter((it) => it.status === 'completed' && it.content)
+    .map((it) => it.content as string)
+    .join(CUMULATIVE_SEPARATOR);
+}
+
+function LivePanel() {
+  const live = useEditor((s) => s.runState.live);
+  const loops = useEditor((s) => s.runState.loops);
+  const status = useEditor((s) => s.run?.status);
+  const errors = useEditor((s) => s.runState.errors);
+  const reason = useEditor((s) => s.run?.reason);
+  const streamRef = useRef<HTMLPreElement>(null);
+  useEffect(() => {
+    if (streamRef.current) streamRef.current.scrollTop = streamRef.current.scrollHeight;
+  }, [live?.text]);
+  return (
+    <div>
+      {status === 'queued' && <p className="muted">Waiting for a worker to pick the run up…</p>}
+      {isTerminal(status) && (
+        <div className={`banner banner-${status === 'completed' ? 'info' : 'error'}`} data-testid="run-finished">
+          Run {status}
+          {reason ? `: ${reason}` : ''}.
+        </div>
+      )}
+      <h4 className="side-title">
+        {live && !live.done ? 'Streaming' : 'Last output'}
+        {live && (
+          <span className="muted small">
+            {' '}
+            · {live.stepId}
+            {live.agent ? ` (${live.agent})` : ''}
+          </span>
+        )}
+      </h4>
+      {live?.text ? (
+        <pre className="output stream" ref={streamRef} data-testid="live-output">
+          {live.text}
+          {!live.done && <span className="caret">▍</span>}
+        </pre>
+      ) : (
+        <p className="muted small">Agent output appears here as it streams.</p>
+      )}
+      {Object.entries(loops).map(([key, loop]) => (
+        <div key={key} className="loop-summary">
+          <h4 className="side-title">
+            Loop {key} <span className="muted small">· {loop.iterations.length} iteration(s){loop.ended ? ` · stopped by ${loop.ended.reason ?? '—'}` : ''}</span>
+          </h4>
+          <VerdictList iterations={loop.iterations} />
+          <div className="muted small">Cumulative output</div>
+          <Pre text={cumulativeOf(loop)} testId={`cumulative-${key}`} empty="Grows as iterations finish." />
+        </div>
+      ))}
+      {errors.length > 0 && (
+        <>
+          <h4 className="side-title">Errors</h4>
+          {errors.map((e, i) => (
+            <div key={i} className="field-problem error">
+              {e}
+            </div>
+          ))}
+        </>
+      )}
+    </div>
+  );
+}
+
+function VerdictList({ iterations }: { iterations: IterationRun[] }) {
+  const withVerdict = iterations.filter((it) => it.verdict);
+  if (!withVerdict.length) return null;
+  return (
+    <ul className="verdicts" data-testid="verdicts">
+      {withVerdict.map((it) => {
+        const v = it.verdict!;
+        return (
+          <li key={it.iteration} className={`verdict ${v.failedOpen ? 'failed-open' : v.done ? 'done' : 'not-done'}`} data-testid="verdict">
+            <span className="verdict-round">round {it.iteration}</span>
+            <strong>{v.failedOpen ? 'failed open' : v.done ? 'done' : 'not done'}</strong>
+            {v.reason && <span className="verdict-reason">{v.reason}</span>}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function StepDetails({ title, run }: { title: string; run: StepRun }) {
+  return (
+    <div className="step-details">
+      <h4 className="side-title">
+        {title} <span className={`status status-${run.status}`}>{run.status}</span>
+      </h4>
+      <div className="muted small">
+        {[run.agent && `agent ${run.agent}`, run.model && `model ${run.model}`, run.duration, run.tokens && `${run.tokens.total} tokens`].filter(Boolean).join(' · ')}
+      </div>
+      {run.error && <div className="field-problem error">{run.error}</div>}
+      <details open>
+        <summary>Output</summary>
+        <Pre text={run.content ?? run.output} />
+      </details>
+      {run.result !== undefined && run.result !== null && (
+        <details>
+          <summary>Result</summary>
+          <Pre text={JSON.stringify(run.result, null, 2)} />
+        </details>
+      )}
+      <details>
+        <summary>Prompt the agent saw</summary>
+        <Pre text={run.prompt} testId="prompt" empty="No prompt recorded." />
+      </details>
+    </div>
+  );
+}
+
+function DetailsPanel() {
+  const selection = useEditor((s) => s.selection);
+  const focus = useEditor((s) => s.iterationFocus);
+  const steps = useEditor((s) => s.runState.steps);
+  const loops = useEditor((s) => s.runState.loops);
+  const iteration = focus ? loops[focus.loop]?.iterations.find((it) => it.iteration === focus.iteration) : undefined;
+  if (iteration && focus) {
+    return (
+      <div data-testid="iteration-details">
+        <h4 className="side-title">
+          {focus.loop} · iteration {iteration.iteration} <span className={`status status-${iteration.status}`}>{iteration.status}</span>
+        </h4>
+        <div className="muted small">{formatMs(iteration.durationMs)}</div>
+        {iteration.item !== undefined && (
+          <>
+            <div className="muted small">Item</div>
+            <Pre text={JSON.stringify(iteration.item, null, 2)} />
+          </>
+        )}
+        {iteration.verdict && <VerdictList iterations={[iteration]} />}
+        <div className="muted small">Iteration output</div>
+        <Pre text={iteration.content} />
+        {Object.entries(iteration.steps).map(([id, run]) => (
+          <StepDetails key={id} title={id || focus.loop} run={run} />
+        ))}
+      </div>
+    );
+  }
+  if (selection?.kind === 'step') {
+    const run = steps[selection.key];
+    const loop = loops[selection.key];
+    return (
+      <div>
+        {run ? <StepDetails title={selection.key} run={run} /> : <p className="muted">“{selection.key}” has not started.</p>}
+        {loop && (
+          <>
+            <VerdictList iterations={loop.iterations} />
+            <div className="muted small">Cumulative output</div>
+            <Pre text={cumulativeOf(loop)} />
+          </>
+        )}
+      </div>
+    );
+  }
+  return <p className="muted">Click a step, or a cell of a loop’s iteration strip, to see its output, result and prompt.</p>;
+}
+
+function MetricsPanel({ runId }: { runId: number }) {
+  const status = useEditor((s) => s.run?.status);
+  const lastSeq = useEditor((s) => s.runState.lastSeq);
+  const steps = useEditor((s) => s.runState.steps);
+  const loops = useEditor((s) => s.runState.loops);
+  const [server, setServer] = useState<JsonObject | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api.metrics(runId).then(setServer, (e) => setError(errorText(e)));
+  }, [runId, status, lastSeq > 0 && isTerminal(status)]);
+  const rows = useMemo(() => Object.entries(steps).sort(([a], [b]) => a.localeCompare(b)), [steps]);
+  return (
+    <div data-testid="metrics">
+      <table className="table compact">
+        <thead>
+          <tr>
+            <th>Step</th>
+            <th>Status</th>
+            <th>Time</th>
+            <th>Tokens</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([key, s]) => (
+            <tr key={key}>
+              <td className="mono">{key}</td>
+              <td>
+                <span className={`status status-${s.status}`}>{s.status}</span>
+              </td>
+              <td>{s.duration ?? ''}</td>
+              <td>{s.tokens?.total ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {Object.entries(loops).map(([key, loop]) => (
+        <div key={key}>
+          <h4 className="side-title">Loop {key}</h4>
+          <table className="table compact">
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>Status</th>
+                <th>Time</th>
+                <th>Verdict</th>
+              </tr>
+            </thead>
+            <tbody>
+              {loop.iterations.map((it) => (
+                <tr key={it.iteration}>
+                  <td>{it.iteration}</td>
+                  <td>
+                    <span className={`status status-${it.status}`}>{it.status}</span>
+                  </td>
+                  <td>{formatMs(it.durationMs)}</td>
+                  <td>{it.verdict ? (it.verdict.failedOpen ? 'failed open' : it.verdict.done ? 'done' : 'not done') : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ))}
+      {error && <p className="muted small">Server metrics unavailable: {error}</p>}
+      {server && (
+        <details>
+          <summary>Server metrics (JSON)</summary>
+          <Pre text={JSON.stringify(server, null, 2)} />
+        </details>
+      )}
+    </div>
+  );
+}
+
+function EventsPanel() {
+  const log = useEditor((s) => s.runState.log);
+  const run = useEditor((s) => s.run);
+  return (
+    <div>
+      <p className="muted small">
+        {log.length} event(s){run?.created_at ? ` · created ${when(run.created_at)}` : ''}
+      </p>
+      <ol className="event-log" data-testid="event-log">
+        {log.slice(-300).map((e) => (
+          <li key={e.seq}>
+            <span className="mono muted">{e.seq}</span> <strong>{e.type}</strong> <span className="mono">{e.stepId ?? ''}</span>{' '}
+            <span className="muted">{e.message ?? e.error ?? (e.delta ? JSON.stringify(e.delta) : '')}</span>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

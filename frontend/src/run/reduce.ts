@@ -1,0 +1,367 @@
+// Run events (docs/api.md, "Events") folded into what the canvas shows: a
+// status per node, an iteration strip per loop, judge verdicts, streamed
+// output and prompts. Pure; events apply once each (by seq), in seq order.
+import type { RunEvent, Tokens } from '../api/types';
+import { isObject, type Json, type JsonObject } from '../doc/types';
+
+export type StepStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'cancelled';
+
+export interface StepRun {
+  status: StepStatus;
+  agent?: string;
+  model?: string;
+  startedAt?: string;
+  endedAt?: string;
+  duration?: string;
+  tokens?: Tokens;
+  error?: string;
+  /** Streamed output (`output` deltas), as text. */
+  output: string;
+  /** The prompt the agent saw (from `agent_turn` request). */
+  prompt?: string;
+  /** Final content, when step_end carries it. */
+  content?: string;
+  result?: Json;
+}
+
+export interface Verdict {
+  done: boolean | null;
+  reason: string | null;
+  failedOpen: boolean;
+}
+
+export interface IterationRun {
+  iteration: number;
+  status: StepStatus;
+  item?: Json;
+  startedAt?: string;
+  endedAt?: string;
+  durationMs?: number;
+  content?: string;
+  verdict?: Verdict;
+  /** Inner steps of this iteration, by inner id ('' for a single-step loop). */
+  steps: Record<string, StepRun>;
+}
+
+export interface LoopRun {
+  loopType?: string;
+  iterations: IterationRun[];
+  /** Cumulative output as reported by the server, when it reports one. */
+  cumulative?: string;
+  ended?: { reason: string | null; rounds: number | null };
+}
+
+export interface RunState {
+  lastSeq: number;
+  status: 'idle' | 'running' | 'completed' | 'failed' | 'cancelled';
+  /** By graph key: `plan`, `dev/review` (latest iteration of an inner step). */
+  steps: Record<string, StepRun>;
+  /** By loop key. */
+  loops: Record<string, LoopRun>;
+  /** The agent whose output streamed last, and its text so far. */
+  live: { stepId: string; agent: string | null; text: string; done: boolean } | null;
+  errors: string[];
+  log: RunEvent[];
+  tokens: Tokens;
+}
+
+const LOG_LIMIT = 500;
+
+export function emptyRun(): RunState {
+  return {
+    lastSeq: 0,
+    status: 'idle',
+    steps: {},
+    loops: {},
+    live: null,
+    errors: [],
+    log: [],
+    tokens: { prompt: 0, completion: 0, total: 0 },
+  };
+}
+
+export interface ParsedId {
+  /** Graph key of the node the event belongs to. */
+  key: string;
+  /** Loop key, when the id names an iteration or an inner step. */
+  loop?: string;
+  iteration?: number;
+  /** Inner step id within the iteration ('' = the iteration itself). */
+  inner?: string;
+}
+
+/**
+ * Namespaced ids: `plan`, `deploy-each[0]`, `deploy-each[0].verify`,
+ * `dev.2.review`, `dev.2`, and included steps `deploy.build`.
+ */
+export function parseStepId(stepId: string): ParsedId {
+  const m = /^([^.[\]]+)(?:\[(\d+)\]|\.(\d+))(?:\.([^.[\]]+))?/.exec(stepId);
+  if (m) {
+    const loop = m[1];
+    const iteration = Number(m[2] ?? m[3]);
+    const inner = m[4] ?? '';
+    return { key: inner ? `${loop}/${inner}` : loop, loop, iteration, inner };
+  }
+  const dot = stepId.indexOf('.');
+  // An included sub-workflow's steps show on the include node.
+  if (dot > 0) return { key: stepId.slice(0, dot) };
+  return { key: stepId };
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+function pick(data: JsonObject, ...names: string[]): Json | undefined {
+  for (const n of names) if (data[n] !== undefined) return data[n];
+  return undefined;
+}
+
+const STATUSES: StepStatus[] = ['pending', 'running', 'completed', 'failed', 'skipped', 'cancelled'];
+function asStatus(v: unknown, fallback: StepStatus): StepStatus {
+  return typeof v === 'string' && (STATUSES as string[]).includes(v) ? (v as StepStatus) : fallback;
+}
+
+function newStep(): StepRun {
+  return { status: 'pending', output: '' };
+}
+
+export function reduceEvents(state: RunState, events: readonly RunEvent[]): RunState {
+  let next = state;
+  let copied = false;
+  for (const ev of events) {
+    if (typeof ev.seq === 'number' && ev.seq <= next.lastSeq) continue;
+    if (!copied) {
+      next = {
+        ...next,
+        steps: { ...next.steps },
+        loops: { ...next.loops },
+        errors: [...next.errors],
+        log: [...next.log],
+        tokens: { ...next.tokens },
+      };
+      copied = true;
+    }
+    apply(next, ev);
+    if (typeof ev.seq === 'number') next.lastSeq = ev.seq;
+  }
+  if (next.log.length > LOG_LIMIT) next.log = next.log.slice(-LOG_LIMIT);
+  return next;
+}
+
+function loopOf(state: RunState, key: string): LoopRun {
+  const prev = state.loops[key];
+  const loop: LoopRun = prev ? { ...prev, iterations: [...prev.iterations] } : { iterations: [] };
+  state.loops[key] = loop;
+  return loop;
+}
+
+function iterationOf(loop: LoopRun, n: number): IterationRun {
+  const i = loop.iterations.findIndex((it) => it.iteration === n);
+  if (i >= 0) {
+    const copy = { ...loop.iterations[i], steps: { ...loop.iterations[i].steps } };
+    loop.iterations[i] = copy;
+    return copy;
+  }
+  const created: IterationRun = { iteration: n, status: 'running', steps: {} };
+  loop.iterations.push(created);
+  loop.iterations.sort((a, b) => a.iteration - b.iteration);
+  return created;
+}
+
+function stepOf(state: RunState, key: string): StepRun {
+  const s = { ...(state.steps[key] ?? newStep()) };
+  state.steps[key] = s;
+  return s;
+}
+
+/** Applies a step-level change to the node and, for iterations, the iteration's inner step. */
+function touch(state: RunState, id: ParsedId, fn: (s: StepRun) => void): void {
+  if (id.loop !== undefined && id.iteration !== undefined) {
+    const loop = loopOf(state, id.loop);
+    const it = iterationOf(loop, id.iteration);
+    const inner = { ...(it.steps[id.inner ?? ''] ?? newStep()) };
+    fn(inner);
+    it.steps[id.inner ?? ''] = inner;
+    if (id.inner) fn(stepOf(state, id.key));
+    else {
+      // A single-step loop's iteration: mirror onto the loop node's output.
+      const node = stepOf(state, id.loop);
+      node.output = inner.output;
+      if (inner.prompt) node.prompt = inner.prompt;
+    }
+    return;
+  }
+  fn(stepOf(state, id.key));
+}
+
+function apply(state: RunState, ev: RunEvent): void {
+  state.log.push(ev);
+  const data: JsonObject = isObject(ev.data) ? ev.data : {};
+  const id = ev.stepId ? parseStepId(ev.stepId) : null;
+  if (ev.tokens && (ev.type === 'step_end' || ev.type === 'agent_turn') && num(ev.tokens.total) !== undefined) {
+    // Token totals come from agent turns' responses; step_end repeats them, so count turns only.
+    if (ev.type === 'agent_turn') {
+      state.tokens.prompt += ev.tokens.prompt ?? 0;
+      state.tokens.completion += ev.tokens.completion ?? 0;
+      state.tokens.total += ev.tokens.total ?? 0;
+    }
+  }
+  switch (ev.type) {
+    case 'workflow_start':
+      state.status = 'running';
+      break;
+    case 'workflow_end': {
+      const st = str(data.status) ?? (ev.error ? 'failed' : 'completed');
+      state.status = st === 'failed' ? 'failed' : st === 'cancelled' ? 'cancelled' : 'completed';
+      break;
+    }
+    case 'step_start':
+      if (!id) break;
+      touch(state, id, (s) => {
+        s.status = 'running';
+        s.startedAt = ev.timestamp;
+        s.output = '';
+        s.error = undefined;
+        if (ev.agent) s.agent = ev.agent;
+      });
+      if (id.loop === undefined && str(data.loop_type)) loopOf(state, id.key).loopType = str(data.loop_type);
+      break;
+    case 'step_end':
+      if (!id) break;
+      touch(state, id, (s) => {
+        s.status = asStatus(data.status, ev.error ? 'failed' : 'completed');
+        s.endedAt = ev.timestamp;
+        s.duration = ev.duration;
+        if (ev.tokens) s.tokens = ev.tokens;
+        if (ev.error) s.error = ev.error;
+        const content = str(pick(data, 'content', 'output'));
+        if (content !== undefined) s.content = content;
+        if (data.result !== undefined) s.result = data.result;
+      });
+      break;
+    case 'step_skipped':
+      if (!id) break;
+      touch(state, id, (s) => {
+        s.status = 'skipped';
+        if (ev.message) s.error = ev.message;
+      });
+      break;
+    case 'error':
+      state.errors.push(ev.error ?? ev.message ?? 'error');
+      if (id) touch(state, id, (s) => (s.error = ev.error ?? ev.message));
+      break;
+    case 'agent_turn': {
+      if (!id) break;
+      const prompt = promptText(data.prompt);
+      const model = str(data.model);
+      touch(state, id, (s) => {
+        if (prompt !== undefined) s.prompt = prompt;
+        if (model) s.model = model;
+      });
+      break;
+    }
+    case 'output':
+      if (!id) break;
+      if (ev.stepId) {
+        const same = state.live && state.live.stepId === ev.stepId && !state.live.done;
+        const text = (same && state.live ? state.live.text : '') + (ev.delta ?? '');
+        state.live = { stepId: ev.stepId, agent: ev.agent ?? null, text, done: ev.done === true };
+      }
+      if (ev.delta) touch(state, id, (s) => (s.output += ev.delta));
+      break;
+    case 'iteration_start':
+    case 'iteration_end': {
+      if (!id) break;
+      const loopKey = id.loop ?? id.key;
+      const n = num(pick(data, 'iteration', 'index')) ?? id.iteration;
+      if (n === undefined) break;
+      const loop = loopOf(state, loopKey);
+      const it = iterationOf(loop, n);
+      if (data.item !== undefined) it.item = data.item;
+      if (ev.type === 'iteration_start') {
+        it.status = 'running';
+        it.startedAt = ev.timestamp;
+      } else {
+        it.status = asStatus(data.status, ev.error ? 'failed' : 'completed');
+        it.endedAt = ev.timestamp;
+        it.durationMs = num(pick(data, 'duration_ms', 'durationMs')) ?? durationMs(ev.duration) ?? between(it.startedAt, ev.timestamp);
+        const content = str(pick(data, 'content', 'output'));
+        if (content !== undefined) it.content = content;
+        const cumulative = str(data.cumulative);
+        if (cumulative !== undefined) loop.cumulative = cumulative;
+      }
+      break;
+    }
+    case 'judge_verdict': {
+      if (!id) break;
+      const loopKey = id.loop ?? id.key;
+      const n = num(pick(data, 'iteration', 'index')) ?? id.iteration;
+      if (n === undefined) break;
+      const it = iterationOf(loopOf(state, loopKey), n);
+      const done = data.done;
+      it.verdict = {
+        done: typeof done === 'boolean' ? done : null,
+        reason: str(data.reason) ?? null,
+        failedOpen: data.failed_open === true || data.failedOpen === true,
+      };
+      break;
+    }
+    case 'loop_end': {
+      if (!id) break;
+      const loop = loopOf(state, id.loop ?? id.key);
+      loop.ended = {
+        reason: str(pick(data, 'break_reason', 'reason')) ?? null,
+        rounds: num(pick(data, 'rounds_completed', 'iterations', 'rounds')) ?? null,
+      };
+      const cumulative = str(pick(data, 'cumulative', 'content'));
+      if (cumulative !== undefined) loop.cumulative = cumulative;
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+function between(start: string | undefined, end: string | undefined): number | undefined {
+  if (!start || !end) return undefined;
+  const ms = Date.parse(end) - Date.parse(start);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/** The prompt of an agent_turn request: a string, or {system, user}. */
+export function promptText(p: unknown): string | undefined {
+  if (typeof p === 'string') return p;
+  if (isObject(p)) {
+    const parts: string[] = [];
+    if (typeof p.system === 'string' && p.system) parts.push(`System:\n${p.system}`);
+    if (typeof p.user === 'string' && p.user) parts.push(`User:\n${p.user}`);
+    if (parts.length) return parts.join('\n\n');
+    return JSON.stringify(p, null, 2);
+  }
+  return undefined;
+}
+
+/** Go-style duration ("1.234s", "2m3s", "150ms") to milliseconds. */
+export function durationMs(d: string | undefined): number | undefined {
+  if (!d) return undefined;
+  const re = /(\d+(?:\.\d+)?)(h|ms|m|s|µs|us|ns)/g;
+  let total = 0;
+  let matched = false;
+  for (let m = re.exec(d); m; m = re.exec(d)) {
+    matched = true;
+    const v = Number(m[1]);
+    const unit = m[2];
+    total += unit === 'h' ? v * 3600000 : unit === 'm' ? v * 60000 : unit === 's' ? v * 1000 : unit === 'ms' ? v : v / 1000;
+  }
+  return matched ? total : undefined;
+}
+
+export function formatMs(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60000)}m ${Math.round((ms % 60000) / 1000)}s`;
+}
