@@ -144,9 +144,9 @@ class _Importer:
         for loop_id in self.inner:
             if loop_id not in self.loop_of:
                 self._build_loop(loop_id, self.blocks[loop_id])
+        self.building = False
         for request in self.deferred:
             self._add_dep(*request)
-        self.building = False
         self._dependencies(workflow)
         self._transitions(workflow)
         self._apply_schemas()
@@ -272,6 +272,7 @@ class _Importer:
                     raise ImportFailed(f"loops {' -> '.join(stack + [ref])} contain each other",
                                        path=f"/blocks/{pointer_token(loop_id)}/inner_block_refs")
                 self._flatten(ref, out, stack + [ref])
+                self.loop_of[ref] = stack[0]
             else:
                 out.append(ref)
 
