@@ -128,8 +128,8 @@ class _Importer:
             self.rep.carried(f"{rpath}/prompt", f"/steps/0/loop/steps/{pos}/instructions",
                              "parameters filled in" if PLACEHOLDER.search(role["prompt"]) else "")
             if "order" in role:
-                self.rep.carried(f"{rpath}/order", f"/steps/0/loop/steps/{pos}/dependsOn",
-                                 "stage order -> each stage depends on the one before")
+                self.rep.carried(f"{rpath}/order", f"/steps/0/loop/steps/{pos}" + ("/dependsOn" if pos else ""),
+                                 "stage order -> each stage depends on the one before" if pos else "the first stage")
             if pos > 0:
                 step["dependsOn"] = [stage_ids[pos - 1]]
             art = role.get("requires_artifact_from")

@@ -330,6 +330,8 @@ class _Importer:
                 agent["maxTurns"] = soul["max_tool_iterations"]
                 self.rep.approximated(f"{spath}/max_tool_iterations", f"/agents/{name}/maxTurns",
                                       "tool-call rounds became conversation turns")
+            if "id" in soul:
+                self.rep.carried(f"{spath}/id", f"/agents/{name}", "the soul's id names the agent")
             for key in soul:
                 if key in ("id", "role", "system_prompt", "model_name", "provider", "tools", "temperature", "max_tool_iterations"):
                     continue
@@ -386,6 +388,8 @@ class _Importer:
                 "answer with what this function returns, as JSON:\n\n```python\n" + src + "\n```",
                 MAX_INSTRUCTIONS)
             step["instructions"] = text
+            self.rep.approximated(f"{path}/type", f"@{sid}",
+                                  f"code block -> agent step run by '{CODE_AGENT}'")
             self.rep.approximated(f"{path}/code", f"@{sid}/instructions",
                                   "zenflow v1 has no code blocks: an agent step whose instructions carry the Python source"
                                   + (" (truncated to the 2000-character limit)" if cut else ""))
@@ -876,6 +880,7 @@ class _Importer:
             if not isinstance(tr, dict) or tr.get("from") not in self.blocks:
                 raise ImportFailed("a conditional transition needs 'from' naming a block", path=tpath, line=line_of(cond_tr, i))
             decisions = {str(k): v for k, v in tr.items() if k not in ("from", "default")}
+            self.rep.carried(f"{tpath}/from", f"@{self.step_id[tr['from']]}", "the routes below depend on this step")
             routes.append((tr["from"], decisions, tr.get("default"), tpath))
         for block_id, block in self.blocks.items():
             if block.get("type") == "gate" and ("pass" in block or "fail" in block) and block_id not in self.loop_of:
