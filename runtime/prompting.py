@@ -11,7 +11,8 @@ User text, in this order, each part a ``## `` section and left out when empty:
 4. ``forEach Item (index: N)`` - the item as JSON (the spec's injection format).
 5. ``Loop`` - iteration N of M; earlier inner steps of this iteration that are
    not dependencies; the previous iteration's content and result; one-line
-   outcomes of the iterations before it; the judge's last reason and feedback.
+   outcomes of the (at most 10) iterations before it; the judge's last reason
+   and feedback.
 6. ``Context file: path`` - text files inlined; binary files named only.
 
 The judge of a repeat-until loop gets :func:`judge_prompt` instead: the loop's
@@ -59,6 +60,7 @@ class LoopView:
     previous: IterationRecord | None = None
     history: list[IterationRecord] = field(default_factory=list)  # before ``previous``
     feedback: dict | None = None   # the judge's last verdict
+    hidden: int = 0                # earlier iterations left out of ``history``
 
 
 @dataclass
@@ -118,7 +120,10 @@ def _loop_section(loop: LoopView) -> str:
     for out in loop.earlier_steps:
         parts.append(_output_section(f"Earlier in this iteration: step `{out.id}`", out).replace("## ", "### ", 1))
     if loop.history:
-        parts.append("### Earlier iterations\n" + "\n".join(_one_line(r) for r in loop.history))
+        lines = [_one_line(r) for r in loop.history]
+        if loop.hidden:
+            lines.insert(0, f"- ({loop.hidden} earlier iterations not shown)")
+        parts.append("### Earlier iterations\n" + "\n".join(lines))
     if loop.previous is not None:
         prev = loop.previous
         parts.append(_output_section(f"Previous iteration ({prev.number + 1})",

@@ -37,6 +37,7 @@ from runtime.prompting import IterationRecord, LoopView, StepOutput
 
 FOREACH_PARALLEL_CAP = 100
 CUMULATIVE_SEPARATOR = "\n\n---\n\n"
+HISTORY_LINES = 10  # one-line outcomes of earlier iterations shown in an iteration's prompt
 _SINGLE_STEP_FIELDS = ("id", "agent", "instructions", "contextFiles", "model", "maxRetries")
 
 
@@ -167,8 +168,10 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
             if it > 0 and delay:
                 await ctx.sleep(delay)
             await ctx.control.wait_running()
+            shown = history[-HISTORY_LINES - 1:-1]
             view = LoopView(loop_id=path, kind="repeat-until", iteration=it, max_iterations=max_iterations,
-                            previous=history[-1] if history else None, history=history[:-1], feedback=feedback)
+                            previous=history[-1] if history else None, history=shown, feedback=feedback,
+                            hidden=max(len(history) - 1 - len(shown), 0))
             iscope = _iteration_scope(ctx, scope, step, f"{path}.{it}", {"iteration": it}, view, deps)
             await emit("iteration_start", step_id=path, data={"iteration": it})
             try:
