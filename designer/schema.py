@@ -45,9 +45,9 @@ def _closed(properties: dict, required: list[str] | None = None, **extra) -> dic
     return out
 
 
-def build_schema() -> dict:
-    duration = {"$ref": "#/$defs/duration"}
-    step = _closed(
+def _step_schema(loop: dict) -> dict:
+    duration = {"type": "string", "pattern": DURATION_PATTERN, "minLength": 2}
+    return _closed(
         {
             "id": {"type": "string", "pattern": ID_PATTERN},
             "agent": {"type": "string"},
@@ -60,10 +60,19 @@ def build_schema() -> dict:
             "maxRetries": _count(),
             "condition": {"type": "string", "minLength": 1},
             "include": {"type": "string"},
-            "loop": {"$ref": "#/$defs/loop"},
+            "loop": loop,
         },
         required=["id"],
     )
+
+
+def build_schema() -> dict:
+    """The schema, with no $ref: resolving references dominated validation time.
+
+    Steps inside a loop accept any object as their own `loop`; nesting is
+    refused by the semantic validator (nested_loop_prohibited) with a better message.
+    """
+    duration = {"type": "string", "pattern": DURATION_PATTERN, "minLength": 2}
     loop = _closed(
         {
             "forEach": {"oneOf": [{"type": "string"}, {"type": "array"}]},
@@ -73,10 +82,11 @@ def build_schema() -> dict:
             "untilAgent": {"type": "string"},
             "delay": duration,
             "outputMode": {"type": "string", "enum": OUTPUT_MODES},
-            "steps": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/step"}},
+            "steps": {"type": "array", "minItems": 1, "items": _step_schema({"type": "object"})},
         },
         minProperties=1,
     )
+    step = _step_schema(loop)
     agent = _closed(
         {
             "description": {"type": "string"},
@@ -114,21 +124,14 @@ def build_schema() -> dict:
                 "agents": {
                     "type": "object",
                     "propertyNames": {"pattern": ID_PATTERN},
-                    "additionalProperties": {"$ref": "#/$defs/agent"},
+                    "additionalProperties": agent,
                 },
                 "includes": {"type": "object", "additionalProperties": {"type": "string"}},
-                "steps": {"type": "array", "minItems": 1, "maxItems": MAX_STEPS, "items": {"$ref": "#/$defs/step"}},
-                "options": {"$ref": "#/$defs/options"},
+                "steps": {"type": "array", "minItems": 1, "maxItems": MAX_STEPS, "items": step},
+                "options": options,
             },
             required=["name", "steps"],
         ),
-        "$defs": {
-            "duration": {"type": "string", "pattern": DURATION_PATTERN, "minLength": 2},
-            "step": step,
-            "loop": loop,
-            "agent": agent,
-            "options": options,
-        },
     }
 
 
@@ -145,3 +148,17 @@ def validator() -> Draft202012Validator:
 
 def schema_json() -> str:
     return json.dumps(schema(), indent=2)
+
+
+@lru_cache(maxsize=1)
+def step_validator() -> Draft202012Validator:
+    """One top-level step (used to check steps one at a time)."""
+    return Draft202012Validator(schema()["properties"]["steps"]["items"])
+
+
+@lru_cache(maxsize=1)
+def shell_validator() -> Draft202012Validator:
+    """The document with its steps' contents left to step_validator."""
+    shell = json.loads(json.dumps(schema()))
+    shell["properties"]["steps"]["items"] = {}
+    return Draft202012Validator(shell)

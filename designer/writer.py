@@ -21,7 +21,7 @@ from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
 
 from designer.schema import AGENT_FIELDS, DOCUMENT_FIELDS, LOOP_FIELDS, OPTION_FIELDS, STEP_FIELDS
-from designer.source import _resolve_scalar
+from designer.emitter import emit, literal_ok, reads_back_as_other_type
 
 _MISSING = object()
 
@@ -75,9 +75,11 @@ def _yaml() -> YAML:
 def dump_yaml(document: Any, source: str | None = None) -> str:
     """Canonical YAML; with ``source``, comments of unchanged nodes survive."""
     tree = None
-    if source is not None:
+    if source is not None and "#" in source:  # only a source with comments needs the slow round trip
         tree = _round_trip_tree(source)
-    node = _merge(tree if tree is not None else _MISSING, canonical(document))
+    if tree is None:
+        return emit(canonical(document))
+    node = _merge(tree, canonical(document))
     stream = io.StringIO()
     _yaml().dump(node, stream)
     return stream.getvalue()
@@ -154,33 +156,9 @@ def _same_scalar(old: Any, new: Any) -> bool:
 def _scalar(value: Any) -> Any:
     if not isinstance(value, str):
         return value
-    if "\n" in value and _literal_safe(value):
+    if literal_ok(value):
         return LiteralScalarString(value)
-    if _reads_back_as_other_type(value) or any(not ch.isprintable() for ch in value):
+    if reads_back_as_other_type(value) or not value.isprintable():
         # Non-printables (NEL, line separators, controls) must be escaped to survive.
         return DoubleQuotedScalarString(value)
     return value
-
-
-def _literal_safe(value: str) -> bool:
-    if value[0] in " \t\n" or "\r" in value:
-        return False
-    for line in value.split("\n"):
-        if line != line.rstrip(" \t"):
-            return False
-    return all(ch.isprintable() or ch in "\n\t" for ch in value)
-
-
-class _Plain:
-    implicit = (True, False)
-
-    def __init__(self, value: str):
-        self.value = value
-        self.start_mark = None
-
-
-def _reads_back_as_other_type(value: str) -> bool:
-    try:
-        return not isinstance(_resolve_scalar(_Plain(value)), str)
-    except Exception:
-        return True

@@ -7,7 +7,9 @@ diagnostic with the precise tag the conformance cases use (``missing_name``,
 from __future__ import annotations
 
 import difflib
+import json
 import re
+from functools import lru_cache
 from typing import Any
 
 from jsonschema.exceptions import ValidationError
@@ -27,10 +29,38 @@ _TYPE_WORDS = {"string": "a string", "integer": "a whole number", "number": "a n
 
 
 def structural_diagnostics(document: Any) -> list[Diagnostic]:
+    """Schema errors of the whole document.
+
+    Top-level steps are checked one by one against the step schema and the
+    outcome is remembered by the step's content: live validation in the editor
+    re-checks a document after each keystroke, and all but one step are
+    unchanged. The rest of the document is checked with steps as opaque items.
+    """
     out = []
-    for error in schema_module.validator().iter_errors(document):
-        out.extend(_translate(error, document))
+    steps = document.get("steps") if isinstance(document, dict) else None
+    if not isinstance(steps, list):
+        for error in schema_module.validator().iter_errors(document):
+            out.extend(_translate(error, document, list(error.absolute_path)))
+        return out
+    for error in schema_module.shell_validator().iter_errors(document):
+        out.extend(_translate(error, document, list(error.absolute_path)))
+    for i, step in enumerate(steps):
+        for error in _step_errors(step):
+            out.extend(_translate(error, document, ["steps", i, *error.absolute_path]))
     return out
+
+
+def _step_errors(step: Any) -> tuple:
+    try:
+        key = json.dumps(step, sort_keys=True)
+    except (TypeError, ValueError):
+        return tuple(schema_module.step_validator().iter_errors(step))
+    return _cached_step_errors(key)
+
+
+@lru_cache(maxsize=4096)
+def _cached_step_errors(key: str) -> tuple:
+    return tuple(schema_module.step_validator().iter_errors(json.loads(key)))
 
 
 def _where(path: list) -> str:
@@ -73,8 +103,7 @@ def _step_label(document: Any, path: list) -> str:
     return label
 
 
-def _translate(error: ValidationError, document: Any) -> list[Diagnostic]:
-    path = list(error.absolute_path)
+def _translate(error: ValidationError, document: Any, path: list) -> list[Diagnostic]:
     where = _where(path)
     ptr = pointer(*path)
     keyword = error.validator
