@@ -4,17 +4,24 @@
 ``max_retries`` times, waiting ``Retry-After`` when the server gives it,
 otherwise ``backoff * 2**attempt`` (capped, with jitter). Nothing retries once
 the response has started streaming. Error texts are redacted of the API key.
+
+Two transports: ``wire`` (:mod:`runtime.providers.wire`, the default: lean,
+keep-alive, built for wide fan-out) and ``httpx`` (used when a proxy is set in
+the environment, or when asked for with ``transport="httpx"``).
 """
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+from contextlib import asynccontextmanager
 from typing import Awaitable, Callable
 
 import httpx
 
 from runtime.providers import Provider, ProviderError, redact
+from runtime.providers.wire import WireError, WirePool
 
 RETRY_STATUSES = {408, 409, 429, 500, 502, 503, 504, 529}
 
@@ -22,7 +29,7 @@ RETRY_STATUSES = {408, 409, 429, 500, 502, 503, 504, 529}
 class HttpProvider(Provider):
     def __init__(self, *, base_url: str, api_key: str | None, default_model: str, timeout: float = 600.0,
                  max_retries: int = 4, backoff: float = 0.5, max_backoff: float = 30.0, max_connections: int = 100,
-                 client: httpx.AsyncClient | None = None):
+                 client: httpx.AsyncClient | None = None, transport: str | None = None):
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
         self.default_model = default_model
@@ -32,6 +39,11 @@ class HttpProvider(Provider):
         self.max_backoff = max_backoff
         self.max_connections = max_connections
         self._client = client
+        proxied = any(os.environ.get(k) for k in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"))
+        self.transport = transport or ("httpx" if client is not None or proxied else "wire")
+        if self.transport not in ("wire", "httpx"):
+            raise ValueError(f"unknown transport {self.transport!r} (use wire or httpx)")
+        self._pool: WirePool | None = None
         self.retries_done = 0
 
     def __repr__(self) -> str:  # never shows the key
@@ -47,6 +59,21 @@ class HttpProvider(Provider):
         if self._client is not None:
             await self._client.aclose()
             self._client = None
+        if self._pool is not None:
+            await self._pool.aclose()
+            self._pool = None
+
+    @asynccontextmanager
+    async def _post(self, path: str, headers: dict, body: dict):
+        """Yields (status, reason, headers, response) with ``aread()`` and ``aiter_lines()``."""
+        if self.transport == "httpx":
+            async with self.client().stream("POST", f"{self.base_url}{path}", headers=headers, json=body) as r:
+                yield r.status_code, r.reason_phrase, r.headers, r
+            return
+        if self._pool is None:
+            self._pool = WirePool(self.base_url, max_connections=self.max_connections, timeout=self.timeout)
+        async with self._pool.stream(path, headers, json.dumps(body).encode()) as r:
+            yield r.status, r.reason, r.headers, r
 
     def _wait(self, attempt: int, retry_after: str | None) -> float:
         if retry_after:
@@ -63,27 +90,28 @@ class HttpProvider(Provider):
     async def stream_lines(self, path: str, headers: dict, body: dict,
                            on_line: Callable[[str], Awaitable[None] | None]) -> None:
         """POST ``body`` and feed each line of the streamed answer to ``on_line``."""
-        url = f"{self.base_url}{path}"
         for attempt in range(self.max_retries + 1):
             last = attempt == self.max_retries
             try:
-                async with self.client().stream("POST", url, headers=headers, json=body) as response:
-                    if response.status_code != 200:
+                async with self._post(path, headers, body) as (status, reason, resp_headers, response):
+                    if status != 200:
                         raw = await response.aread()
-                        message = _error_message(raw) or response.reason_phrase
-                        if response.status_code in RETRY_STATUSES and not last:
+                        message = _error_message(raw) or reason
+                        if status in RETRY_STATUSES and not last:
                             self.retries_done += 1
-                            await asyncio.sleep(self._wait(attempt, response.headers.get("retry-after")))
-                            continue
-                        raise self._error(f"{self.name} API error {response.status_code}: {message}",
-                                          status=response.status_code,
-                                          retryable=response.status_code in RETRY_STATUSES)
-                    async for line in response.aiter_lines():
-                        result = on_line(line)
-                        if result is not None:
-                            await result
-                    return
-            except httpx.TransportError as exc:
+                            wait = self._wait(attempt, resp_headers.get("retry-after"))
+                        else:
+                            raise self._error(f"{self.name} API error {status}: {message}", status=status,
+                                              retryable=status in RETRY_STATUSES)
+                    else:
+                        async for line in response.aiter_lines():
+                            result = on_line(line)
+                            if result is not None:
+                                await result
+                        return
+                await asyncio.sleep(wait)
+                continue
+            except (httpx.TransportError, WireError) as exc:
                 if last:
                     raise self._error(f"{self.name} API unreachable: {exc.__class__.__name__}: {exc}",
                                       retryable=True) from None

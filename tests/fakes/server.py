@@ -55,6 +55,7 @@ class FakeServer:
         self.host = host
         self.port = port
         self.requests: list[Request] = []
+        self.connections = 0
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: asyncio.AbstractServer | None = None
@@ -130,6 +131,7 @@ class FakeServer:
 
     # -- HTTP ------------------------------------------------------------------
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -149,8 +151,8 @@ class FakeServer:
                 if delay:
                     await asyncio.sleep(delay)
                 await self._write(writer, self.respond(request, reply))
-                if headers.get("connection", "").lower() == "close":
-                    break
+                if headers.get("connection", "").lower() == "close" or reply.get("hangup"):
+                    break  # {"hangup": True}: close without saying so, like an idle timeout
         except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError, asyncio.CancelledError):
             pass
         finally:
@@ -164,10 +166,14 @@ class FakeServer:
         else:
             headers["transfer-encoding"] = "chunked"
         head += [f"{k}: {v}" for k, v in headers.items()]
-        writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1"))
+        head_bytes = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1")
         if response.chunks is None:
-            writer.write(response.body)
+            writer.write(head_bytes + response.body)
+        elif not response.chunk_delay:  # one write: cheaper, and no small packets
+            writer.write(head_bytes + b"".join(f"{len(c):x}\r\n".encode() + c + b"\r\n" for c in response.chunks)
+                         + b"0\r\n\r\n")
         else:
+            writer.write(head_bytes)
             for chunk in response.chunks:
                 writer.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
                 if response.chunk_delay:

@@ -11,14 +11,15 @@ KEY = "sk-ant-test-secret-987654"
 JUDGE = {"type": "object", "required": ["done"], "properties": {"done": {"type": "boolean"}, "reason": {"type": "string"}}}
 
 
-@pytest.fixture
-def server():
+@pytest.fixture(params=["wire", "httpx"])
+def server(request):
     with FakeAnthropic() as s:
+        s.transport = request.param  # both transports pass every test
         yield s
 
 
 def provider(server, **kw):
-    return get_provider("anthropic", base_url=server.url, api_key=KEY, backoff=0.001, **kw)
+    return get_provider("anthropic", base_url=server.url, api_key=KEY, backoff=0.001, transport=server.transport, **kw)
 
 
 def request(**kw):

@@ -12,14 +12,15 @@ SCHEMA = {"type": "object", "required": ["tags"], "properties": {
     "tags": {"type": "array", "items": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}}}}
 
 
-@pytest.fixture
-def server():
+@pytest.fixture(params=["wire", "httpx"])
+def server(request):
     with FakeOpenAI() as s:
+        s.transport = request.param  # both transports pass every test
         yield s
 
 
 def provider(server, **kw):
-    return get_provider("openai", base_url=server.url + "/v1", api_key=KEY, backoff=0.001, **kw)
+    return get_provider("openai", base_url=server.url + "/v1", api_key=KEY, backoff=0.001, transport=server.transport, **kw)
 
 
 def request(**kw):
@@ -144,3 +145,27 @@ async def test_output_events_stream_from_a_real_provider(server):
     outputs = sink.of_type("output")
     assert "".join(e.get("delta", "") for e in outputs) == "one two three four five six"
     assert outputs[-1]["done"] is True
+
+
+async def test_connections_are_kept_alive_between_calls(server):
+    p = provider(server)
+    for _ in range(3):
+        await p.chat(request())
+    assert server.connections == 1
+    await p.aclose()
+
+
+async def test_a_connection_the_server_dropped_while_idle_is_replaced_transparently(server):
+    server.add({"content": "first", "hangup": True}, {"content": "second"})
+    p = provider(server)
+    assert (await p.chat(request())).content == "first"
+    assert (await p.chat(request())).content == "second"
+    assert len(server.requests) == 2 and server.connections == 2
+
+
+async def test_an_unreachable_server_fails_after_retries(server):
+    p = get_provider("openai", base_url="http://127.0.0.1:9/v1", api_key=KEY, backoff=0.001, max_retries=1,
+                     transport=server.transport)
+    with pytest.raises(ProviderError, match="unreachable") as err:
+        await p.chat(request())
+    assert err.value.retryable and KEY not in str(err.value)
