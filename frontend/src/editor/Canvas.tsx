@@ -179,6 +179,8 @@ export function Canvas() {
             zoomable
             nodeColor={(n) => (isObject(n.data) && typeof n.type === 'string' && n.type !== 'step' && n.type !== 'include' ? '#e8ecff' : '#c8d0e0')}
             nodeStrokeColor="#8a94a6"
+            style={{ width: 150, height: 96 }}
+            ariaLabel="Overview of the workflow"
           />
           <Controls showInteractive={false} />
         </ReactFlow>

@@ -79,6 +79,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
   const current = useEditor((s) => s.checkedRevision === s.revision && !s.validating);
   const canUndo = useEditor((s) => s.past.length > 0);
   const canRedo = useEditor((s) => s.future.length > 0);
+  const readOnlyView = useEditor((s) => s.readOnly);
   const viewingVersion = new URLSearchParams(window.location.search).get('version');
 
   // Load the workflow (or a blank one). The server re-checks it on load.
@@ -312,7 +313,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
         </Banner>
       )}
       <div className="editor-body">
-        <div className="canvas-wrap">
+        <div className={`canvas-wrap${readOnlyView ? '' : ' has-palette'}`}>
           {loading ? <div className="canvas-empty muted">Loading…</div> : <Canvas />}
           <Palette />
           {!loading && Array.isArray(doc.steps) && doc.steps.length === 0 && (

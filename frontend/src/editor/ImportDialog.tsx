@@ -17,7 +17,9 @@ export async function importText(store: ReturnType<typeof useEditorStore>, text:
     const first = checked.errors[0];
     return first ? `${first.message}${first.line ? ` (line ${first.line})` : ''}` : 'This text is not a workflow document.';
   }
-  store.getState().replaceAll(checked.document, text, null);
+  // JSON comes in as JSON; the YAML view shows the server's YAML rendering of it.
+  const source = text.trimStart().startsWith('{') && checked.yaml ? checked.yaml : text;
+  store.getState().replaceAll(checked.document, source, null);
   await layoutMissing(store);
   return null;
 }

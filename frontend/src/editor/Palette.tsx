@@ -1,19 +1,21 @@
+import { useReactFlow } from '@xyflow/react';
 import { useEditor, useEditorStore } from '../store/context';
 import { addFromPalette, type PaletteKind } from './actions';
 import { PALETTE_MIME } from './Canvas';
 
 const ITEMS: { kind: PaletteKind; icon: string; label: string; hint: string }[] = [
   { kind: 'step', icon: '▣', label: 'Step', hint: 'An agent task. Drop it on a loop to make it an inner step.' },
-  { kind: 'forEach', icon: '⇉', label: 'forEach loop', hint: 'Runs its inner steps once per item, in parallel.' },
-  { kind: 'repeat', icon: '↻', label: 'Repeat-until loop', hint: 'Repeats its inner steps until a CEL condition is true.' },
+  { kind: 'forEach', icon: '⇉', label: 'forEach', hint: 'Runs its inner steps once per item, in parallel.' },
+  { kind: 'repeat', icon: '↻', label: 'Repeat-until', hint: 'Repeats its inner steps until a CEL condition is true.' },
   { kind: 'judge', icon: '⚖', label: 'Judge loop', hint: 'Repeats until a judge agent says done (adds the judge agent).' },
-  { kind: 'include', icon: '⧉', label: 'Include', hint: 'Runs a sub-workflow file.' },
+  { kind: 'include', icon: '⤷', label: 'Include', hint: 'Runs a sub-workflow file.' },
 ];
 
 export function Palette() {
   const store = useEditorStore();
   const readOnly = useEditor((s) => s.readOnly);
   const selection = useEditor((s) => s.selection);
+  const flow = useReactFlow();
   if (readOnly) return null;
   return (
     <div className="palette" aria-label="Add to the workflow">
@@ -34,6 +36,8 @@ export function Palette() {
             const sel = selection?.kind === 'step' ? selection.key : '';
             const scope = item.kind === 'step' && sel ? loopScope(store, sel) : '';
             addFromPalette(store, item.kind, undefined, scope);
+            // Bring the new node into view once it is drawn.
+            setTimeout(() => void flow.fitView({ padding: 0.15, maxZoom: 1, duration: 150 }), 60);
           }}
         >
           <span className="palette-icon" aria-hidden>

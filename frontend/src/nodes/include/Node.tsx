@@ -14,7 +14,7 @@ export const IncludeNode = memo(function IncludeNode({ data, selected }: NodePro
       <Handles />
       <div className="node-head">
         <span className="node-icon" aria-hidden>
-          ⧉
+          ⤷
         </span>
         <span className="node-title">{String(step.id ?? '(no id)')}</span>
         <ProblemBadges nodeKey={key} />
