@@ -3,7 +3,11 @@ from ninja import NinjaAPI
 
 from designer.api import router as designer_router
 from designer.errors import install_error_handlers
+from designer.pages import me_router
+from runtime.api import router as runs_router
 
 api = NinjaAPI(title="Loop Designer API", version="1", docs_url="/docs")
 install_error_handlers(api)
 api.add_router("/", designer_router)
+api.add_router("/", runs_router)
+api.add_router("/", me_router)

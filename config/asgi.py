@@ -8,13 +8,20 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_auth import TokenOrSessionAuthMiddlewareStack  # noqa: E402
+from runtime.backends import capture_server_loop  # noqa: E402
+from runtime.reaper import start_reaper  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(TokenOrSessionAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-    }
+application = capture_server_loop(
+    ProtocolTypeRouter(
+        {
+            # The embedded default serves the built front end itself.
+            "http": ASGIStaticFilesHandler(django_asgi_app),
+            "websocket": AllowedHostsOriginValidator(TokenOrSessionAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        }
+    )
 )
+start_reaper()

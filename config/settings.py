@@ -62,7 +62,7 @@ ASGI_APPLICATION = "config.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        "DIRS": [BASE_DIR / "designer" / "html"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

@@ -1,9 +1,14 @@
-from django.urls import path
+from django.contrib.auth.views import LogoutView
+from django.urls import path, re_path
 
 from config.api import api
 from designer import pages
 
 urlpatterns = [
     path("api/v1/", api.urls),
-    path("", pages.index, name="index"),
+    path("login/", pages.DesignerLoginView.as_view(), name="login"),
+    path("logout/", LogoutView.as_view(next_page="/login/"), name="logout"),
+    path("signup/", pages.signup, name="signup"),
+    path("account/", pages.account, name="account"),
+    re_path(r"^(?:workflows(?:/.*)?|runs(?:/.*)?)?$", pages.index, name="index"),
 ]

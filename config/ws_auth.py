@@ -1,6 +1,29 @@
-"""Websocket auth: the browser's session, or a personal API token for scripts."""
+"""Websocket auth: the browser's session, or `Authorization: Bearer <token>` for scripts."""
 from channels.auth import AuthMiddlewareStack
+from channels.db import database_sync_to_async
+
+
+class BearerTokenMiddleware:
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        headers = dict(scope.get("headers") or [])
+        value = headers.get(b"authorization", b"").decode("latin-1")
+        if value.lower().startswith("bearer "):
+            user = await _user_for_token(value[7:].strip())
+            if user is not None:
+                scope = {**scope, "user": user}
+        return await self.inner(scope, receive, send)
+
+
+@database_sync_to_async
+def _user_for_token(token: str):
+    from runtime.access import user_for_token
+
+    return user_for_token(token)
 
 
 def TokenOrSessionAuthMiddlewareStack(inner):
-    return AuthMiddlewareStack(inner)
+    # The session stack runs first; a valid bearer token then takes precedence.
+    return AuthMiddlewareStack(BearerTokenMiddleware(inner))

@@ -54,3 +54,137 @@ def validate(request, payload: DocumentIn):
 def render(request, payload: RenderIn):
     """Any mapping, valid or not; with `source`, comments of unchanged nodes are kept."""
     return {"text": services.render(payload.document, payload.format, payload.source)}
+
+
+# ---------------------------------------------------------------- saved workflows
+
+from datetime import datetime  # noqa: E402
+
+from django.http import HttpResponse  # noqa: E402
+from ninja import File  # noqa: E402
+from ninja.files import UploadedFile  # noqa: E402
+
+from designer import workflows  # noqa: E402
+from designer.documents import load_source, validate_document  # noqa: E402
+from designer.errors import BadRequest  # noqa: E402
+from runtime.access import API_AUTH  # noqa: E402
+
+MAX_UPLOAD_BYTES = 1024 * 1024
+
+
+class WorkflowIn(Schema):
+    source: Optional[str] = None
+    document: Optional[Any] = None
+    name: Optional[str] = None
+    layout: Optional[Any] = None
+
+
+class WorkflowSummary(Schema):
+    id: int
+    name: str
+    version: int
+    valid: bool
+    updated_at: datetime
+
+
+class WorkflowOut(Schema):
+    id: int
+    name: str
+    version: int
+    document: dict
+    source: str
+    layout: dict
+    valid: bool
+    errors: list[dict]
+    warnings: list[dict]
+    created_at: datetime
+    updated_at: datetime
+
+
+class VersionSummary(Schema):
+    version: int
+    valid: bool
+    created_at: datetime
+
+
+def workflow_out(version) -> dict:
+    workflow = version.workflow
+    loaded = load_source(version.source) if version.source else None
+    report = loaded.report if loaded is not None and loaded.parsed else validate_document(version.document)
+    return {
+        "id": workflow.id, "name": workflow.name, "version": version.number, "document": version.document,
+        "source": version.source, "layout": version.layout or {}, "valid": report.valid,
+        "errors": [d.as_dict() for d in report.errors], "warnings": [d.as_dict() for d in report.warnings],
+        "created_at": workflow.created_at, "updated_at": version.created_at,
+    }
+
+
+@router.get("/workflows", response=list[WorkflowSummary], auth=API_AUTH, tags=["workflows"])
+def list_workflows(request):
+    rows = workflows.Workflow.objects.filter(owner=request.auth).prefetch_related("versions")
+    out = []
+    for w in rows:
+        latest = next((v for v in w.versions.all() if v.number == w.current_version), None)
+        out.append({"id": w.id, "name": w.name, "version": w.current_version, "valid": bool(latest and latest.valid), "updated_at": w.updated_at})
+    return out
+
+
+@router.post("/workflows", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])
+def create_workflow(request, payload: WorkflowIn):
+    workflow = workflows.create(request.auth, source=payload.source, document=payload.document, name=payload.name, layout=payload.layout)
+    return 201, workflow_out(workflow.latest())
+
+
+@router.post("/workflows/import", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])
+def import_workflow(request, file: UploadedFile = File(...)):
+    if file.size is not None and file.size > MAX_UPLOAD_BYTES:
+        raise BadRequest(f"{file.name} is {file.size:,} bytes; a workflow file is at most 1 MiB", status=413)
+    data = file.read(MAX_UPLOAD_BYTES + 1)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BadRequest(f"{file.name} is not UTF-8 text") from None
+    workflow = workflows.create(request.auth, source=text, document=None)
+    return 201, workflow_out(workflow.latest())
+
+
+@router.get("/workflows/{workflow_id}", response=WorkflowOut, auth=API_AUTH, tags=["workflows"])
+def get_workflow(request, workflow_id: int):
+    return workflow_out(workflows.version(request.auth, workflow_id))
+
+
+@router.put("/workflows/{workflow_id}", response=WorkflowOut, auth=API_AUTH, tags=["workflows"])
+def update_workflow(request, workflow_id: int, payload: WorkflowIn):
+    workflow = workflows.save_version(request.auth, workflow_id, source=payload.source, document=payload.document, layout=payload.layout, name=payload.name)
+    return workflow_out(workflow.latest())
+
+
+@router.delete("/workflows/{workflow_id}", response={204: None}, auth=API_AUTH, tags=["workflows"])
+def delete_workflow(request, workflow_id: int):
+    workflows.delete(request.auth, workflow_id)
+    return 204, None
+
+
+@router.post("/workflows/{workflow_id}/duplicate", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])
+def duplicate_workflow(request, workflow_id: int):
+    return 201, workflow_out(workflows.duplicate(request.auth, workflow_id).latest())
+
+
+@router.get("/workflows/{workflow_id}/versions", response=list[VersionSummary], auth=API_AUTH, tags=["workflows"])
+def list_versions(request, workflow_id: int):
+    workflow = workflows.owned(request.auth, workflow_id)
+    return [{"version": v.number, "valid": v.valid, "created_at": v.created_at} for v in workflow.versions.all()]
+
+
+@router.get("/workflows/{workflow_id}/versions/{number}", response=WorkflowOut, auth=API_AUTH, tags=["workflows"])
+def get_version(request, workflow_id: int, number: int):
+    return workflow_out(workflows.version(request.auth, workflow_id, number))
+
+
+@router.get("/workflows/{workflow_id}/export", auth=API_AUTH, tags=["workflows"])
+def export_workflow(request, workflow_id: int, format: Literal["yaml", "json"] = "yaml"):
+    filename, text = workflows.export(request.auth, workflow_id, format)
+    content_type = "application/json" if format == "json" else "application/yaml"
+    response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -1,0 +1,39 @@
+"""Saved workflows: every save is a version; a run points at the exact version it ran."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Workflow(models.Model):
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="workflows")
+    name = models.CharField(max_length=200)
+    current_version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["owner", "-updated_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} (v{self.current_version})"
+
+    def latest(self) -> "WorkflowVersion":
+        return self.versions.get(number=self.current_version)
+
+
+class WorkflowVersion(models.Model):
+    workflow = models.ForeignKey(Workflow, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    # The document as data, and the text it came from (so comments survive export).
+    document = models.JSONField()
+    source = models.TextField(blank=True, default="")
+    # Editor positions and the like: kept beside the document, never inside it.
+    layout = models.JSONField(default=dict, blank=True)
+    valid = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-number"]
+        constraints = [models.UniqueConstraint(fields=["workflow", "number"], name="unique_workflow_version")]

@@ -1,0 +1,78 @@
+"""Run endpoints. Views stay thin over runtime.runs."""
+from __future__ import annotations
+
+from typing import Any, Literal, Optional
+
+from ninja import Router, Schema
+
+from runtime import runs
+from runtime.access import API_AUTH
+from runtime.serializers import run_dict
+
+router = Router(tags=["runs"], auth=API_AUTH)
+
+
+class RunIn(Schema):
+    workflow_id: int
+    version: Optional[int] = None
+    provider: str = "simulated"
+    model: Optional[str] = None
+    script: Optional[Any] = None
+    budgets: Optional[dict] = None
+    policies: Optional[dict] = None
+
+
+class CountOut(Schema):
+    count: int
+
+
+@router.post("/runs", response={201: dict})
+def create_run(request, payload: RunIn):
+    run = runs.create_run(request.auth, workflow_id=payload.workflow_id, version=payload.version, provider=payload.provider,
+                          model=payload.model, script=payload.script, budgets=payload.budgets, policies=payload.policies)
+    return 201, run_dict(runs.owned(request.auth, run.id))
+
+
+@router.get("/runs", response=list[dict])
+def list_runs(request, status: Optional[str] = None, workflow: Optional[int] = None):
+    return [run_dict(r) for r in runs.list_runs(request.auth, status, workflow)]
+
+
+@router.get("/runs/active/count", response=CountOut)
+def active_count(request):
+    return {"count": runs.active_count(request.auth)}
+
+
+@router.post("/runs/all/{action}", response=CountOut)
+def control_all(request, action: Literal["pause", "resume", "stop"]):
+    return {"count": runs.control_all(request.auth, action)}
+
+
+@router.get("/runs/{run_id}", response=dict)
+def get_run(request, run_id: str):
+    return run_dict(runs.owned(request.auth, run_id))
+
+
+@router.get("/runs/{run_id}/events", response=list[dict])
+def run_events(request, run_id: str, after: int = 0):
+    return runs.events_after(runs.owned(request.auth, run_id), after)
+
+
+@router.get("/runs/{run_id}/iterations", response=list[dict])
+def run_iterations(request, run_id: str):
+    return runs.iterations(runs.owned(request.auth, run_id))
+
+
+@router.get("/runs/{run_id}/history", response=list[dict])
+def run_history(request, run_id: str):
+    return runs.history(runs.owned(request.auth, run_id))
+
+
+@router.get("/runs/{run_id}/metrics", response=dict)
+def run_metrics(request, run_id: str):
+    return runs.metrics(runs.owned(request.auth, run_id))
+
+
+@router.post("/runs/{run_id}/{action}", response=dict)
+def control_run(request, run_id: str, action: Literal["pause", "resume", "stop"]):
+    return run_dict(runs.control(request.auth, run_id, action))

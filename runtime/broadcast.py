@@ -1,0 +1,35 @@
+"""Group names and messages for the channel layer (at-most-once; the database is the truth)."""
+from __future__ import annotations
+
+from channels.layers import get_channel_layer
+
+
+def run_group(run_id) -> str:
+    return f"run.{run_id}"
+
+
+def user_runs_group(user_id) -> str:
+    return f"runs.user.{user_id}"
+
+
+async def send_events(run_id, frames: list[dict]) -> None:
+    """frames: [{"seq": n, "text": "<the websocket message, JSON>"}]."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(run_group(run_id), {"type": "run.events", "frames": frames})
+    except Exception:  # a full or unreachable layer loses live messages, never the run: clients refill by seq
+        pass
+
+
+async def send_run_status(run_id, owner_id, run: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "run.status", "run": run}
+    for group in (run_group(run_id), user_runs_group(owner_id)):
+        try:
+            await layer.group_send(group, message)
+        except Exception:
+            pass

@@ -1,0 +1,140 @@
+"""Websockets: one run's events (replay, then live, by seq), and the user's run list.
+
+Consumers only authenticate, subscribe and forward. The channel layer is
+at-most-once, so a run socket tracks the last ``seq`` it sent: a gap is
+refilled from the database, a duplicate is dropped, and while the run is
+active a slow poll catches anything the layer lost at the tail.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from runtime.broadcast import run_group, user_runs_group
+from runtime.models import ACTIVE_STATUSES, Run, RunEvent
+from runtime.recorder import event_frame
+from runtime.serializers import run_dict
+
+POLL_SECONDS = 2.0
+REPLAY_PAGE = 2000
+
+
+@database_sync_to_async
+def _owned_run(user, run_id):
+    try:
+        run = Run.objects.select_related("workflow", "version").filter(pk=run_id, owner=user).first()
+    except Exception:  # a malformed id
+        return None
+    return run
+
+
+@database_sync_to_async
+def _events_between(run_id, after: int, upto: int | None) -> list[dict]:
+    rows = RunEvent.objects.filter(run_id=run_id, seq__gt=after)
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
+    return list(rows.order_by("seq").values_list("event", flat=True)[:REPLAY_PAGE])
+
+
+@database_sync_to_async
+def _run_state(run_id) -> tuple[str, int] | None:
+    return Run.objects.filter(pk=run_id).values_list("status", "last_seq").first()
+
+
+class RunConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.run_id = self.scope["url_route"]["kwargs"]["run_id"]
+        run = await _owned_run(user, self.run_id)
+        if run is None:
+            await self.close(code=4404)
+            return
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        try:
+            self.last = max(0, int(query.get("after", ["0"])[0]))
+        except ValueError:
+            self.last = 0
+        self.lock = asyncio.Lock()
+        self.group = run_group(self.run_id)
+        # Subscribe before replaying, so nothing emitted in between is missed.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        async with self.lock:
+            await self._refill(None)
+        await self.send(text_data=json.dumps({"kind": "run", "run": await database_sync_to_async(run_dict)(run)}, default=str))
+        self.poller = asyncio.create_task(self._poll())
+
+    async def disconnect(self, code):
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        poller = getattr(self, "poller", None)
+        if poller:
+            poller.cancel()
+
+    async def _refill(self, upto: int | None) -> None:
+        while True:
+            events = await _events_between(self.run_id, self.last, upto)
+            for event in events:
+                await self.send(text_data=event_frame(event))
+                self.last = event["seq"]
+            if len(events) < REPLAY_PAGE:
+                return
+
+    async def run_events(self, message):
+        async with self.lock:
+            for frame in message["frames"]:
+                seq = frame["seq"]
+                if seq <= self.last:
+                    continue
+                if seq > self.last + 1:
+                    await self._refill(seq - 1)
+                if seq == self.last + 1:
+                    await self.send(text_data=frame["text"])
+                    self.last = seq
+
+    async def run_status(self, message):
+        async with self.lock:
+            if message["run"]["status"] not in ACTIVE_STATUSES:
+                await self._refill(None)
+            await self.send(text_data=json.dumps({"kind": "run", "run": message["run"]}, default=str))
+
+    async def _poll(self):
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            state = await _run_state(self.run_id)
+            if state is None:
+                return
+            status, last_seq = state
+            if last_seq > self.last:
+                async with self.lock:
+                    await self._refill(None)
+            if status not in ACTIVE_STATUSES and self.last >= last_seq:
+                return
+
+
+class RunListConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.group = user_runs_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def run_status(self, message):
+        await self.send(text_data=json.dumps({"kind": "run", "run": message["run"]}, default=str))
+
+    async def run_events(self, message):
+        return None

@@ -1,0 +1,206 @@
+"""Execute one stored run: the same code for the in-process and the Celery backend.
+
+``execute_run`` claims the run (queued -> running, atomically, so a
+redelivered task never runs it twice), builds its providers, runs the engine
+with a :class:`~runtime.recorder.Recorder` as sink, beats a heartbeat, applies
+pause/resume/stop requests, and records the outcome.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from datetime import timedelta
+from typing import Callable
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from runtime import broadcast
+from runtime.engine import Budgets, RunControl, RunResult, run_workflow
+from runtime.models import ACTIVE_STATUSES, Run, RunStatus
+from runtime.providers import close_all, configured_providers
+from runtime.recorder import Recorder
+from runtime.serializers import run_dict
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_SECONDS = 5.0
+CONTROL_POLL_SECONDS = 0.25
+LOST_AFTER = timedelta(seconds=30)
+
+
+def _db(fn: Callable):
+    return sync_to_async(fn, thread_sensitive=False)
+
+
+@transaction.atomic
+def claim(run_id, worker: str):
+    """Move a queued run to running for this worker; None when someone else has it."""
+    run = Run.objects.select_for_update().select_related("version", "owner", "workflow").filter(pk=run_id).first()
+    if run is None or run.status != RunStatus.QUEUED:
+        return None
+    now = timezone.now()
+    run.status, run.worker, run.started_at, run.heartbeat_at = RunStatus.RUNNING, worker[:200], now, now
+    run.save(update_fields=["status", "worker", "started_at", "heartbeat_at"])
+    return run
+
+
+def status_payload(run_id) -> tuple[int, dict] | None:
+    run = Run.objects.select_related("workflow", "version").filter(pk=run_id).first()
+    return (run.owner_id, run_dict(run)) if run else None
+
+
+async def announce(run_id) -> None:
+    found = await _db(status_payload)(run_id)
+    if found:
+        await broadcast.send_run_status(run_id, found[0], found[1])
+
+
+def _set_status(run_id, status: str) -> None:
+    Run.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES).update(status=status)
+
+
+async def apply_control(run_id, control: RunControl, action: str) -> None:
+    """Apply pause/resume/stop to a live run and record the new status."""
+    if action == "pause" and control.state == "running":
+        control.pause()
+        await _db(_set_status)(run_id, RunStatus.PAUSED)
+    elif action == "resume" and control.state == "paused":
+        control.resume()
+        await _db(_set_status)(run_id, RunStatus.RUNNING)
+    elif action == "stop":
+        control.stop()
+    else:
+        return
+    await announce(run_id)
+
+
+def _beat_and_read_request(run_id, beat: bool) -> str:
+    if beat:
+        Run.objects.filter(pk=run_id).update(heartbeat_at=timezone.now())
+    request = Run.objects.filter(pk=run_id).values_list("control_request", flat=True).first() or ""
+    if request:
+        Run.objects.filter(pk=run_id, control_request=request).update(control_request="")
+    return request
+
+
+async def _watch(run_id, control: RunControl) -> None:
+    """Heartbeat, and pick up control requests written to the database by the API."""
+    loop = asyncio.get_running_loop()
+    last_beat = loop.time()
+    while True:
+        beat = loop.time() - last_beat >= HEARTBEAT_SECONDS
+        if beat:
+            last_beat = loop.time()
+        request = await _db(_beat_and_read_request)(run_id, beat)
+        if request:
+            await apply_control(run_id, control, request)
+        await asyncio.sleep(CONTROL_POLL_SECONDS)
+
+
+def _providers_for(run: Run):
+    from runtime.access import provider_key
+
+    overrides = {}
+    for name in ("openai", "anthropic"):
+        key, base_url = provider_key(run.owner, name)
+        if key:
+            overrides[name] = {"api_key": key, **({"base_url": base_url} if base_url else {})}
+    return configured_providers(run.provider, settings=settings, script=run.script, **overrides)
+
+
+def _finish(run_id, result: RunResult) -> None:
+    fields = {
+        "status": result.status if result.status in (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED) else RunStatus.FAILED,
+        "reason": result.reason or "",
+        "finished_at": timezone.now(),
+        "tokens_prompt": int(result.tokens.get("prompt", 0)),
+        "tokens_completion": int(result.tokens.get("completion", 0)),
+        "cost_usd": float(result.cost_usd or 0.0),
+        "loops": result.loops or {},
+        "control_request": "",
+    }
+    # A run already marked lost keeps that verdict.
+    Run.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES).update(**fields)
+
+
+async def execute_run(run_id, *, worker: str | None = None, control: RunControl | None = None,
+                      on_start: Callable[[RunControl], None] | None = None) -> str | None:
+    """Run a queued run to its end. Returns the final status, or None when not claimed."""
+    worker = worker or f"inline@{socket.gethostname()}"
+    run = await _db(claim)(run_id, worker)
+    if run is None:
+        log.info("run %s not claimed by %s (already taken or finished)", run_id, worker)
+        return None
+    control = control or RunControl()
+    if on_start:
+        on_start(control)
+    await announce(run_id)
+    recorder = Recorder(run.id)
+    watcher = asyncio.create_task(_watch(run.id, control))
+    providers = None
+    try:
+        providers = await _db(_providers_for)(run)
+        document = run.version.document
+        if run.model:
+            document = _with_default_model(document, run.model)
+        result = await run_workflow(
+            document, run_id=str(run.id), sink=recorder, providers=providers, script=run.script,
+            budgets=Budgets.from_dict(run.budgets), control=control, resolver=SavedWorkflowResolver(run.owner_id),
+            prices=getattr(settings, "MODEL_PRICES", {}), default_provider=run.provider, policies=run.policies,
+        )
+    except Exception as exc:  # the engine reports step errors itself; this is a bug or an infrastructure failure
+        log.exception("run %s crashed", run_id)
+        result = RunResult(status="failed", reason=f"internal error: {type(exc).__name__}", code="internal")
+    finally:
+        watcher.cancel()
+        await recorder.close()
+        if providers:
+            await close_all(providers)
+    await _db(_finish)(run.id, result)
+    await announce(run.id)
+    return result.status
+
+
+def _with_default_model(document: dict, model: str) -> dict:
+    """The run's model applies to agents that do not name their own."""
+    agents = {name: ({**agent, "model": agent.get("model") or model} if isinstance(agent, dict) else agent)
+              for name, agent in (document.get("agents") or {}).items()}
+    return {**document, "agents": agents}
+
+
+class SavedWorkflowResolver:
+    """Includes in the web app name the owner's saved workflows (by name or file stem)."""
+
+    def __init__(self, owner_id: int):
+        self.owner_id = owner_id
+
+    def __call__(self, ref: str, base_dir):
+        return _db(self._load)(ref)
+
+    def _load(self, ref: str):
+        from designer.models import Workflow
+        from runtime.engine.context import StepError
+
+        stem = ref.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        found = Workflow.objects.filter(owner_id=self.owner_id, name__in=[ref, stem]).order_by("-updated_at").first()
+        if found is None:
+            raise StepError(f"include {ref!r}: no saved workflow named {stem!r}")
+        version = found.latest()
+        if not version.valid:
+            raise StepError(f"include {ref!r}: the saved workflow {found.name!r} has errors")
+        return version.document, None
+
+
+def reap_lost_runs() -> list[str]:
+    """Mark runs whose worker stopped beating as failed ("worker lost"); their events stay."""
+    cutoff = timezone.now() - LOST_AFTER
+    lost = list(Run.objects.filter(status__in=(RunStatus.RUNNING, RunStatus.PAUSED), heartbeat_at__lt=cutoff).values_list("id", flat=True))
+    for run_id in lost:
+        Run.objects.filter(pk=run_id, status__in=(RunStatus.RUNNING, RunStatus.PAUSED)).update(
+            status=RunStatus.FAILED, reason="worker lost", finished_at=timezone.now()
+        )
+    return [str(r) for r in lost]

@@ -1,0 +1,117 @@
+"""Run records. Events are the source of truth; iteration rows are derived from them."""
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+from designer.models import Workflow, WorkflowVersion
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued"
+    RUNNING = "running"
+    PAUSED = "paused"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+ACTIVE_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING, RunStatus.PAUSED)
+FINAL_STATUSES = (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED)
+
+
+class Run(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="runs")
+    workflow = models.ForeignKey(Workflow, on_delete=models.CASCADE, related_name="runs")
+    version = models.ForeignKey(WorkflowVersion, on_delete=models.CASCADE, related_name="runs")
+    provider = models.CharField(max_length=40, default="simulated")
+    model = models.CharField(max_length=200, blank=True, default="")
+    script = models.JSONField(null=True, blank=True)
+    budgets = models.JSONField(default=dict, blank=True)
+    policies = models.JSONField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    reason = models.TextField(blank=True, default="")
+    backend = models.CharField(max_length=12, default="inline")
+    # What the user asked for while the run executes elsewhere (celery): pause, resume, stop.
+    control_request = models.CharField(max_length=12, blank=True, default="")
+    worker = models.CharField(max_length=200, blank=True, default="")
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    tokens_prompt = models.BigIntegerField(default=0)
+    tokens_completion = models.BigIntegerField(default=0)
+    cost_usd = models.FloatField(default=0.0)
+    loops = models.JSONField(default=dict, blank=True)
+    last_seq = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["owner", "status"]), models.Index(fields=["status", "heartbeat_at"])]
+
+    @property
+    def active(self) -> bool:
+        return self.status in ACTIVE_STATUSES
+
+
+class RunEvent(models.Model):
+    """One engine event, as emitted. Append-only."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="events")
+    seq = models.BigIntegerField()
+    type = models.CharField(max_length=40)
+    step_id = models.CharField(max_length=300, blank=True, default="")
+    event = models.JSONField()
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [models.UniqueConstraint(fields=["run", "seq"], name="unique_run_event_seq")]
+
+
+class RunIteration(models.Model):
+    """One loop iteration or forEach item, derived from iteration and verdict events."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="iterations")
+    step_id = models.CharField(max_length=300)
+    iteration = models.IntegerField(null=True, blank=True)
+    index = models.IntegerField(null=True, blank=True)
+    item = models.JSONField(null=True, blank=True)
+    status = models.CharField(max_length=12, default="running")
+    content = models.TextField(blank=True, default="")
+    result = models.JSONField(null=True, blank=True)
+    verdict = models.JSONField(null=True, blank=True)
+    tokens = models.BigIntegerField(default=0)
+    duration_ms = models.FloatField(null=True, blank=True)
+    started_seq = models.BigIntegerField(default=0)
+    started_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["step_id", "iteration", "index"]
+        constraints = [models.UniqueConstraint(fields=["run", "step_id", "iteration", "index"], name="unique_run_iteration")]
+
+
+class ApiToken(models.Model):
+    """A personal API token. Only its hash is kept; the token is shown once."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=12)
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+
+class ProviderKey(models.Model):
+    """A user's API key for a provider, encrypted at rest."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="provider_keys")
+    provider = models.CharField(max_length=40)
+    base_url = models.CharField(max_length=300, blank=True, default="")
+    encrypted_key = models.TextField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "provider"], name="unique_user_provider_key")]

@@ -1,0 +1,136 @@
+"""The web app's event sink: persist in batches, then broadcast what was persisted.
+
+The engine calls ``emit`` for every event; events collect in a buffer that a
+background task flushes every ``interval`` seconds (or at once past
+``max_batch``). A flush writes the events and the iteration rows derived from
+them in one transaction, then sends them to the run's group. Broadcasting only
+what is stored means a websocket client that sees a gap in ``seq`` can always
+refill it from the database.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+from asgiref.sync import sync_to_async
+from django.db import transaction
+
+from runtime import broadcast
+from runtime.models import Run, RunEvent, RunIteration
+
+log = logging.getLogger(__name__)
+
+
+def event_frame(event: dict) -> str:
+    return json.dumps({"kind": "event", "event": event}, separators=(",", ":"), default=str)
+
+
+class Recorder:
+    def __init__(self, run_id, *, interval: float = 0.02, max_batch: int = 500):
+        self.run_id = run_id
+        self.interval = interval
+        self.max_batch = max_batch
+        self._buffer: list[dict] = []
+        self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._closed = False
+        self._task = asyncio.create_task(self._flusher())
+
+    async def emit(self, event: dict) -> None:
+        self._buffer.append(event)
+        if len(self._buffer) >= self.max_batch:
+            await self.flush()
+        else:
+            self._wake.set()
+
+    async def _flusher(self) -> None:
+        while not self._closed:
+            await self._wake.wait()
+            self._wake.clear()
+            await asyncio.sleep(self.interval)
+            try:
+                await self.flush()
+            except Exception:
+                log.exception("could not persist events of run %s", self.run_id)
+
+    async def flush(self) -> None:
+        async with self._lock:
+            if not self._buffer:
+                return
+            batch, self._buffer = self._buffer, []
+            await sync_to_async(persist_events, thread_sensitive=False)(self.run_id, batch)
+            await broadcast.send_events(self.run_id, [{"seq": e["seq"], "text": event_frame(e)} for e in batch])
+
+    async def close(self) -> None:
+        self._closed = True
+        self._wake.set()
+        self._task.cancel()
+        try:
+            await self._task
+        except (asyncio.CancelledError, Exception):
+            pass
+        await self.flush()
+
+
+@transaction.atomic
+def persist_events(run_id, batch: list[dict]) -> None:
+    RunEvent.objects.bulk_create(
+        [RunEvent(run_id=run_id, seq=e["seq"], type=e.get("type", ""), step_id=(e.get("stepId") or "")[:300], event=e) for e in batch]
+    )
+    for event in batch:
+        _derive(run_id, event)
+    Run.objects.filter(pk=run_id).update(last_seq=batch[-1]["seq"])
+
+
+def _iteration_key(data: dict) -> dict:
+    return {"iteration": data.get("iteration"), "index": data.get("index")}
+
+
+def _derive(run_id, event: dict) -> None:
+    kind = event.get("type")
+    if kind not in ("iteration_start", "iteration_end", "judge_verdict"):
+        return
+    data = event.get("data") or {}
+    step_id = (event.get("stepId") or "")[:300]
+    key = _iteration_key(data)
+    if kind == "judge_verdict":
+        key = {"iteration": data.get("iteration"), "index": None}
+    row = RunIteration.objects.filter(run_id=run_id, step_id=step_id, **key).first()
+    if row is None:
+        row = RunIteration(run_id=run_id, step_id=step_id, item=data.get("item"), started_seq=event.get("seq", 0), started_at=_timestamp(event), **key)
+    if kind == "iteration_end":
+        row.status = data.get("status") or "completed"
+        row.content = data.get("content") or ""
+        row.result = data.get("result")
+        tokens = event.get("tokens") or data.get("tokens") or {}
+        row.tokens = int(tokens.get("total") or 0) if isinstance(tokens, dict) else 0
+        row.duration_ms = _duration_ms(event.get("duration"))
+        ended = _timestamp(event)
+        if row.duration_ms is None and ended and row.started_at:
+            row.duration_ms = (ended - row.started_at).total_seconds() * 1000
+    elif kind == "judge_verdict":
+        row.verdict = {k: data.get(k) for k in ("done", "reason", "failed_open")}
+    row.save()
+
+
+def _timestamp(event: dict):
+    from django.utils.dateparse import parse_datetime
+
+    try:
+        return parse_datetime(event.get("timestamp") or "")
+    except (TypeError, ValueError):
+        return None
+
+
+def _duration_ms(value) -> float | None:
+    """Go-style durations ("1.5s", "250ms", "1m2s") to milliseconds."""
+    if not isinstance(value, str) or not value:
+        return None
+    import re
+
+    total = 0.0
+    for number, unit in re.findall(r"([0-9.]+)(h|ms|us|µs|ns|m|s)", value):
+        factor = {"h": 3_600_000, "m": 60_000, "s": 1000, "ms": 1, "us": 0.001, "µs": 0.001, "ns": 0.000001}[unit]
+        total += float(number) * factor
+    return total

@@ -1,0 +1,8 @@
+from django.urls import re_path
+
+from runtime.consumers import RunConsumer, RunListConsumer
+
+websocket_urlpatterns = [
+    re_path(r"^ws/runs/$", RunListConsumer.as_asgi()),
+    re_path(r"^ws/runs/(?P<run_id>[0-9a-fA-F-]{1,64})/$", RunConsumer.as_asgi()),
+]

@@ -1,0 +1,207 @@
+"""Run services behind the API: create, read, control. Every query is scoped to its owner."""
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404
+
+from designer.errors import BadRequest, DocumentInvalid
+from designer.models import WorkflowVersion
+from designer.workflows import owned as owned_workflow
+from runtime import backends
+from runtime.models import ACTIVE_STATUSES, Run, RunEvent, RunIteration, RunStatus
+from runtime.providers import names as provider_names
+from runtime.script import ScriptError, parse_script
+
+BUDGET_FIELDS = {"max_tokens": int, "max_cost_usd": float, "max_duration_s": float, "max_steps": int}
+MAX_EVENTS_PAGE = 5000
+
+
+def owned(user, run_id) -> Run:
+    try:
+        return Run.objects.select_related("workflow", "version").get(pk=run_id, owner=user)
+    except (Run.DoesNotExist, ValueError, TypeError, Exception) as exc:
+        if isinstance(exc, Run.DoesNotExist) or "UUID" in str(exc) or isinstance(exc, (ValueError, TypeError)):
+            raise Http404(f"run {run_id} not found") from None
+        raise
+
+
+def _budgets(raw: Any) -> dict:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise BadRequest("`budgets` must be an object")
+    out = {}
+    for key, value in raw.items():
+        if key not in BUDGET_FIELDS:
+            raise BadRequest(f"unknown budget `{key}` (known: {', '.join(BUDGET_FIELDS)})")
+        if value is None:
+            continue
+        try:
+            number = BUDGET_FIELDS[key](value)
+        except (TypeError, ValueError):
+            raise BadRequest(f"budget `{key}` must be a number") from None
+        if isinstance(value, bool) or number <= 0:
+            raise BadRequest(f"budget `{key}` must be positive")
+        out[key] = number
+    return out
+
+
+def _script(raw: Any) -> dict | None:
+    if raw is None or raw == "":
+        return None
+    if isinstance(raw, str):
+        from designer.source import parse_text
+
+        parsed = parse_text(raw)
+        if parsed.diagnostics:
+            first = parsed.diagnostics[0]
+            where = f" (line {first.line})" if first.line else ""
+            raise BadRequest(f"script: {first.message}{where}")
+        raw = parsed.document
+    data = raw
+    try:
+        parse_script(data)
+    except ScriptError as exc:
+        raise BadRequest(f"script: {exc}") from None
+    return data
+
+
+def create_run(user, *, workflow_id: int, version: int | None, provider: str, model: str | None = None,
+               script: Any = None, budgets: Any = None, policies: Any = None) -> Run:
+    workflow = owned_workflow(user, workflow_id)
+    number = version or workflow.current_version
+    found = WorkflowVersion.objects.filter(workflow=workflow, number=number).first()
+    if found is None:
+        raise Http404(f"workflow {workflow_id} has no version {number}")
+    if not found.valid:
+        from designer.documents import validate_document
+
+        report = validate_document(found.document)
+        raise DocumentInvalid(f"version {number} has errors; fix them before running", [d.as_dict() for d in report.errors])
+    if provider not in provider_names():
+        raise BadRequest(f"unknown provider `{provider}` (known: {', '.join(provider_names())})")
+    run = Run.objects.create(
+        owner=user, workflow=workflow, version=found, provider=provider, model=(model or "")[:200],
+        script=_script(script), budgets=_budgets(budgets), policies=_policies(policies),
+        backend=backends.backend_name(),
+    )
+    backends.dispatch(run)
+    return run
+
+
+def _policies(raw: Any) -> dict | None:
+    if raw in (None, {}):
+        return None
+    if not isinstance(raw, dict):
+        raise BadRequest("`policies` must be an object")
+    try:
+        from runtime.policies import parse_policies
+    except ImportError:
+        raise BadRequest("run policies are not available in this version") from None
+    try:
+        parse_policies(raw)
+    except (ValueError, TypeError) as exc:
+        raise BadRequest(f"policies: {exc}") from None
+    return raw
+
+
+def list_runs(user, status: str | None = None, workflow_id: int | None = None):
+    rows = Run.objects.filter(owner=user).select_related("workflow", "version")
+    if status:
+        if status not in RunStatus.values:
+            raise BadRequest(f"unknown status `{status}` (known: {', '.join(RunStatus.values)})")
+        rows = rows.filter(status=status)
+    if workflow_id:
+        rows = rows.filter(workflow_id=workflow_id)
+    return rows[:500]
+
+
+def events_after(run: Run, after: int, limit: int = MAX_EVENTS_PAGE) -> list[dict]:
+    return list(RunEvent.objects.filter(run=run, seq__gt=after).order_by("seq").values_list("event", flat=True)[:limit])
+
+
+def iterations(run: Run) -> list[dict]:
+    return [
+        {"step_id": r.step_id, "iteration": r.iteration, "index": r.index, "item": r.item, "status": r.status,
+         "content": r.content, "result": r.result, "verdict": r.verdict, "tokens": r.tokens, "duration_ms": r.duration_ms}
+        for r in RunIteration.objects.filter(run=run).order_by("step_id", "iteration", "index")
+    ]
+
+
+def history(run: Run) -> list[dict]:
+    """Iteration by iteration, in the order they started."""
+    return sorted(iterations(run), key=lambda r: (r["step_id"], r["iteration"] if r["iteration"] is not None else r["index"] or 0))
+
+
+def metrics(run: Run) -> dict:
+    steps: dict[str, dict] = defaultdict(lambda: {"tokens": 0, "duration_ms": None, "status": None})
+    for event in RunEvent.objects.filter(run=run, type__in=("step_end", "agent_turn")).values_list("event", flat=True):
+        step = steps[event.get("stepId") or ""]
+        tokens = event.get("tokens") or {}
+        if event.get("type") == "agent_turn" and isinstance(tokens, dict):
+            step["tokens"] += int(tokens.get("total") or 0)
+        if event.get("type") == "step_end":
+            from runtime.recorder import _duration_ms
+
+            step["duration_ms"] = _duration_ms(event.get("duration"))
+            step["status"] = (event.get("data") or {}).get("status")
+    loops: dict[str, dict] = {}
+    for row in RunIteration.objects.filter(run=run):
+        loop = loops.setdefault(row.step_id, {"iterations": 0, "durations_ms": [], "tokens": 0})
+        loop["iterations"] += 1
+        loop["tokens"] += row.tokens
+        if row.duration_ms is not None:
+            loop["durations_ms"].append(row.duration_ms)
+    for step_id, loop in loops.items():
+        durations = loop.pop("durations_ms")
+        loop["duration_ms"] = {"total": sum(durations), "mean": statistics.fmean(durations) if durations else None, "max": max(durations) if durations else None}
+        loop.update((run.loops or {}).get(step_id, {}))
+    total = run.tokens_prompt + run.tokens_completion
+    elapsed = (run.finished_at - run.started_at).total_seconds() if run.finished_at and run.started_at else None
+    return {
+        "status": run.status, "tokens": {"prompt": run.tokens_prompt, "completion": run.tokens_completion, "total": total},
+        "cost_usd": run.cost_usd, "duration_s": elapsed, "steps": dict(steps), "loops": loops,
+        "break_reasons": {k: v.get("break_reason") for k, v in (run.loops or {}).items()},
+    }
+
+
+def control(user, run_id, action: str) -> Run:
+    run = owned(user, run_id)
+    request_control(run, action)
+    return owned(user, run_id)
+
+
+def request_control(run: Run, action: str) -> None:
+    if action not in ("pause", "resume", "stop"):
+        raise BadRequest(f"unknown action `{action}`")
+    if run.status not in ACTIVE_STATUSES:
+        raise BadRequest(f"run is {run.status}; only queued, running or paused runs can be {action}d", status=409)
+    if run.status == RunStatus.QUEUED and action == "stop":
+        # Never started: cancel it here; a worker that picks it up later will not claim it.
+        Run.objects.filter(pk=run.pk, status=RunStatus.QUEUED).update(status=RunStatus.CANCELLED, reason="stopped before it started")
+        return
+    if backends.control_local(str(run.id), action):
+        return
+    Run.objects.filter(pk=run.pk).update(control_request=action)
+
+
+def control_all(user, action: str) -> int:
+    count = 0
+    for run in Run.objects.filter(owner=user, status__in=ACTIVE_STATUSES):
+        try:
+            request_control(run, action)
+            count += 1
+        except BadRequest:
+            pass
+    return count
+
+
+def active_count(user) -> int:
+    return Run.objects.filter(owner=user, status__in=ACTIVE_STATUSES).count()
+
+
+_ = settings

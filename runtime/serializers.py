@@ -1,0 +1,31 @@
+"""Runs as the API and websockets show them."""
+from __future__ import annotations
+
+from runtime.models import Run
+
+
+def run_dict(run: Run) -> dict:
+    return {
+        "id": str(run.id),
+        "workflow_id": run.workflow_id,
+        "workflow_name": run.workflow.name if run.workflow_id else "",
+        "version": run.version.number if run.version_id else None,
+        "status": run.status,
+        "reason": run.reason,
+        "provider": run.provider,
+        "model": run.model,
+        "budgets": run.budgets or {},
+        "policies": run.policies,
+        "backend": run.backend,
+        "created_at": _iso(run.created_at),
+        "started_at": _iso(run.started_at),
+        "finished_at": _iso(run.finished_at),
+        "tokens": {"prompt": run.tokens_prompt, "completion": run.tokens_completion, "total": run.tokens_prompt + run.tokens_completion},
+        "cost_usd": run.cost_usd,
+        "loops": run.loops or {},
+        "last_seq": run.last_seq,
+    }
+
+
+def _iso(value) -> str | None:
+    return value.isoformat() if value else None
