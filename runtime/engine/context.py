@@ -82,6 +82,7 @@ class RunContext:
         self.cost_usd = 0.0
         self.steps_started = 0
         self.loops: dict[str, LoopMeta] = {}
+        self.policies = None  # runtime.policies.Policies, when the run has any
         self.warnings: list[str] = []
         self._warned: set[str] = set()
         self._pending_warnings: list[str] = []

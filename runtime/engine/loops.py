@@ -20,8 +20,17 @@ repeat-until
     loop when it has no stop signal, and fails it when ``until`` or the judge
     never fired.
 
+Run policies (:mod:`runtime.policies`, not part of the document) add stop
+rules checked after ``until`` and before the judge (``break_reason: policy``
+with ``stop_rule``), and an iteration error policy: ``abort`` (default),
+``retry`` (counts toward ``maxIterations``) or ``skip``.
+
 Both emit ``iteration_start`` / ``iteration_end`` and finish with ``loop_end``
 (``rounds_completed``, ``broke_early``, ``break_reason``, ``content``).
+``broke_early`` is true whenever a stop signal, a failure or a stop ended the
+loop, even on its last possible iteration; ``break_reason`` is one of
+``until``, ``judge``, ``policy``, ``max_iterations``, ``items_exhausted``,
+``failed``, ``stopped`` (a stop, an abort, a budget or a timeout).
 """
 from __future__ import annotations
 
@@ -33,6 +42,7 @@ from runtime.engine.context import RunContext, Scope, duration, iteration_record
 from runtime.engine.scheduler import run_scope
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, LoopMeta, Outcome
 from runtime.engine.steps import run_step, summarize
+from runtime.policies import for_loop
 from runtime.prompting import IterationRecord, LoopView, StepOutput
 
 FOREACH_PARALLEL_CAP = 100
@@ -71,6 +81,10 @@ def _iteration_scope(ctx: RunContext, scope: Scope, step: dict, prefix: str, var
                  concurrency=scope.concurrency, outer_deps=deps)
 
 
+def _completed(outputs: list[Outcome]) -> int:
+    return sum(1 for o in outputs if o.status == COMPLETED)
+
+
 async def _finish(ctx: RunContext, path: str, meta: LoopMeta, content: str) -> None:
     ctx.loops[path] = meta
     await ctx.emitter.emit("loop_end", step_id=path, data={**meta.as_dict(), "content": content})
@@ -96,6 +110,8 @@ async def run_foreach(ctx: RunContext, scope: Scope, step: dict, path: str, item
                        data={"level": "info", "cap": FOREACH_PARALLEL_CAP, "items": n})
     records: list[Outcome | None] = [None] * n
     failure: list[int] = []
+    policies = for_loop(ctx, path)
+    on_error = policies.on_iteration_error if policies else "abort"
     next_index = 0
 
     async def iteration(i: int) -> Outcome:
@@ -122,8 +138,15 @@ async def run_foreach(ctx: RunContext, scope: Scope, step: dict, path: str, item
             i = next_index
             next_index += 1
             out = await iteration(i)
+            if out.status == FAILED and on_error == "retry":
+                await emit("message", step_id=path, message=f"{path}: item {i} failed ({out.error}); running it "
+                           "again (run policy: retry)", data={"level": "warning", "policy": "retry", "index": i})
+                out = await iteration(i)
             records[i] = out
-            if out.status != COMPLETED and not failure:
+            if out.status == FAILED and on_error == "skip":
+                await emit("message", step_id=path, message=f"{path}: item {i} failed ({out.error}); skipped "
+                           "(run policy: skip)", data={"level": "warning", "policy": "skip", "index": i})
+            elif out.status != COMPLETED and not failure:
                 failure.append(i)
 
     workers = [asyncio.create_task(worker()) for _ in range(min(limit, n))]
@@ -140,6 +163,9 @@ async def run_foreach(ctx: RunContext, scope: Scope, step: dict, path: str, item
             records[i] = Outcome(CANCELLED, error="not started: an earlier iteration failed")
     done = sum(1 for r in records if r.status == COMPLETED)
     contents = [r.content for r in records if r.status == COMPLETED]
+    if n and not done and not failure:
+        await _finish(ctx, path, LoopMeta(0, True, "failed"), "")
+        return Outcome(FAILED, "", [r.result for r in records], error="every item failed")
     content = _content(loop.get("outputMode"), contents)
     result = [r.result for r in records]
     if failure:
@@ -163,6 +189,9 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
     feedback: dict | None = None
     reason = ""
     error = None
+    stop_rule = ""
+    policies = for_loop(ctx, path)
+    previous_content: str | None = None
     try:
         for it in range(max_iterations):
             if it > 0 and delay:
@@ -182,8 +211,16 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
             outputs.append(out)
             await emit("iteration_end", step_id=path, data={"iteration": it, **_iteration_data(out)})
             if out.status != COMPLETED:
-                reason, error = "failed", f"iteration {it} {out.status}: {out.error}"
-                break
+                on_error = policies.on_iteration_error if policies else "abort"
+                if on_error == "abort" or out.status != FAILED:
+                    reason, error = "failed", f"iteration {it} {out.status}: {out.error}"
+                    break
+                await emit("message", step_id=path, message=f"{path}: iteration {it} failed ({out.error}); "
+                           f"{'running it again' if on_error == 'retry' else 'going on'} (run policy: {on_error})",
+                           data={"level": "warning", "policy": on_error, "iteration": it})
+                if on_error == "skip":
+                    history.append(iteration_record(it, out))
+                continue
             record = iteration_record(it, out)
             if until:
                 variables = {**scope.variables, "iteration": it}
@@ -203,6 +240,13 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
                     history.append(record)
                     reason = "until"
                     break
+            if policies is not None:
+                rule = policies.stop_rule(out.content, previous_content)
+                if rule:
+                    history.append(record)
+                    reason, stop_rule = "policy", rule
+                    break
+            previous_content = out.content
             if judge:
                 verdict = await run_judge(ctx, scope, step, path, it, max_iterations, history + [record])
                 record.verdict = verdict
@@ -217,13 +261,17 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
                     break
             history.append(record)
     except asyncio.CancelledError:
-        await _finish(ctx, path, LoopMeta(len(history), True, "stopped"),
-                      _content(loop.get("outputMode"), [o.content for o in outputs]))
+        await _finish(ctx, path, LoopMeta(_completed(outputs), True, "stopped"),
+                      _content(loop.get("outputMode"), [o.content for o in outputs if o.status == COMPLETED]))
         raise
-    content = _content(loop.get("outputMode"), [o.content for o in outputs])
-    result = outputs[-1].result if outputs else None
+    content = _content(loop.get("outputMode"), [o.content for o in outputs if o.status == COMPLETED])
+    good = [o for o in outputs if o.status == COMPLETED]
+    result = good[-1].result if good else (outputs[-1].result if outputs else None)
+    if not reason and outputs and not good:
+        await _finish(ctx, path, LoopMeta(0, False, "failed"), content)
+        return Outcome(FAILED, content, result, error=f"all {len(outputs)} iterations failed")
     if not reason:
-        meta = LoopMeta(len(history), False, "max_iterations")
+        meta = LoopMeta(_completed(outputs), False, "max_iterations")
         await _finish(ctx, path, meta, content)
         silent = []
         if until:
@@ -234,7 +282,7 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
             return Outcome(FAILED, content, result,
                            error=f"loop exhausted {max_iterations} iterations: {' and '.join(silent)}")
         return Outcome(COMPLETED, content, result)
-    await _finish(ctx, path, LoopMeta(len(history), True, reason), content)
+    await _finish(ctx, path, LoopMeta(_completed(outputs), True, reason, stop_rule), content)
     if reason == "failed":
         return Outcome(FAILED, content, result, error=error)
     return Outcome(COMPLETED, content, result)

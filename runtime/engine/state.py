@@ -90,10 +90,14 @@ class LoopMeta:
     rounds_completed: int = 0
     broke_early: bool = False
     break_reason: str = ""
+    stop_rule: str = ""  # the run policy's rule when break_reason is "policy"
 
     def as_dict(self) -> dict:
-        return {"rounds_completed": self.rounds_completed, "broke_early": self.broke_early,
-                "break_reason": self.break_reason}
+        out = {"rounds_completed": self.rounds_completed, "broke_early": self.broke_early,
+               "break_reason": self.break_reason}
+        if self.stop_rule:
+            out["stop_rule"] = self.stop_rule
+        return out
 
 
 @dataclass
