@@ -112,7 +112,8 @@ class RunContext:
         if prefix and prefix != self.default_provider:
             self.warn_once(f"provider:{prefix}", f"model {model!r}: provider {prefix!r} is not configured for "
                                                  f"this run; using {self.default_provider!r}")
-        return self.providers[self.default_provider], (name if prefix else model), self.default_provider
+        # Not configured: the default provider gets the whole string (OpenRouter-style ids keep working).
+        return self.providers[self.default_provider], model, self.default_provider
 
     def price(self, model: str) -> tuple[float, float]:
         for key in (model, split_model(model)[1], model.rsplit("/", 1)[-1]):
