@@ -225,6 +225,11 @@ class _Importer:
         return [(i, role) for _, i, role in out]
 
     def _prompt_composition(self, steps: list[dict[str, Any]]) -> None:
+        self.rep.approximated(
+            "/roles", "/steps/0/loop/steps",
+            "Coqui composes each stage's prompt from the goal, 'Iteration N/M', earlier stages, earlier outcomes, "
+            "acceptance criteria and parameters; here earlier stages arrive as dependencies, the previous iteration "
+            "through the loop, and parameters, criteria and the goal (--param goal=...) are written into instructions")
         goal = self.given.get("goal")
         if goal:
             for step in steps:

@@ -420,7 +420,7 @@ class _Importer:
         here, there = self.loop_of.get(block_id), self.loop_of.get(target)
         if here and here == there:
             refs = self.inner[here]
-            if refs.index(target) < refs.index(block_id):
+            if target in refs and refs.index(target) < refs.index(block_id):
                 self.rep.carried(f"{path}/eval_key", f"@{sid}/dependsOn",
                                  f"the gate reads '{target}', an earlier step of the same iteration")
             else:
@@ -531,6 +531,9 @@ class _Importer:
         loop["steps"] = inner_steps
         if not judge:
             self._loop_until(loop_id, block, refs, loop, path)
+        if loop.get("until") or loop.get("untilAgent"):
+            self.rep.warn(f"loop '{sid}': if its break rule never fires, the loop ends after {rounds} iterations and the "
+                          "designer's runtime marks it failed, where Runsight reports 'max_rounds reached' and carries on")
         self._carry_context(loop_id, block, refs, loop, path)
         step: dict[str, Any] = {"id": sid, "loop": loop}
         self.st.steps[loop_id] = _Step(loop_id, step, None)
