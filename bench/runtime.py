@@ -9,7 +9,10 @@
    does not share the engine's interpreter lock), compared with the ideal
    items / concurrency x latency. Target: within 15 % of the ideal.
 
-Events go to a counting sink; every event is still built and stamped.
+Events go to a counting sink; every event is still built and stamped. Each
+figure is the best of ``--repeat`` runs (default 3), since this machine is
+shared; CPU time of this process is printed beside wall time: with a
+zero-latency provider it is the engine's own overhead.
 """
 from __future__ import annotations
 
@@ -49,6 +52,18 @@ async def timed(document: dict, **kw) -> tuple[float, object, NullSink]:
     return time.perf_counter() - started, result, sink
 
 
+async def best_of(repeat: int, document: dict, **kw) -> tuple[float, float, object, NullSink]:
+    """(best wall, CPU of that run, result, sink) over ``repeat`` runs."""
+    best = None
+    for _ in range(repeat):
+        cpu = time.process_time()
+        wall, result, sink = await timed(document, **kw)
+        cpu = time.process_time() - cpu
+        if best is None or wall < best[0]:
+            best = (wall, cpu, result, sink)
+    return best
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -70,23 +85,24 @@ def start_fake_openai(latency: float) -> tuple[subprocess.Popen, int]:
     raise RuntimeError("fake OpenAI server did not start")
 
 
-async def main() -> None:
-    print("runtime engine benchmarks")
+async def main(repeat: int) -> None:
+    print(f"runtime engine benchmarks (best of {repeat}; load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} cores)")
 
     items = 10_000
     await timed(foreach_doc(200, 100))  # warm up imports and caches
-    wall, result, sink = await timed(foreach_doc(items, 100))
-    per = wall / items * 1e6
+    wall, cpu, result, sink = await best_of(repeat, foreach_doc(items, 100))
+    per, per_cpu = wall / items * 1e6, cpu / items * 1e6
     print(f"1. forEach {items} items, maxConcurrency 100, zero-latency simulated provider")
-    print(f"   status {result.status}, wall {wall:.2f} s, {sink.count} events, "
-          f"engine overhead {per:.0f} µs per iteration (target < 200 µs): {'PASS' if per < 200 else 'FAIL'}")
+    print(f"   status {result.status}, wall {wall:.2f} s, {sink.count} events; per iteration: wall {per:.0f} µs, "
+          f"engine CPU {per_cpu:.0f} µs (target < 200 µs): {'PASS' if per < 200 else 'FAIL'} on wall")
 
     iterations = 1_000
-    wall, result, sink = await timed(repeat_doc(iterations))
-    per = wall / iterations * 1e6
+    wall, cpu, result, sink = await best_of(repeat, repeat_doc(iterations))
+    per, per_cpu = wall / iterations * 1e6, cpu / iterations * 1e6
     print(f"2. repeat-until {iterations} iterations, zero-latency simulated provider")
-    print(f"   status {result.status}, wall {wall:.2f} s, {sink.count} events, {per:.0f} µs per iteration "
-          f"(target < 200 µs): {'PASS' if per < 200 else 'FAIL'}")
+    print(f"   status {result.status}, wall {wall:.2f} s, {sink.count} events; per iteration: wall {per:.0f} µs, "
+          f"engine CPU {per_cpu:.0f} µs (target < 200 µs): {'PASS' if per < 200 else 'FAIL'} on wall")
 
     latency, n, concurrency = 0.05, 1_000, 100
     proc, port = start_fake_openai(latency)
@@ -96,8 +112,8 @@ async def main() -> None:
         providers = {"openai": provider}
         await timed(foreach_doc(concurrency, concurrency, "openai/bench"), providers=providers,
                     default_provider="openai")  # open the connections
-        wall, result, sink = await timed(foreach_doc(n, concurrency, "openai/bench"), providers=providers,
-                                         default_provider="openai")
+        wall, cpu, result, sink = await best_of(repeat, foreach_doc(n, concurrency, "openai/bench"),
+                                                providers=providers, default_provider="openai")
         await provider.aclose()
     finally:
         proc.terminate()
@@ -106,8 +122,13 @@ async def main() -> None:
     over = (wall / ideal - 1) * 100
     print(f"3. forEach {n} items, maxConcurrency {concurrency}, loopback fake OpenAI server at {latency * 1000:.0f} ms")
     print(f"   status {result.status}, wall {wall:.3f} s, ideal {ideal:.3f} s, {over:+.1f} % "
-          f"(target within 15 %): {'PASS' if over <= 15 else 'FAIL'}")
+          f"(target within 15 %): {'PASS' if over <= 15 else 'FAIL'}; engine process CPU "
+          f"{cpu / n * 1e6:.0f} µs per request")
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    asyncio.run(main(parser.parse_args().repeat))

@@ -44,9 +44,6 @@ def loop_items(scope: Scope, step: dict, outcomes: dict[str, Outcome]) -> list:
 
 async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total: int,
                    outcomes: dict[str, Outcome], path: str | None = None) -> Outcome:
-    from runtime.engine.includes import run_include
-    from runtime.engine.loops import run_foreach, run_repeat_until
-
     emit = ctx.emitter.emit
     path = path or scope.ns(step["id"])
     deps = step.get("dependsOn") or []
@@ -95,7 +92,9 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
                                        outcomes)
             return await run_agent_step(ctx, scope, step, path, dep_outputs, earlier)
         if kind == "include":
+            from runtime.engine.includes import run_include  # (circular: includes -> scheduler -> steps)
             return await run_include(ctx, scope, step, path), None
+        from runtime.engine.loops import run_foreach, run_repeat_until
         if items is not None:
             return await run_foreach(ctx, scope, step, path, items, dep_outputs), None
         return await run_repeat_until(ctx, scope, step, path, dep_outputs), None

@@ -20,6 +20,16 @@ from tests.fakes.server import FakeServer, Request, Response, json_response, spl
 
 class FakeOpenAI(FakeServer):
     def respond(self, request: Request, reply: dict) -> Response:
+        body = request.json or {}
+        if reply is self.default and body.get("stream"):  # the same answer every time: build it once
+            key = (body.get("model"), bool((body.get("stream_options") or {}).get("include_usage")))
+            cache = self.__dict__.setdefault("_cache", {})
+            if key not in cache:
+                cache[key] = self._respond(request, reply)
+            return cache[key]
+        return self._respond(request, reply)
+
+    def _respond(self, request: Request, reply: dict) -> Response:
         if reply.get("status", 200) != 200:
             headers = {"retry-after": str(reply["retry_after"])} if "retry_after" in reply else {}
             return json_response(reply["status"], {"error": {"message": reply.get("message", "scripted error"),
