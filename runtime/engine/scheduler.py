@@ -5,7 +5,10 @@ Every step gets a task that waits for its dependencies, then for a slot
 and then runs. A failed dependency decides by ``options.onStepFailure``:
 ``cascade`` fails the dependent, ``skip-dependents`` skips it (and, in turn,
 its own dependents), ``abort`` halts the whole run. A step skipped by its
-``condition`` is not a failure: its dependents run.
+``condition`` is not a failure: its dependents run. A dependent failed or
+skipped because of a failure gets ``step_end`` (or ``step_skipped``) without a
+``step_start``: it never started. ``options.scheduler`` does not change the
+order: ready steps start in document order (``dependency-first``).
 """
 from __future__ import annotations
 
