@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, type DragEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type DragEvent } from 'react';
 import {
   Background,
   Controls,
@@ -51,6 +51,14 @@ export function Canvas() {
   const flow = useReactFlow<FlowNode, FlowEdge>();
 
   const graph = useMemo(() => documentToGraph(doc, layout), [doc, layout]);
+
+  // Fit the view when asked (imports, tidy-up), once the new nodes are measured.
+  const fitNonce = useEditor((s) => s.fitNonce);
+  useEffect(() => {
+    if (!fitNonce) return;
+    const t = setTimeout(() => requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1 })), 30);
+    return () => clearTimeout(t);
+  }, [fitNonce, flow]);
 
   const selectedKey = selection?.kind === 'step' ? selection.key : null;
   const selectedEdge = selection?.kind === 'edge' ? selection.id : null;

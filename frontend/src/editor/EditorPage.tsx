@@ -109,7 +109,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
         if (viewingVersion) store.getState().markSaved(wf.id, wf.version, -1, -1);
         await layoutMissing(store);
         setLoading(false);
-        requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1 }));
+        store.getState().requestFit();
       })
       .catch((e) => {
         if (!cancelled) {
@@ -222,6 +222,8 @@ function Editor({ workflowId }: { workflowId: number | null }) {
   return (
     <div
       className={`editor${showYaml ? ' with-yaml' : ''}`}
+      data-testid="editor"
+      data-ready={loading ? '0' : '1'}
       onDragOver={(e) => {
         if (e.dataTransfer.types.includes('Files')) {
           e.preventDefault();
@@ -263,7 +265,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
             ↷ Redo
           </button>
           <span className="sep" />
-          <button className="btn ghost small" onClick={() => void tidyUp(store).then(() => flow.fitView({ padding: 0.15, maxZoom: 1 }))} title="Auto-layout with elkjs">
+          <button className="btn ghost small" onClick={() => void tidyUp(store).then(() => store.getState().requestFit())} title="Auto-layout with elkjs">
             Tidy up
           </button>
           <button className="btn ghost small" onClick={() => void flow.fitView({ padding: 0.15, maxZoom: 1 })} title="Fit the view">

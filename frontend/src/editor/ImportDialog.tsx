@@ -21,6 +21,7 @@ export async function importText(store: ReturnType<typeof useEditorStore>, text:
   const source = text.trimStart().startsWith('{') && checked.yaml ? checked.yaml : text;
   store.getState().replaceAll(checked.document, source, null);
   await layoutMissing(store);
+  store.getState().requestFit();
   return null;
 }
 

@@ -1,4 +1,3 @@
-import { useReactFlow } from '@xyflow/react';
 import { useEditor, useEditorStore } from '../store/context';
 import { addFromPalette, type PaletteKind } from './actions';
 import { PALETTE_MIME } from './Canvas';
@@ -15,7 +14,6 @@ export function Palette() {
   const store = useEditorStore();
   const readOnly = useEditor((s) => s.readOnly);
   const selection = useEditor((s) => s.selection);
-  const flow = useReactFlow();
   if (readOnly) return null;
   return (
     <div className="palette" aria-label="Add to the workflow">
@@ -37,7 +35,7 @@ export function Palette() {
             const scope = item.kind === 'step' && sel ? loopScope(store, sel) : '';
             addFromPalette(store, item.kind, undefined, scope);
             // Bring the new node into view once it is drawn.
-            setTimeout(() => void flow.fitView({ padding: 0.15, maxZoom: 1, duration: 150 }), 60);
+            store.getState().requestFit();
           }}
         >
           <span className="palette-icon" aria-hidden>

@@ -40,11 +40,19 @@ export function ProblemsPanel() {
   const syncError = useEditor((s) => s.syncError);
   const doc = useEditor((s) => s.doc);
   const valid = useEditor((s) => s.valid);
+  const checkedRevision = useEditor((s) => s.checkedRevision);
+  const revision = useEditor((s) => s.revision);
   const store = useEditorStore();
   const all: Diag[] = [...errors, ...warnings];
 
   return (
-    <section className="problems" data-testid="problems" aria-label="Problems">
+    <section
+      className="problems"
+      data-testid="problems"
+      aria-label="Problems"
+      data-state={validating || checkedRevision !== revision ? 'checking' : 'idle'}
+      data-revision={checkedRevision}
+    >
       <header className="problems-head">
         <strong>Problems</strong>
         <span className={`count${errors.length ? ' count-error' : ''}`} data-testid="error-count">

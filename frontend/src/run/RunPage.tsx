@@ -32,6 +32,8 @@ export function RunPage({ runId }: { runId: number }) {
 function RunView({ runId }: { runId: number }) {
   const store = useEditorStore();
   const run = useEditor((s) => s.run);
+  const lastSeq = useEditor((s) => s.runState.lastSeq);
+  const applied = useEditor((s) => s.runState.applied);
   const [error, setError] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
   const [conn, setConn] = useState('connecting');
@@ -61,6 +63,7 @@ function RunView({ runId }: { runId: number }) {
         });
         await layoutMissing(store);
         setReady(true);
+        store.getState().requestFit();
         stream = new RunStream(runId, {
           onEvents: (events) => store.getState().addEvents(events),
           onRun: (next) => store.getState().setRun(next),
@@ -101,7 +104,7 @@ function RunView({ runId }: { runId: number }) {
 
   const status = run?.status;
   return (
-    <div className="run-page">
+    <div className="run-page" data-testid="run-page" data-last-seq={lastSeq} data-applied={applied} data-conn={conn}>
       <div className="toolbar">
         <div className="toolbar-title">
           <span className="wf-name">

@@ -53,6 +53,8 @@ export interface LoopRun {
 
 export interface RunState {
   lastSeq: number;
+  /** How many distinct events were applied (each seq once). */
+  applied: number;
   status: 'idle' | 'running' | 'completed' | 'failed' | 'cancelled';
   /** By graph key: `plan`, `dev/review` (latest iteration of an inner step). */
   steps: Record<string, StepRun>;
@@ -70,6 +72,7 @@ const LOG_LIMIT = 500;
 export function emptyRun(): RunState {
   return {
     lastSeq: 0,
+    applied: 0,
     status: 'idle',
     steps: {},
     loops: {},
@@ -145,6 +148,7 @@ export function reduceEvents(state: RunState, events: readonly RunEvent[]): RunS
       copied = true;
     }
     apply(next, ev);
+    next.applied++;
     if (typeof ev.seq === 'number') next.lastSeq = ev.seq;
   }
   if (next.log.length > LOG_LIMIT) next.log = next.log.slice(-LOG_LIMIT);

@@ -61,6 +61,8 @@ export interface SelectionSlice {
   /** YAML line to reveal (from the problems panel). */
   focusLine: number | null;
   focusNonce: number;
+  /** Bumped to ask the canvas to fit the view (after an import, a tidy-up ...). */
+  fitNonce: number;
 }
 
 export interface HistorySlice {
@@ -96,6 +98,7 @@ export interface Actions {
   addEvents(events: RunEvent[]): void;
   resetRun(): void;
   focusIteration(focus: { loop: string; iteration: number } | null): void;
+  requestFit(): void;
 }
 
 export type EditorState = DocumentSlice & ValidationSlice & SelectionSlice & HistorySlice & RunSlice & Actions;
@@ -286,6 +289,7 @@ export function createEditorStore(sync: SyncApi): EditorStore {
       focusField: null,
       focusLine: null,
       focusNonce: 0,
+      fitNonce: 0,
       past: [],
       future: [],
       lastCoalesce: null,
@@ -423,6 +427,10 @@ export function createEditorStore(sync: SyncApi): EditorStore {
 
       focusIteration(focus) {
         set({ iterationFocus: focus });
+      },
+
+      requestFit() {
+        set({ fitNonce: get().fitNonce + 1 });
       },
     };
   });

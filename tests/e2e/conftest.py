@@ -1,0 +1,173 @@
+"""End-to-end tests: Debian's Chromium (Playwright) against the real server.
+
+The session starts its own ``manage.py runserver`` on a free port with a
+temporary data folder, migrates it, creates a user and logs the browser in
+through ``/login/``. Every test gets a fresh browser context (1280x800) that
+is already signed in.
+
+Skipped (not failed) when Chromium or the built front end is missing:
+``make chromium`` and ``make frontend`` provide them.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SPEC = REPO.parent / "shared" / "zenflow-spec-v1"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+USERNAME = "e2e"
+PASSWORD = "e2e-pass-123"
+VIEWPORT = {"width": 1280, "height": 800}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _manage(env: dict, *args: str, input: str | None = None) -> None:
+    subprocess.run([sys.executable, "manage.py", *args], cwd=REPO, env=env, check=True,
+                   input=input, text=True, capture_output=True, timeout=120)
+
+
+def _wait_up(url: str, proc: subprocess.Popen, log: Path, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except urllib.error.HTTPError:
+            return  # it answers
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"the server did not answer {url} within {timeout}s:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def server():
+    """Base URL of a real server started for this session."""
+    if not (REPO / "frontend" / "dist" / "index.html").exists():
+        pytest.skip("frontend/dist is missing: run `make frontend` first")
+    data = Path(tempfile.mkdtemp(prefix="designer-e2e-"))
+    env = {**os.environ, "DESIGNER_DATA_DIR": str(data), "DEBUG": os.environ.get("E2E_DEBUG", "1"),
+           "PYTHONUNBUFFERED": "1"}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    _manage(env, "migrate", "--noinput")
+    _manage(env, "shell", "-c",
+            "from django.contrib.auth import get_user_model as g; "
+            f"g().objects.create_user({USERNAME!r}, password={PASSWORD!r})")
+    port = free_port()
+    log = data / "server.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+                                cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_up(base + "/login/", proc, log)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing: run `make chromium`")
+    from playwright.sync_api import sync_playwright
+
+    # launch() gives every run a fresh temporary profile (user-data dir).
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def auth_state(server, browser, tmp_path_factory):
+    """Signs in once through the login page; tests reuse the session cookie."""
+    ctx = browser.new_context(viewport=VIEWPORT)
+    page = ctx.new_page()
+    page.goto(server + "/login/")
+    page.fill("input[name=username]", USERNAME)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("form button[type=submit], form input[type=submit]").first.click()
+    page.wait_for_load_state("networkidle")
+    me = page.request.get(server + "/api/v1/me")
+    assert me.ok, f"login through /login/ did not give a session: GET /api/v1/me -> {me.status}"
+    path = tmp_path_factory.mktemp("auth") / "state.json"
+    ctx.storage_state(path=str(path))
+    ctx.close()
+    return str(path)
+
+
+@pytest.fixture
+def page(browser, server, auth_state):
+    ctx = browser.new_context(viewport=VIEWPORT, accept_downloads=True, storage_state=auth_state,
+                              base_url=server)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(15_000)
+    yield pg
+    ctx.close()
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def csrf(page) -> str:
+    for c in page.context.cookies():
+        if c["name"] == "csrftoken":
+            return c["value"]
+    return ""
+
+
+def api(page, method: str, path: str, body=None):
+    """Calls the REST API with the page's session (and CSRF token); returns parsed JSON."""
+    headers = {"X-CSRFToken": csrf(page), "Content-Type": "application/json", "Referer": page.url or "/"}
+    res = page.request.fetch("/api/v1" + path, method=method, headers=headers,
+                             data=json.dumps(body) if body is not None else None)
+    assert res.ok, f"{method} {path} -> {res.status}: {res.text()[:500]}"
+    return res.json() if res.status != 204 else None
+
+
+def wait_checked(page, timeout: float = 15_000) -> None:
+    """Waits until the server has judged the latest edit (the problems panel is current)."""
+    page.wait_for_selector("[data-testid=problems][data-state=idle]", timeout=timeout)
+
+
+def open_new_editor(page) -> None:
+    page.goto("/workflows/new")
+    page.wait_for_selector("[data-testid=editor][data-ready='1']")
+    wait_checked(page)
