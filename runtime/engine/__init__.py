@@ -83,7 +83,7 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     await emitter.emit("workflow_start", data={
         "total": len(steps), "name": document.get("name", ""), "provider": default_provider,
         "budgets": {k: v for k, v in budgets.__dict__.items() if v is not None}})
-    await _warn_unknown_tools(ctx, document.get("agents") or {})
+    await warn_unknown_tools(ctx, document.get("agents") or {})
 
     outcomes: dict[str, Outcome] = {}
     top = Scope(prefix="", steps=steps, base_dir=ctx.base_dir, includes=document.get("includes") or {},
@@ -152,7 +152,7 @@ def _result(ctx: RunContext, outcomes: dict[str, Outcome], internal: str | None)
                      steps=dict(outcomes), warnings=list(ctx.warnings))
 
 
-async def _warn_unknown_tools(ctx: RunContext, agents: dict) -> None:
+async def warn_unknown_tools(ctx: RunContext, agents: dict) -> None:
     for name, agent in agents.items():
         missing = [t for t in (agent.get("tools") or []) if t not in RUNTIME_TOOLS and t != SUBMIT_RESULT]
         if missing:

@@ -55,11 +55,17 @@ async def run_include(ctx: RunContext, scope: Scope, step: dict, path: str) -> O
         raise StepError(f"include {ref!r}: includes nest deeper than {MAX_INCLUDE_DEPTH}")
     target = (scope.includes or {}).get(ref, ref)
     document, base_dir = await resolve(ctx, target, scope.base_dir)
+    from runtime.engine import warn_unknown_tools
+
+    added = {}
     for name, agent in (document.get("agents") or {}).items():
         known = ctx.agents.get(name)
         if known is not None and known != agent:
             raise StepError(f"include {ref!r}: agent {name!r} clashes with an agent of the same name")
+        if known is None:
+            added[name] = agent
         ctx.agents[name] = agent
+    await warn_unknown_tools(ctx, added)
     sub = Scope(prefix=path, steps=document.get("steps") or [], base_dir=base_dir,
                 includes=document.get("includes") or {}, include_depth=depth, variables={},
                 concurrency=scope.concurrency)

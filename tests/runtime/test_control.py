@@ -123,3 +123,23 @@ async def test_cancelling_the_run_task_from_outside_still_ends_the_stream():
         pass
     assert sink.events[-1]["type"] == "workflow_end"
     assert sink.events[-1]["data"]["status"] == "cancelled"
+
+
+async def test_pause_holds_back_forEach_items_not_yet_started():
+    d = doc("""
+        name: fan
+        steps:
+          - id: each
+            instructions: "Handle."
+            loop: {forEach: [a, b, c, d], maxConcurrency: 2}
+    """)
+    control = RunControl()
+    sink = HookSink(lambda e: control.pause() if e["type"] == "iteration_end" and e["data"]["index"] == 0 else None)
+    seen: dict = {}
+    resumer = asyncio.create_task(_resume_later(control, sink, seen))
+    result, _ = await run(d, control=control, sink=sink)
+    await resumer
+    kinds = [(e["type"], e.get("data", {}).get("index")) for e in sink.events]
+    resumed = kinds.index(("resumed", None))
+    assert resumed < kinds.index(("iteration_start", 2)) and resumed < kinds.index(("iteration_start", 3))
+    assert result.loops["each"]["rounds_completed"] == 4

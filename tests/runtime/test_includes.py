@@ -75,3 +75,16 @@ async def test_a_custom_resolver_supplies_saved_workflows():
 async def test_a_missing_include_file_fails_the_step(tmp_path):
     result, sink = await run(doc("name: m\nsteps: [{id: ship, include: nowhere.yaml}]"), base_dir=tmp_path)
     assert "cannot read nowhere.yaml" in step_end(sink, "ship")["error"]
+
+
+async def test_tools_of_included_agents_are_warned_about_once(tmp_path):
+    write(tmp_path / "deploy.yaml", SUB.replace('description: "Deploys."', 'description: "Deploys.", tools: [bash]'))
+    d = doc("""
+        name: twice
+        steps:
+          - {id: staging, include: deploy.yaml}
+          - {id: production, include: deploy.yaml, dependsOn: [staging]}
+    """)
+    result, _ = await run(d, base_dir=tmp_path)
+    assert result.status == "completed"
+    assert result.warnings == ["agent 'deployer': tools bash are not provided by this runtime and are left out"]
