@@ -104,10 +104,14 @@ class HttpProvider(Provider):
                             raise self._error(f"{self.name} API error {status}: {message}", status=status,
                                               retryable=status in RETRY_STATUSES)
                     else:
-                        async for line in response.aiter_lines():
-                            result = on_line(line)
-                            if result is not None:
-                                await result
+                        try:
+                            async for line in response.aiter_lines():
+                                result = on_line(line)
+                                if result is not None:
+                                    await result
+                        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                            raise self._error(f"{self.name} API sent a malformed answer: "
+                                              f"{exc.__class__.__name__}: {exc}", retryable=True) from None
                         return
                 await asyncio.sleep(wait)
                 continue

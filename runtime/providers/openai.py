@@ -61,8 +61,12 @@ class OpenAIProvider(HttpProvider):
         calls: dict[int, dict] = {}
         state = {"finish": "stop", "usage": Usage(), "model": model}
 
+        plain: list[str] = []  # a server that ignored "stream" answers with one JSON document
+
         async def on_line(line: str) -> None:
             if not line.startswith("data:"):
+                if line.strip() and not line.startswith((":", "event:", "id:", "retry:")):
+                    plain.append(line)
                 return
             data = line[5:].strip()
             if not data or data == "[DONE]":
@@ -88,7 +92,29 @@ class OpenAIProvider(HttpProvider):
                     state["finish"] = choice["finish_reason"]
 
         await self.stream_lines("/chat/completions", headers, body, on_line)
+        if plain and not text and not calls:
+            try:
+                _whole_answer(json.loads("\n".join(plain)), text, calls, state)
+            except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+                raise self._error("openai API sent an answer that is neither a stream nor JSON") from None
+            if text and on_delta is not None:
+                await on_delta("".join(text))
         tool_calls = [ToolCall(id=c["id"] or f"call_{i}", name=c["name"], arguments=parse_arguments(c["arguments"]))
                       for i, c in sorted(calls.items())]
         return ChatReply(content="".join(text), tool_calls=tool_calls, usage=state["usage"],
                          finish_reason=state["finish"], model=state["model"])
+
+
+def _whole_answer(data: dict, text: list[str], calls: dict[int, dict], state: dict) -> None:
+    """Fill the stream accumulators from a non-streamed ``chat.completion``."""
+    choice = data["choices"][0]
+    message = choice.get("message") or {}
+    if message.get("content"):
+        text.append(message["content"])
+    for i, tc in enumerate(message.get("tool_calls") or []):
+        fn = tc.get("function") or {}
+        calls[i] = {"id": tc.get("id", ""), "name": fn.get("name", ""), "arguments": fn.get("arguments") or ""}
+    state["finish"] = choice.get("finish_reason") or state["finish"]
+    usage = data.get("usage") or {}
+    state["usage"] = Usage(usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0)
+    state["model"] = data.get("model") or state["model"]

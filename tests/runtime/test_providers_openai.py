@@ -169,3 +169,33 @@ async def test_an_unreachable_server_fails_after_retries(server):
     with pytest.raises(ProviderError, match="unreachable") as err:
         await p.chat(request())
     assert err.value.retryable and KEY not in str(err.value)
+
+
+class NonStreaming(FakeOpenAI):
+    def respond(self, request, reply):
+        request.body = request.body.replace(b'"stream": true', b'"stream": false')
+        return super().respond(request, reply)
+
+
+async def test_a_server_that_ignores_streaming_is_understood():
+    with NonStreaming() as server:
+        server.transport = "wire"
+        server.add({"content": "whole", "tool_calls": [{"name": "submit_result", "arguments": {"tags": []}}],
+                    "usage": {"prompt": 4, "completion": 2}})
+        reply = await provider(server).chat(request(tools=[submit_tool(SCHEMA)]))
+    assert reply.content == "whole"
+    assert reply.tool_calls[0].arguments == {"tags": []}
+    assert reply.usage.total == 6
+
+
+class Garbled(FakeOpenAI):
+    def respond(self, request, reply):
+        from tests.fakes.server import Response
+        return Response(200, {"content-type": "text/event-stream"}, chunks=[b"data: {not json\n\n"])
+
+
+async def test_a_malformed_stream_fails_as_a_provider_error():
+    with Garbled() as server:
+        server.transport = "wire"
+        with pytest.raises(ProviderError, match="malformed"):
+            await provider(server, max_retries=0).chat(request())
