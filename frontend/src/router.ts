@@ -25,7 +25,7 @@ export function usePath(): string {
 export type Route =
   | { page: 'workflows' }
   | { page: 'editor'; id: number | null }
-  | { page: 'run'; id: number }
+  | { page: 'run'; id: string }
   | { page: 'runs' }
   | { page: 'notfound' };
 
@@ -36,8 +36,8 @@ export function match(path: string): Route {
   let m = /^\/workflows\/(\d+)$/.exec(p);
   if (m) return { page: 'editor', id: Number(m[1]) };
   if (p === '/runs') return { page: 'runs' };
-  m = /^\/runs\/(\d+)$/.exec(p);
-  if (m) return { page: 'run', id: Number(m[1]) };
+  m = /^\/runs\/([0-9A-Za-z-]{1,64})$/.exec(p);
+  if (m) return { page: 'run', id: m[1] };
   return { page: 'notfound' };
 }
 

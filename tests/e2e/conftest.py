@@ -130,8 +130,19 @@ def auth_state(server, browser, tmp_path_factory):
     return str(path)
 
 
+FAILURES = Path(tempfile.gettempdir()) / "e2e-failures"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    rep = outcome.get_result()
+    if rep.when == "call":
+        item.e2e_failed = rep.failed
+
+
 @pytest.fixture
-def page(browser, server, auth_state):
+def page(request, browser, server, auth_state):
     ctx = browser.new_context(viewport=VIEWPORT, accept_downloads=True, storage_state=auth_state,
                               base_url=server)
     pg = ctx.new_page()
@@ -139,6 +150,14 @@ def page(browser, server, auth_state):
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.set_default_timeout(15_000)
     yield pg
+    if getattr(request.node, "e2e_failed", False):
+        FAILURES.mkdir(exist_ok=True)
+        shot = FAILURES / f"{request.node.name[:80]}.png"
+        try:
+            pg.screenshot(path=str(shot))
+            print(f"screenshot of the failure: {shot}")
+        except Exception:  # the page may be gone
+            pass
     ctx.close()
     assert not errors, f"uncaught errors in the page: {errors}"
 

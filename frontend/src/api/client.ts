@@ -120,11 +120,11 @@ export const api = {
   },
   startRun: (body: StartRunBody) => request<Run>('POST', '/runs', body),
   listRuns: (workflow?: number) => request<Run[]>('GET', workflow ? `/runs?workflow=${workflow}` : '/runs'),
-  getRun: (id: number) => request<Run>('GET', `/runs/${id}`),
-  runEvents: (id: number, after = 0) => request<RunEvent[]>('GET', `/runs/${id}/events?after=${after}`),
-  iterations: (id: number) => request<Iteration[]>('GET', `/runs/${id}/iterations`),
-  metrics: (id: number) => request<JsonObject>('GET', `/runs/${id}/metrics`),
-  control: (id: number, action: 'pause' | 'resume' | 'stop') => request<Run>('POST', `/runs/${id}/${action}`),
+  getRun: (id: string) => request<Run>('GET', `/runs/${id}`),
+  runEvents: (id: string, after = 0) => request<RunEvent[]>('GET', `/runs/${id}/events?after=${after}`),
+  iterations: (id: string) => request<Iteration[]>('GET', `/runs/${id}/iterations`),
+  metrics: (id: string) => request<JsonObject>('GET', `/runs/${id}/metrics`),
+  control: (id: string, action: 'pause' | 'resume' | 'stop') => request<Run>('POST', `/runs/${id}/${action}`),
 };
 
 export function errorText(err: unknown): string {

@@ -68,10 +68,11 @@ export interface LoopSummary {
 }
 
 export interface Run {
-  id: number;
+  /** A UUID. */
+  id: string;
   workflow_id: number;
   workflow_name: string;
-  version: number;
+  version: number | null;
   status: RunStatus;
   reason: string | null;
   provider: string;

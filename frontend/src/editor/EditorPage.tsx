@@ -268,7 +268,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
           <button className="btn ghost small" onClick={() => void tidyUp(store).then(() => store.getState().requestFit())} title="Auto-layout with elkjs">
             Tidy up
           </button>
-          <button className="btn ghost small" onClick={() => void flow.fitView({ padding: 0.15, maxZoom: 1 })} title="Fit the view">
+          <button className="btn ghost small" onClick={() => void flow.fitView({ padding: 0.15, maxZoom: 1 })} title="Fit the view" data-testid="fit">
             Fit
           </button>
           <button className={`btn ghost small${showYaml ? ' active' : ''}`} onClick={() => setShowYaml(!showYaml)} aria-pressed={showYaml}>

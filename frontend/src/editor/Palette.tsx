@@ -34,8 +34,6 @@ export function Palette() {
             const sel = selection?.kind === 'step' ? selection.key : '';
             const scope = item.kind === 'step' && sel ? loopScope(store, sel) : '';
             addFromPalette(store, item.kind, undefined, scope);
-            // Bring the new node into view once it is drawn.
-            store.getState().requestFit();
           }}
         >
           <span className="palette-icon" aria-hidden>

@@ -68,6 +68,8 @@ export function addFromPalette(store: EditorStore, kind: PaletteKind, at?: Posit
   const position = at ?? freeSpot(store, scope);
   const layout = { version: 1 as const, positions: { ...state.layout.positions, [result.key]: position } };
   store.getState().applyDoc(result.doc, { layout, select: { kind: 'step', key: result.key } });
+  // Placed by a click (not a drop): bring it into view.
+  if (!at) store.getState().requestFit();
   return result.key;
 }
 

@@ -1,3 +1,4 @@
+import { shortId } from '../run/RunPage';
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../api/client';
 import type { Run, SocketMessage } from '../api/types';
@@ -78,7 +79,7 @@ export function RunsList() {
               <tr key={r.id}>
                 <td>
                   <Link to={`/runs/${r.id}`} className="strong">
-                    #{r.id}
+                    {shortId(r.id)}
                   </Link>
                 </td>
                 <td>

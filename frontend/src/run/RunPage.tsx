@@ -16,9 +16,14 @@ import { formatMs, type IterationRun, type LoopRun, type StepRun } from './reduc
 import { isTerminal, RunStream } from './socket';
 import { when } from '../pages/WorkflowsList';
 
+/** Run ids are UUIDs: the first block is enough to tell runs apart on screen. */
+export function shortId(id: string): string {
+  return /^[0-9a-f]{8}-/i.test(id) ? `#${id.slice(0, 8)}` : `#${id}`;
+}
+
 const CUMULATIVE_SEPARATOR = '\n\n---\n\n';
 
-export function RunPage({ runId }: { runId: number }) {
+export function RunPage({ runId }: { runId: string }) {
   const [store] = useState(() => createEditorStore(api));
   return (
     <EditorContext.Provider value={store}>
@@ -29,7 +34,7 @@ export function RunPage({ runId }: { runId: number }) {
   );
 }
 
-function RunView({ runId }: { runId: number }) {
+function RunView({ runId }: { runId: string }) {
   const store = useEditorStore();
   const run = useEditor((s) => s.run);
   const lastSeq = useEditor((s) => s.runState.lastSeq);
@@ -47,7 +52,10 @@ function RunView({ runId }: { runId: number }) {
         const r = await api.getRun(runId);
         if (cancelled) return;
         store.getState().setRun(r);
-        const wf = await api.version(r.workflow_id, r.version).catch(() => api.getWorkflow(r.workflow_id));
+        const wf =
+          r.version !== null
+            ? await api.version(r.workflow_id, r.version).catch(() => api.getWorkflow(r.workflow_id))
+            : await api.getWorkflow(r.workflow_id);
         if (cancelled) return;
         const doc = isObject(wf.document) ? (wf.document as WorkflowDoc) : { name: wf.name, steps: [] };
         store.getState().load({
@@ -108,7 +116,7 @@ function RunView({ runId }: { runId: number }) {
       <div className="toolbar">
         <div className="toolbar-title">
           <span className="wf-name">
-            Run #{runId} · {run ? <Link to={`/workflows/${run.workflow_id}`}>{run.workflow_name}</Link> : '…'}
+            Run {shortId(runId)} · {run ? <Link to={`/workflows/${run.workflow_id}`}>{run.workflow_name}</Link> : '…'}
           </span>
           {run && <span className="muted small">v{run.version}</span>}
           {status && (
@@ -169,7 +177,7 @@ function RunFigures({ run }: { run: Run | null }) {
 
 type SideTab = 'live' | 'details' | 'metrics' | 'events';
 
-function RunSide({ runId }: { runId: number }) {
+function RunSide({ runId }: { runId: string }) {
   const selection = useEditor((s) => s.selection);
   const focus = useEditor((s) => s.iterationFocus);
   const [tab, setTab] = useState<SideTab>('live');
@@ -368,7 +376,7 @@ function DetailsPanel() {
   return <p className="muted">Click a step, or a cell of a loop’s iteration strip, to see its output, result and prompt.</p>;
 }
 
-function MetricsPanel({ runId }: { runId: number }) {
+function MetricsPanel({ runId }: { runId: string }) {
   const status = useEditor((s) => s.run?.status);
   const lastSeq = useEditor((s) => s.runState.lastSeq);
   const steps = useEditor((s) => s.runState.steps);

@@ -22,7 +22,7 @@ export class RunStream {
   private flushScheduled = false;
   private finished = false;
 
-  constructor(private runId: number, private h: RunStreamHandlers) {}
+  constructor(private runId: string, private h: RunStreamHandlers) {}
 
   start(): void {
     this.connect();
@@ -56,7 +56,7 @@ export class RunStream {
     if (this.closed) return;
     this.h.onState(this.failures ? 'reconnecting' : 'connecting');
     const proto = window.location.protocol === 'https:' ? 'wss' : 'ws';
-    const url = `${proto}://${window.location.host}/ws/runs/${this.runId}/?after=${this.h.lastSeq()}`;
+    const url = `${proto}://${window.location.host}/ws/runs/${encodeURIComponent(this.runId)}/?after=${this.h.lastSeq()}`;
     let ws: WebSocket;
     try {
       ws = new WebSocket(url);
