@@ -1,0 +1,114 @@
+"""The run view survives a reload mid-run (replay by `seq`: every event, none
+twice) and replays a finished run from its stored events."""
+from __future__ import annotations
+
+from .conftest import api
+
+WORKFLOW = """\
+name: slow-polish
+description: Four rounds of polishing, judged each round.
+agents:
+  writer:
+    description: Writes and rewrites the text.
+  judge:
+    description: Decides whether the text is done.
+    resultSchema:
+      type: object
+      required: [done]
+      properties:
+        done: {type: boolean}
+        reason: {type: string}
+steps:
+  - id: polish
+    loop:
+      maxIterations: 4
+      untilAgent: judge
+      outputMode: cumulative
+      steps:
+        - id: write
+          agent: writer
+          instructions: Improve the text.
+  - id: publish
+    agent: writer
+    dependsOn: [polish]
+    instructions: Publish the final text.
+"""
+
+SCRIPT = """\
+latency: 0.35
+replies:
+  write: ["round one", "round two", "round three", "round four"]
+  publish: "published"
+  judge:
+    - {content: "no", result: {done: false, reason: "first pass"}}
+    - {content: "no", result: {done: false, reason: "second pass"}}
+    - {content: "no", result: {done: false, reason: "third pass"}}
+    - {content: "yes", result: {done: true, reason: "finished"}}
+"""
+
+
+def start_run(page) -> dict:
+    page.goto("/runs")  # any page of the app: gives the CSRF cookie
+    wf = api(page, "POST", "/workflows", {"source": WORKFLOW})
+    assert wf["valid"], wf["errors"]
+    return api(page, "POST", "/runs", {"workflow_id": wf["id"], "provider": "simulated", "script": SCRIPT})
+
+
+def applied(page) -> int:
+    return int(page.get_by_test_id("run-page").get_attribute("data-applied"))
+
+
+def wait_all_events(page, run_id: str) -> list[dict]:
+    page.wait_for_selector("[data-testid=run-status]:text('completed')", timeout=30_000)
+    events = api(page, "GET", f"/runs/{run_id}/events?after=0")
+    last = max(e["seq"] for e in events)
+    page.wait_for_selector(f"[data-testid=run-page][data-last-seq='{last}']")
+    return events
+
+
+def assert_full_view(page, events: list[dict]) -> None:
+    assert sorted(e["seq"] for e in events) == list(range(1, len(events) + 1)), "the server's events have gaps"
+    assert applied(page) == len(events), "each event applied exactly once"
+    cells = page.locator("[data-testid='iterations-polish'] [data-testid=iteration-cell]")
+    assert cells.count() == 4
+    verdicts = page.get_by_test_id("verdict")
+    assert verdicts.count() == 4
+    assert "finished" in verdicts.nth(3).inner_text()
+    cumulative = page.get_by_test_id("cumulative-polish").inner_text()
+    for text in ("round one", "round two", "round three", "round four"):
+        assert text in cumulative
+    assert page.get_by_test_id("node-publish").get_by_test_id("node-status").inner_text().startswith("completed")
+
+
+def test_a_reload_mid_run_still_shows_every_event(page):
+    run = start_run(page)
+    page.goto(f"/runs/{run['id']}")
+    page.locator("[data-testid='iterations-polish'] [data-testid=iteration-cell]").first.wait_for(timeout=20_000)
+    assert page.get_by_test_id("run-status").inner_text() in ("running", "queued"), "the run ended before the reload"
+    before = applied(page)
+    assert before > 0
+
+    page.reload()
+    page.get_by_test_id("run-page").wait_for()
+    events = wait_all_events(page, run["id"])
+    assert_full_view(page, events)
+    assert page.get_by_test_id("run-page").get_attribute("data-conn") in ("live", "closed")
+
+
+def test_a_finished_run_replays_from_stored_events(page):
+    run = start_run(page)
+    page.goto(f"/runs/{run['id']}")
+    wait_all_events(page, run["id"])
+
+    # A fresh visit of the finished run: the same view, from stored events.
+    page.goto("/runs")
+    page.locator(f"a[href='/runs/{run['id']}']").click()
+    page.get_by_test_id("run-page").wait_for()
+    events = wait_all_events(page, run["id"])
+    assert_full_view(page, events)
+
+    # Metrics per step and iteration.
+    page.get_by_role("tab", name="Metrics").click()
+    metrics = page.get_by_test_id("metrics")
+    metrics.wait_for()
+    assert "polish" in metrics.inner_text() and "publish" in metrics.inner_text()
