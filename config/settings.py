@@ -5,6 +5,7 @@ the in-memory channel layer and runs executed inside the server process.
 DATABASE_URL switches to PostgreSQL; REDIS_URL switches to channels_redis and
 Celery workers (RUNTIME_BACKEND may also be set explicitly).
 """
+import os
 import secrets
 from pathlib import Path
 
@@ -83,7 +84,10 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": str(DATA_DIR / "designer.sqlite3"),
             # Runs write events from the server process while requests read them.
-            "OPTIONS": {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"},
+            "OPTIONS": {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;", "transaction_mode": "IMMEDIATE"},
+            # A file, not shared-cache memory: runs write from other threads while tests read.
+            # One file per test process, so concurrent test sessions never share it.
+            "TEST": {"NAME": str(DATA_DIR / f"test-designer-{os.getpid()}.sqlite3")},
         }
     }
 
@@ -106,6 +110,13 @@ else:
 RUNTIME_BACKEND = envstr("RUNTIME_BACKEND", "celery" if REDIS_URL else "inline")
 if RUNTIME_BACKEND not in ("inline", "celery"):
     raise ImproperlyConfiguredEnv(f"RUNTIME_BACKEND={RUNTIME_BACKEND!r}: use inline or celery")
+
+# Liveness of running runs: workers beat every RUN_HEARTBEAT_S; a run silent for
+# RUN_LOST_AFTER_S is marked failed ("worker lost") by the server's reaper.
+RUN_HEARTBEAT_S = float(envstr("RUN_HEARTBEAT_S", "5"))
+RUN_LOST_AFTER_S = float(envstr("RUN_LOST_AFTER_S", "30"))
+RUN_REAPER_INTERVAL_S = float(envstr("RUN_REAPER_INTERVAL_S", "10"))
+PROVIDER_KEYS_SECRET = envstr("PROVIDER_KEYS_SECRET")
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ACKS_LATE = True

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional
 
-from ninja import Router, Schema
+from ninja import Router, Schema, Status
 
 from designer import services
 
@@ -132,7 +132,7 @@ def list_workflows(request):
 @router.post("/workflows", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])
 def create_workflow(request, payload: WorkflowIn):
     workflow = workflows.create(request.auth, source=payload.source, document=payload.document, name=payload.name, layout=payload.layout)
-    return 201, workflow_out(workflow.latest())
+    return Status(201, workflow_out(workflow.latest()))
 
 
 @router.post("/workflows/import", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])
@@ -145,7 +145,7 @@ def import_workflow(request, file: UploadedFile = File(...)):
     except UnicodeDecodeError:
         raise BadRequest(f"{file.name} is not UTF-8 text") from None
     workflow = workflows.create(request.auth, source=text, document=None)
-    return 201, workflow_out(workflow.latest())
+    return Status(201, workflow_out(workflow.latest()))
 
 
 @router.get("/workflows/{workflow_id}", response=WorkflowOut, auth=API_AUTH, tags=["workflows"])
@@ -162,12 +162,12 @@ def update_workflow(request, workflow_id: int, payload: WorkflowIn):
 @router.delete("/workflows/{workflow_id}", response={204: None}, auth=API_AUTH, tags=["workflows"])
 def delete_workflow(request, workflow_id: int):
     workflows.delete(request.auth, workflow_id)
-    return 204, None
+    return Status(204, None)
 
 
 @router.post("/workflows/{workflow_id}/duplicate", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])
 def duplicate_workflow(request, workflow_id: int):
-    return 201, workflow_out(workflows.duplicate(request.auth, workflow_id).latest())
+    return Status(201, workflow_out(workflows.duplicate(request.auth, workflow_id).latest()))
 
 
 @router.get("/workflows/{workflow_id}/versions", response=list[VersionSummary], auth=API_AUTH, tags=["workflows"])

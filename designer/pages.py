@@ -75,7 +75,7 @@ def signup(request):
 class KeyForm(forms.Form):
     provider = forms.ChoiceField(choices=[(p, p) for p in PROVIDERS_WITH_KEYS])
     api_key = forms.CharField(max_length=500)
-    base_url = forms.URLField(required=False, max_length=300)
+    base_url = forms.URLField(required=False, max_length=300, assume_scheme="https")
 
 
 @login_required

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional
 
-from ninja import Router, Schema
+from ninja import Router, Schema, Status
 
 from runtime import runs
 from runtime.access import API_AUTH
@@ -30,7 +30,7 @@ class CountOut(Schema):
 def create_run(request, payload: RunIn):
     run = runs.create_run(request.auth, workflow_id=payload.workflow_id, version=payload.version, provider=payload.provider,
                           model=payload.model, script=payload.script, budgets=payload.budgets, policies=payload.policies)
-    return 201, run_dict(runs.owned(request.auth, run.id))
+    return Status(201, run_dict(runs.owned(request.auth, run.id)))
 
 
 @router.get("/runs", response=list[dict])

@@ -27,9 +27,7 @@ from runtime.serializers import run_dict
 
 log = logging.getLogger(__name__)
 
-HEARTBEAT_SECONDS = 5.0
 CONTROL_POLL_SECONDS = 0.25
-LOST_AFTER = timedelta(seconds=30)
 
 
 def _db(fn: Callable):
@@ -92,7 +90,7 @@ async def _watch(run_id, control: RunControl) -> None:
     loop = asyncio.get_running_loop()
     last_beat = loop.time()
     while True:
-        beat = loop.time() - last_beat >= HEARTBEAT_SECONDS
+        beat = loop.time() - last_beat >= settings.RUN_HEARTBEAT_S
         if beat:
             last_beat = loop.time()
         request = await _db(_beat_and_read_request)(run_id, beat)
@@ -197,7 +195,7 @@ class SavedWorkflowResolver:
 
 def reap_lost_runs() -> list[str]:
     """Mark runs whose worker stopped beating as failed ("worker lost"); their events stay."""
-    cutoff = timezone.now() - LOST_AFTER
+    cutoff = timezone.now() - timedelta(seconds=settings.RUN_LOST_AFTER_S)
     lost = list(Run.objects.filter(status__in=(RunStatus.RUNNING, RunStatus.PAUSED), heartbeat_at__lt=cutoff).values_list("id", flat=True))
     for run_id in lost:
         Run.objects.filter(pk=run_id, status__in=(RunStatus.RUNNING, RunStatus.PAUSED)).update(

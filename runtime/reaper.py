@@ -8,7 +8,6 @@ import time
 from asgiref.sync import async_to_sync
 
 log = logging.getLogger(__name__)
-INTERVAL_SECONDS = 10.0
 _started = False
 
 
@@ -29,8 +28,10 @@ def reap_once() -> list[str]:
 
 
 def _loop() -> None:
+    from django.conf import settings
+
     while True:
-        time.sleep(INTERVAL_SECONDS)
+        time.sleep(settings.RUN_REAPER_INTERVAL_S)
         try:
             reap_once()
         except Exception:

@@ -45,32 +45,50 @@ class Recorder:
             self._wake.set()
 
     async def _flusher(self) -> None:
-        while not self._closed:
+        while True:
             await self._wake.wait()
             self._wake.clear()
-            await asyncio.sleep(self.interval)
+            if not self._closed:
+                await asyncio.sleep(self.interval)
             try:
                 await self.flush()
             except Exception:
-                log.exception("could not persist events of run %s", self.run_id)
+                log.exception("could not persist events of run %s; will retry", self.run_id)
+                await asyncio.sleep(0.5)
+                self._wake.set()
+                continue
+            if self._closed and not self._buffer:
+                return
 
     async def flush(self) -> None:
         async with self._lock:
             if not self._buffer:
                 return
             batch, self._buffer = self._buffer, []
-            await sync_to_async(persist_events, thread_sensitive=False)(self.run_id, batch)
+            # Shielded: once a write is under way it finishes, even if this task is cancelled,
+            # so a batch is never both written and kept for another attempt.
+            write = asyncio.ensure_future(sync_to_async(persist_events, thread_sensitive=False)(self.run_id, batch))
+            try:
+                await asyncio.shield(write)
+            except asyncio.CancelledError:
+                await asyncio.wait([write])
+                if write.cancelled() or write.exception() is not None:
+                    self._buffer[:0] = batch
+                raise
+            except Exception:
+                self._buffer[:0] = batch  # kept, in order, for the next attempt
+                raise
             await broadcast.send_events(self.run_id, [{"seq": e["seq"], "text": event_frame(e)} for e in batch])
 
     async def close(self) -> None:
+        """Flush everything; the flusher ends once the buffer is empty (retrying failed writes)."""
         self._closed = True
         self._wake.set()
-        self._task.cancel()
         try:
-            await self._task
-        except (asyncio.CancelledError, Exception):
-            pass
-        await self.flush()
+            await asyncio.wait_for(asyncio.shield(self._task), timeout=60)
+        except asyncio.TimeoutError:
+            log.error("run %s: %d events could not be persisted", self.run_id, len(self._buffer))
+            self._task.cancel()
 
 
 @transaction.atomic

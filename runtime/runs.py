@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import Http404
+from django.utils import timezone
 
 from designer.errors import BadRequest, DocumentInvalid
 from designer.models import WorkflowVersion
@@ -67,6 +68,8 @@ def _script(raw: Any) -> dict | None:
         parse_script(data)
     except ScriptError as exc:
         raise BadRequest(f"script: {exc}") from None
+    except (AttributeError, TypeError, ValueError, KeyError):
+        raise BadRequest("script: expected a mapping with `replies` (key -> list of replies), and optional `latency` and `tokens`") from None
     return data
 
 
@@ -180,13 +183,27 @@ def request_control(run: Run, action: str) -> None:
         raise BadRequest(f"unknown action `{action}`")
     if run.status not in ACTIVE_STATUSES:
         raise BadRequest(f"run is {run.status}; only queued, running or paused runs can be {action}d", status=409)
-    if run.status == RunStatus.QUEUED and action == "stop":
-        # Never started: cancel it here; a worker that picks it up later will not claim it.
-        Run.objects.filter(pk=run.pk, status=RunStatus.QUEUED).update(status=RunStatus.CANCELLED, reason="stopped before it started")
+    if action == "stop" and Run.objects.filter(pk=run.pk, status=RunStatus.QUEUED).update(
+        status=RunStatus.CANCELLED, reason="stopped before it started", finished_at=timezone.now()
+    ):
+        # Never started: a worker that picks it up later will not claim it.
+        _announce(run.pk)
         return
     if backends.control_local(str(run.id), action):
         return
+    # Not executing in this process (a Celery worker, or not claimed yet): the run's watcher picks it up.
     Run.objects.filter(pk=run.pk).update(control_request=action)
+
+
+def _announce(run_id) -> None:
+    from asgiref.sync import async_to_sync
+
+    from runtime.execution import announce
+
+    try:
+        async_to_sync(announce)(run_id)
+    except Exception:  # live updates are best effort; the database has the truth
+        pass
 
 
 def control_all(user, action: str) -> int:

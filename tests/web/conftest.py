@@ -1,0 +1,50 @@
+import pytest
+from django.contrib.auth import get_user_model
+
+from runtime.access import create_token
+
+
+@pytest.fixture
+def owner(db):
+    return get_user_model().objects.create_user("owner", password="owner-pass-123")
+
+
+@pytest.fixture
+def stranger(db):
+    return get_user_model().objects.create_user("stranger", password="stranger-pass-123")
+
+
+@pytest.fixture
+def owner_client(client, owner):
+    client.force_login(owner)
+    return client
+
+
+@pytest.fixture
+def stranger_client(stranger):
+    from django.test import Client
+
+    c = Client()
+    c.force_login(stranger)
+    return c
+
+
+@pytest.fixture
+def owner_token(owner):
+    return create_token(owner, "tests")
+
+
+@pytest.fixture(autouse=True)
+def no_run_outlives_its_test():
+    """Runs execute on a background loop; let them finish before the database is flushed."""
+    yield
+    import concurrent.futures
+
+    from runtime import backends
+    from runtime.engine import RunControl  # noqa: F401  (imported for the side effect of loading the engine)
+
+    for run_id in list(backends._live):
+        backends.control_local(run_id, "stop")
+    pending = backends.local_futures()
+    if pending:
+        concurrent.futures.wait(pending, timeout=30)

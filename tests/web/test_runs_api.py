@@ -1,0 +1,187 @@
+"""Runs over HTTP on the embedded default: created, executed in-process, recorded, controlled, private."""
+import json
+import time
+
+import pytest
+
+from runtime.models import Run, RunEvent
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LOOP = """
+name: review-loop
+agents:
+  writer: {description: Writes.}
+  judge:
+    description: Judges.
+    resultSchema:
+      type: object
+      required: [done]
+      properties: {done: {type: boolean}, reason: {type: string}}
+steps:
+  - id: dev
+    loop:
+      maxIterations: 4
+      untilAgent: judge
+      outputMode: cumulative
+      steps:
+        - id: draft
+          agent: writer
+          instructions: Write a draft.
+"""
+
+SCRIPT = {
+    "replies": {
+        "draft": ["draft one", "draft two", "draft three"],
+        "judge": [
+            {"content": "not yet", "result": {"done": False, "reason": "too short"}},
+            {"content": "good", "result": {"done": True, "reason": "complete"}},
+        ],
+    }
+}
+
+
+def post(client, path, body):
+    return client.post(path, data=json.dumps(body), content_type="application/json")
+
+
+def wait_for(client, run_id, statuses=("completed", "failed", "cancelled"), timeout=30):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        body = client.get(f"/api/v1/runs/{run_id}").json()
+        if body["status"] in statuses:
+            return body
+        time.sleep(0.05)
+    raise AssertionError(f"run {run_id} still {body['status']}")
+
+
+@pytest.fixture
+def workflow_id(owner_client):
+    return post(owner_client, "/api/v1/workflows", {"source": LOOP}).json()["id"]
+
+
+def test_a_scripted_run_completes_and_records_events_iterations_and_loop_metadata(owner_client, workflow_id):
+    created = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "provider": "simulated", "script": SCRIPT})
+    assert created.status_code == 201
+    assert created.json()["status"] in ("queued", "running")
+    run = wait_for(owner_client, created.json()["id"])
+    assert run["status"] == "completed", run["reason"]
+    assert run["loops"]["dev"] == {"rounds_completed": 2, "broke_early": True, "break_reason": "judge"}
+    assert run["version"] == 1
+
+    events = owner_client.get(f"/api/v1/runs/{run['id']}/events").json()
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert events[0]["type"] == "workflow_start" and events[-1]["type"] == "workflow_end"
+    later = owner_client.get(f"/api/v1/runs/{run['id']}/events?after=3").json()
+    assert later[0]["seq"] == 4 and len(later) == len(events) - 3
+
+    iterations = owner_client.get(f"/api/v1/runs/{run['id']}/iterations").json()
+    assert [(i["step_id"], i["iteration"], i["status"]) for i in iterations] == [("dev", 0, "completed"), ("dev", 1, "completed")]
+    assert iterations[0]["verdict"] == {"done": False, "reason": "too short", "failed_open": False}
+    assert iterations[1]["verdict"]["done"] is True
+    assert iterations[0]["duration_ms"] is not None
+
+    metrics = owner_client.get(f"/api/v1/runs/{run['id']}/metrics").json()
+    assert metrics["loops"]["dev"]["iterations"] == 2 and metrics["break_reasons"] == {"dev": "judge"}
+    loop_end = [e for e in events if e["type"] == "loop_end"][0]
+    assert loop_end["data"]["content"] == "draft one\n\n---\n\ndraft two"
+
+
+def test_a_run_points_at_the_exact_version_it_ran(owner_client, workflow_id):
+    post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": SCRIPT})
+    changed = LOOP.replace("maxIterations: 4", "maxIterations: 2")
+    saved = owner_client.put(f"/api/v1/workflows/{workflow_id}", data=json.dumps({"source": changed}), content_type="application/json")
+    assert saved.status_code == 200, saved.content
+    old = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "version": 1, "script": SCRIPT}).json()
+    new = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": SCRIPT}).json()
+    assert (old["version"], new["version"]) == (1, 2)
+    wait_for(owner_client, old["id"])
+    wait_for(owner_client, new["id"])
+
+
+def test_an_invalid_version_cannot_run(owner_client, workflow_id):
+    owner_client.put(f"/api/v1/workflows/{workflow_id}", data=json.dumps({"document": {"name": "x", "steps": []}}), content_type="application/json")
+    response = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id})
+    assert response.status_code == 422 and response.json()["diagnostics"][0]["code"] == "empty_steps"
+
+
+@pytest.mark.parametrize(
+    "extra, words",
+    [
+        ({"provider": "nope"}, "unknown provider"),
+        ({"budgets": {"max_tokens": -1}}, "positive"),
+        ({"budgets": {"max_apples": 1}}, "unknown budget"),
+        ({"script": {"replies": 5}}, "script"),
+        ({"script": "replies: [\n"}, "script"),
+    ],
+)
+def test_bad_run_requests_get_a_clear_4xx(owner_client, workflow_id, extra, words):
+    response = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, **extra})
+    assert 400 <= response.status_code < 500
+    assert words in response.json()["detail"]
+
+
+def test_script_text_is_accepted_like_an_object(owner_client, workflow_id):
+    text = "replies:\n  draft: [a]\n  judge:\n    - {content: ok, result: {done: true}}\n"
+    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": text}).json()
+    assert wait_for(owner_client, run["id"])["status"] == "completed"
+
+
+def test_budgets_stop_a_run_with_their_reason(owner_client, workflow_id):
+    script = {**SCRIPT, "tokens": {"prompt": 100, "completion": 100}}
+    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": script, "budgets": {"max_tokens": 150}}).json()
+    done = wait_for(owner_client, run["id"])
+    assert done["status"] == "failed" and "token budget exceeded" in done["reason"]
+
+
+def test_pause_resume_and_stop_a_running_run(owner_client, workflow_id):
+    slow = {**SCRIPT, "latency": 0.3, "replies": {"draft": ["x"], "judge": [{"content": "no", "result": {"done": False}}]}}
+    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": slow}).json()
+    wait_for(owner_client, run["id"], statuses=("running",))
+    paused = post(owner_client, f"/api/v1/runs/{run['id']}/pause", {})
+    assert paused.status_code == 200 and paused.json()["status"] == "paused"
+    assert owner_client.get("/api/v1/runs/active/count").json() == {"count": 1}
+    assert post(owner_client, f"/api/v1/runs/{run['id']}/resume", {}).json()["status"] == "running"
+    post(owner_client, f"/api/v1/runs/{run['id']}/stop", {})
+    done = wait_for(owner_client, run["id"])
+    assert done["status"] == "cancelled"
+    assert post(owner_client, f"/api/v1/runs/{run['id']}/pause", {}).status_code == 409
+
+
+def test_stop_all_stops_every_active_run(owner_client, workflow_id):
+    slow = {"latency": 0.3, "replies": {"judge": [{"content": "no", "result": {"done": False}}]}}
+    ids = [post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": slow}).json()["id"] for _ in range(2)]
+    assert post(owner_client, "/api/v1/runs/all/stop", {}).json()["count"] == 2
+    finals = [wait_for(owner_client, i) for i in ids]
+    assert {r["status"] for r in finals} == {"cancelled"}, [(r["status"], r["reason"]) for r in finals]
+
+
+def test_a_stranger_cannot_see_or_control_someone_elses_run(owner_client, stranger_client, workflow_id):
+    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": SCRIPT}).json()
+    for path in ("", "/events", "/iterations", "/metrics", "/history"):
+        assert stranger_client.get(f"/api/v1/runs/{run['id']}{path}").status_code == 404
+    assert post(stranger_client, f"/api/v1/runs/{run['id']}/stop", {}).status_code == 404
+    assert stranger_client.get("/api/v1/runs").json() == []
+    assert post(stranger_client, "/api/v1/runs", {"workflow_id": workflow_id}).status_code == 404
+    assert post(stranger_client, "/api/v1/runs/all/stop", {}).json() == {"count": 0}
+    wait_for(owner_client, run["id"])
+
+
+def test_runs_list_filters_by_status_and_workflow(owner_client, workflow_id):
+    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": SCRIPT}).json()
+    wait_for(owner_client, run["id"])
+    assert [r["id"] for r in owner_client.get(f"/api/v1/runs?status=completed&workflow={workflow_id}").json()] == [run["id"]]
+    assert owner_client.get("/api/v1/runs?status=failed").json() == []
+    assert owner_client.get("/api/v1/runs?status=bogus").status_code == 400
+
+
+def test_an_unknown_or_malformed_run_id_is_404(owner_client):
+    assert owner_client.get("/api/v1/runs/not-a-uuid").status_code == 404
+    assert owner_client.get("/api/v1/runs/00000000-0000-0000-0000-000000000000").status_code == 404
+
+
+def test_events_are_persisted_once_each(owner_client, workflow_id):
+    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": SCRIPT}).json()
+    wait_for(owner_client, run["id"])
+    stored = Run.objects.get(pk=run["id"])
+    assert RunEvent.objects.filter(run=stored).count() == stored.last_seq > 0
