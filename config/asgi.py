@@ -7,11 +7,10 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.ws_auth import TokenOrSessionAuthMiddlewareStack  # noqa: E402
+from config.ws_auth import OriginCheck, TokenOrSessionAuthMiddlewareStack  # noqa: E402
 from runtime.backends import capture_server_loop  # noqa: E402
 from runtime.reaper import start_reaper  # noqa: E402
 
@@ -20,7 +19,7 @@ application = capture_server_loop(
         {
             # The embedded default serves the built front end itself.
             "http": ASGIStaticFilesHandler(django_asgi_app),
-            "websocket": AllowedHostsOriginValidator(TokenOrSessionAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            "websocket": OriginCheck(TokenOrSessionAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
     )
 )

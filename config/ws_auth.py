@@ -27,3 +27,24 @@ def _user_for_token(token: str):
 def TokenOrSessionAuthMiddlewareStack(inner):
     # The session stack runs first; a valid bearer token then takes precedence.
     return AuthMiddlewareStack(BearerTokenMiddleware(inner))
+
+
+class OriginCheck:
+    """Refuse websocket handshakes from pages of other sites.
+
+    Browsers always send Origin on a websocket handshake, so a cross-site page
+    riding on the session cookie is refused here. Scripts and CI clients send
+    no Origin and authenticate with a bearer token instead.
+    """
+
+    def __init__(self, inner):
+        from channels.security.websocket import AllowedHostsOriginValidator
+
+        self.inner = inner
+        self.checked = AllowedHostsOriginValidator(inner)
+
+    async def __call__(self, scope, receive, send):
+        headers = dict(scope.get("headers") or [])
+        if b"origin" not in headers:
+            return await self.inner(scope, receive, send)
+        return await self.checked(scope, receive, send)
