@@ -70,9 +70,17 @@ export function CodeEditor(props: CodeEditorProps) {
     const v = view.current;
     if (!v) return;
     const current = v.state.doc.toString();
-    if (current === props.value) return;
+    const next = props.value;
+    if (current === next) return;
+    // Replace only the part that changed: keeps the scroll position, the
+    // cursor and the cost of a large document's update small.
+    let start = 0;
+    const min = Math.min(current.length, next.length);
+    while (start < min && current.charCodeAt(start) === next.charCodeAt(start)) start++;
+    let end = 0;
+    while (end < min - start && current.charCodeAt(current.length - 1 - end) === next.charCodeAt(next.length - 1 - end)) end++;
     v.dispatch({
-      changes: { from: 0, to: current.length, insert: props.value },
+      changes: { from: start, to: current.length - end, insert: next.slice(start, next.length - end) },
       annotations: External.of(true),
     });
   }, [props.value]);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, type DragEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, type DragEvent } from 'react';
 import {
   Background,
   Controls,
@@ -40,7 +40,27 @@ function useProblemCounts(): Map<string, ProblemCount> {
   }, [errors, warnings, doc]);
 }
 
-export function Canvas() {
+/** Everything a node's rendering depends on, as one comparable string. */
+function nodeSignature(n: FlowNode, selected: boolean, readOnly: boolean): string {
+  const d = n.data;
+  return [
+    JSON.stringify(d.step),
+    d.scope,
+    d.index,
+    d.kind,
+    d.hasInnerSteps,
+    d.childCount,
+    n.position.x,
+    n.position.y,
+    n.width ?? '',
+    n.height ?? '',
+    n.parentId ?? '',
+    selected,
+    readOnly,
+  ].join('|');
+}
+
+export const Canvas = memo(function Canvas() {
   const store = useEditorStore();
   const doc = useEditor((s) => s.doc);
   const layout = useEditor((s) => s.layout);
@@ -62,27 +82,49 @@ export function Canvas() {
 
   const selectedKey = selection?.kind === 'step' ? selection.key : null;
   const selectedEdge = selection?.kind === 'edge' ? selection.id : null;
-  const nodes = useMemo(
-    () =>
-      graph.nodes.map((n) => {
-        const m = measured.current.get(n.id);
-        const out: FlowNode = { ...n, selected: n.id === selectedKey };
-        if (m && !isContainer(n.data.kind)) out.measured = m;
-        else if (isContainer(n.data.kind)) out.measured = { width: n.width, height: n.height };
-        if (readOnly) out.draggable = true;
-        return out;
-      }),
-    [graph, selectedKey, readOnly],
-  );
-  const edges = useMemo(
-    () =>
-      graph.edges.map((e) => ({
-        ...e,
-        selected: e.id === selectedEdge,
-        className: e.id === selectedEdge ? 'edge-selected' : undefined,
-      })),
-    [graph, selectedEdge],
-  );
+  // Nodes and edges keep their identity while unchanged, so that an edit of
+  // one step re-renders one node, not the whole canvas.
+  const nodeCache = useRef(new Map<string, { sig: string; node: FlowNode }>());
+  const edgeCache = useRef(new Map<string, { sig: string; edge: FlowEdge }>());
+  const nodes = useMemo(() => {
+    const next = new Map<string, { sig: string; node: FlowNode }>();
+    const out = graph.nodes.map((n) => {
+      const m = measured.current.get(n.id);
+      const container = isContainer(n.data.kind);
+      const selected = n.id === selectedKey;
+      const sig = nodeSignature(n, selected, readOnly);
+      const prev = nodeCache.current.get(n.id);
+      if (prev && prev.sig === sig) {
+        next.set(n.id, prev);
+        return prev.node;
+      }
+      const node: FlowNode = { ...n, selected };
+      if (m && !container) node.measured = m;
+      else if (container) node.measured = { width: n.width, height: n.height };
+      if (readOnly) node.draggable = true;
+      next.set(n.id, { sig, node });
+      return node;
+    });
+    nodeCache.current = next;
+    return out;
+  }, [graph, selectedKey, readOnly]);
+  const edges = useMemo(() => {
+    const next = new Map<string, { sig: string; edge: FlowEdge }>();
+    const out = graph.edges.map((e) => {
+      const selected = e.id === selectedEdge;
+      const sig = `${e.source}|${e.target}|${selected}`;
+      const prev = edgeCache.current.get(e.id);
+      if (prev && prev.sig === sig) {
+        next.set(e.id, prev);
+        return prev.edge;
+      }
+      const edge: FlowEdge = { ...e, selected, className: selected ? 'edge-selected' : undefined };
+      next.set(e.id, { sig, edge });
+      return edge;
+    });
+    edgeCache.current = next;
+    return out;
+  }, [graph, selectedEdge]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<FlowNode>[]) => {
@@ -175,7 +217,7 @@ export function Canvas() {
           multiSelectionKeyCode={null}
           fitView
           fitViewOptions={{ padding: 0.15, maxZoom: 1 }}
-          minZoom={0.1}
+          minZoom={0.05}
           maxZoom={1.75}
           onlyRenderVisibleElements
           proOptions={{ hideAttribution: true }}
@@ -195,4 +237,4 @@ export function Canvas() {
       </div>
     </ProblemsContext.Provider>
   );
-}
+});

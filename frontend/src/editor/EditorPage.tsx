@@ -6,8 +6,9 @@ import { isLayout, isObject, type WorkflowDoc } from '../doc/types';
 import { navigate } from '../router';
 import { EditorContext, useEditor, useEditorStore } from '../store/context';
 import { blankDocument, createEditorStore, isDirty, type EditorStore } from '../store/editorStore';
-import { deleteSelection, layoutMissing, tidyUp } from './actions';
+import { deleteSelection, layoutMissing, needsLayout, tidyUp } from './actions';
 import { Canvas } from './Canvas';
+import { preloadElk } from '../layout/elk';
 import { ImportDialog, importText, fileText } from './ImportDialog';
 import { Inspector } from './Inspector';
 import { Palette } from './Palette';
@@ -42,7 +43,7 @@ export async function saveWorkflow(store: EditorStore): Promise<{ id: number; ve
   const s = store.getState();
   const revision = s.revision;
   const layoutRevision = s.layoutRevision;
-  const body = { source: s.source, layout: s.layout };
+  const body = s.source.trim() ? { source: s.source, layout: s.layout } : { document: s.doc, layout: s.layout };
   const wf = s.workflowId === null ? await api.createWorkflow(body) : await api.saveWorkflow(s.workflowId, body);
   store.getState().markSaved(wf.id, wf.version, revision, layoutRevision);
   return { id: wf.id, version: wf.version };
@@ -71,7 +72,9 @@ function Editor({ workflowId }: { workflowId: number | null }) {
   const [exportOpen, setExportOpen] = useState(false);
   const [dragOver, setDragOver] = useState(false);
 
-  const doc = useEditor((s) => s.doc);
+  // Narrow subscriptions: a keystroke in the inspector must not re-render the whole editor.
+  const docName = useEditor((s) => (typeof s.doc.name === 'string' ? s.doc.name : ''));
+  const emptyDoc = useEditor((s) => Array.isArray(s.doc.steps) && s.doc.steps.length === 0);
   const dirty = useEditor(isDirty);
   const version = useEditor((s) => s.savedVersion);
   const errors = useEditor((s) => s.errors.length);
@@ -93,23 +96,34 @@ function Editor({ workflowId }: { workflowId: number | null }) {
       return;
     }
     setLoading(true);
+    preloadElk(); // in parallel with the fetch: imported documents may need a layout
     const n = Number(viewingVersion);
     const fetch = viewingVersion && Number.isInteger(n) ? api.version(workflowId, n) : api.getWorkflow(workflowId);
     fetch
       .then(async (wf) => {
         if (cancelled) return;
+        performance.mark('ld:fetched');
         const parsed = isObject(wf.document) ? (wf.document as WorkflowDoc) : { name: wf.name, steps: [] };
+        // The server judged the saved version already: its diagnostics come with it.
+        const judged = Array.isArray(wf.errors) && Array.isArray(wf.warnings) && typeof wf.valid === 'boolean';
         store.getState().load({
           workflowId: wf.id,
           version: wf.version,
           doc: parsed,
           source: wf.source ?? '',
           layout: isLayout(wf.layout) ? wf.layout : null,
+          ...(judged ? { errors: wf.errors, warnings: wf.warnings, valid: wf.valid } : {}),
         });
         if (viewingVersion) store.getState().markSaved(wf.id, wf.version, -1, -1);
-        await layoutMissing(store);
+        // Interactive at once; a missing layout comes from elkjs (in a worker) just after.
         setLoading(false);
         store.getState().requestFit();
+        if (needsLayout(store)) {
+          void layoutMissing(store).then(() => {
+            performance.mark('ld:laid-out');
+            if (!cancelled) store.getState().requestFit();
+          });
+        }
       })
       .catch((e) => {
         if (!cancelled) {
@@ -244,8 +258,8 @@ function Editor({ workflowId }: { workflowId: number | null }) {
     >
       <div className="toolbar">
         <div className="toolbar-title">
-          <span className="wf-name" title={String(doc.name ?? '')} data-testid="wf-name">
-            {typeof doc.name === 'string' && doc.name ? doc.name : 'Untitled'}
+          <span className="wf-name" title={docName} data-testid="wf-name">
+            {docName || 'Untitled'}
           </span>
           {dirty && (
             <span className="dirty" title="Unsaved changes" data-testid="dirty">
@@ -318,7 +332,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
         <div className={`canvas-wrap${readOnlyView ? '' : ' has-palette'}`}>
           {loading ? <div className="canvas-empty muted">Loading…</div> : <Canvas />}
           <Palette />
-          {!loading && Array.isArray(doc.steps) && doc.steps.length === 0 && (
+          {!loading && emptyDoc && (
             <div className="canvas-hint">
               <strong>An empty workflow.</strong> Add a step or a loop from the palette, or import a YAML file.
             </div>
@@ -330,7 +344,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
       </div>
       <ProblemsPanel />
       {dialog === 'import' && <ImportDialog onClose={() => setDialog(null)} />}
-      {dialog === 'run' && <RunDialog doc={doc} onClose={() => setDialog(null)} onStart={startRun} />}
+      {dialog === 'run' && <RunDialog doc={store.getState().doc} onClose={() => setDialog(null)} onStart={startRun} />}
     </div>
   );
 }

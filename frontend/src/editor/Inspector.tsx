@@ -1,7 +1,7 @@
 // The inspector: a form for every field of the selected item (workflow,
 // agents, steps, loops, options, includes). Edits go through pure document
 // ops; the server validates and its diagnostics show under each field.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { json } from '@codemirror/lang-json';
 import type { Diag } from '../api/types';
 import { CelInput } from '../components/CelInput';
@@ -82,7 +82,7 @@ function useFocusField(container: React.RefObject<HTMLDivElement | null>) {
   }, [field, nonce, container]);
 }
 
-export function Inspector() {
+export const Inspector = memo(function Inspector() {
   const selection = useEditor((s) => s.selection);
   const readOnly = useEditor((s) => s.readOnly);
   const [tab, setTab] = useState<Tab>('workflow');
@@ -123,7 +123,7 @@ export function Inspector() {
       </fieldset>
     </aside>
   );
-}
+});
 
 function useApply() {
   const store = useEditorStore();

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useEditor, useEditorStore } from '../store/context';
 import { addFromPalette, type PaletteKind } from './actions';
 import { PALETTE_MIME } from './Canvas';
@@ -10,7 +11,7 @@ const ITEMS: { kind: PaletteKind; icon: string; label: string; hint: string }[] 
   { kind: 'include', icon: '⤷', label: 'Include', hint: 'Runs a sub-workflow file.' },
 ];
 
-export function Palette() {
+export const Palette = memo(function Palette() {
   const store = useEditorStore();
   const readOnly = useEditor((s) => s.readOnly);
   const selection = useEditor((s) => s.selection);
@@ -44,7 +45,7 @@ export function Palette() {
       ))}
     </div>
   );
-}
+});
 
 function loopScope(store: ReturnType<typeof useEditorStore>, key: string): string {
   const { doc } = store.getState();

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { Diag } from '../api/types';
 import { targetOf, type Target } from '../doc/pointer';
 import { useEditor, useEditorStore } from '../store/context';
@@ -33,7 +34,7 @@ function selectionOf(t: Target): { selection: Selection; field: string } {
   }
 }
 
-export function ProblemsPanel() {
+export const ProblemsPanel = memo(function ProblemsPanel() {
   const errors = useEditor((s) => s.errors);
   const warnings = useEditor((s) => s.warnings);
   const validating = useEditor((s) => s.validating);
@@ -103,4 +104,4 @@ export function ProblemsPanel() {
       </ul>
     </section>
   );
-}
+});

@@ -1,14 +1,14 @@
 // The YAML view: edits here go to the server, whose parsed document redraws
 // the canvas; structured edits come back as the server's rendering (comments
 // kept). Diagnostics show on their lines.
-import { useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { yaml } from '@codemirror/lang-yaml';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { EditorView } from '@codemirror/view';
 import { CodeEditor } from '../components/CodeEditor';
 import { useEditor, useEditorStore } from '../store/context';
 
-export function YamlView() {
+export const YamlView = memo(function YamlView() {
   const store = useEditorStore();
   const source = useEditor((s) => s.source);
   const errors = useEditor((s) => s.errors);
@@ -61,4 +61,4 @@ export function YamlView() {
       />
     </section>
   );
-}
+});

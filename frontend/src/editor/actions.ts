@@ -97,7 +97,18 @@ export async function tidyUp(store: EditorStore): Promise<void> {
   store.getState().setLayout(next, { history: true });
 }
 
-/** Lays out the steps the layout does not know yet (imported documents). */
+/** True when some step has no saved position (an imported document). */
+export function needsLayout(store: EditorStore): boolean {
+  const { doc, layout } = store.getState();
+  const graph = documentToGraph(doc, layout);
+  return !graph.unmapped && graph.nodes.some((n) => !layout.positions[n.id]);
+}
+
+/**
+ * Lays out the steps the layout does not know yet (imported documents) with
+ * elkjs. Meanwhile the canvas shows a simple layered placement; if the user
+ * moved something in between, only the steps still unplaced take elk's spot.
+ */
 export async function layoutMissing(store: EditorStore): Promise<void> {
   const { doc, layout } = store.getState();
   const graph = documentToGraph(doc, layout);
@@ -105,7 +116,9 @@ export async function layoutMissing(store: EditorStore): Promise<void> {
   const missing = graph.nodes.some((n) => !layout.positions[n.id]);
   if (!missing) return;
   const next = await autoLayout(graph);
+  const now = store.getState().layout;
+  const base = now === layout ? layout.positions : now.positions;
   // Keep what the user placed; fill the rest. Positions only: no history entry.
-  const known = Object.keys(layout.positions).length;
-  store.getState().setLayout(known ? { version: 1, positions: { ...next.positions, ...layout.positions } } : next);
+  const known = Object.keys(base).length;
+  store.getState().setLayout(known ? { version: 1, positions: { ...next.positions, ...base } } : next);
 }

@@ -5,14 +5,27 @@ import type { Layout } from '../doc/types';
 import { isContainer, LOOP_HEADER, LOOP_PAD, SINGLE_LOOP_H, SINGLE_LOOP_W, STEP_H, STEP_W, type Graph } from '../graph/mapping';
 
 // elkjs is large: loaded on first use, not with the page.
-let elk: ElkApi | null = null;
+let elk: Promise<ElkApi> | null = null;
 
-async function getElk(): Promise<ElkApi> {
-  if (!elk) {
-    const mod = await import('elkjs/lib/elk.bundled.js');
-    elk = new mod.default();
-  }
+/**
+ * In the browser elkjs runs in a Web Worker, so laying out a large document
+ * never blocks the page; elsewhere (tests) it runs in place.
+ */
+function getElk(): Promise<ElkApi> {
+  elk ??=
+    typeof Worker === 'function'
+      ? Promise.all([import('elkjs/lib/elk-api.js'), import('elkjs/lib/elk-worker.min.js?worker')]).then(
+          ([api, worker]) => new api.default({ workerFactory: () => new worker.default() }),
+        )
+      : import('elkjs/lib/elk.bundled.js').then((mod) => new mod.default());
   return elk;
+}
+
+/** Starts loading elkjs (without waiting for it). */
+export function preloadElk(): void {
+  void getElk().catch(() => {
+    elk = null;
+  });
 }
 
 const OPTIONS: Record<string, string> = {
@@ -22,6 +35,7 @@ const OPTIONS: Record<string, string> = {
   'elk.spacing.nodeNode': '40',
   'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
   'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
+  'elk.layered.thoroughness': '1',
 };
 
 export async function autoLayout(graph: Graph): Promise<Layout> {

@@ -109,7 +109,7 @@ export interface SyncApi {
   render(body: { document: WorkflowDoc; format: 'yaml' | 'json'; source?: string }, signal?: AbortSignal): Promise<{ text: string }>;
 }
 
-export const DOC_DEBOUNCE_MS = 40;
+export const DOC_DEBOUNCE_MS = 30;
 export const TEXT_DEBOUNCE_MS = 250;
 const HISTORY_LIMIT = 200;
 const COALESCE_MS = 1200;
@@ -121,6 +121,11 @@ export function blankDocument(): WorkflowDoc {
     agents: { worker: { description: 'Does the work.' } },
     steps: [{ id: 'start', agent: 'worker', instructions: 'Describe what this step should do.' }],
   };
+}
+
+/** Diagnostics of a document (not a text) carry no lines of their own. */
+function stripLines(diags: Diag[]): Diag[] {
+  return diags.map((d) => ({ ...d, line: null, column: null }));
 }
 
 /** Adds YAML line numbers to diagnostics that have only a path. */
@@ -179,22 +184,30 @@ export function createEditorStore(sync: SyncApi): EditorStore {
         const { doc, revision, source } = get();
         const signal = newController();
         void track(async () => {
-          const [checked, rendered] = await Promise.all([
-            sync.validate({ document: doc }, signal),
-            sync.render({ document: doc, format: 'yaml', source: source || undefined }, signal),
-          ]);
+          performance.mark('ld:sync-start');
+          // The verdict first (the problems panel refreshes as soon as it
+          // comes), then the text: one request at a time on the server.
+          const checked = await sync.validate({ document: doc }, signal);
           if (get().revision !== revision) return;
-          const text = rendered.text;
+          performance.mark('ld:sync-answered');
           set({
-            source: text,
-            sourceNonce: get().sourceNonce + 1,
-            errors: withLines(checked.errors, text),
-            warnings: withLines(checked.warnings, text),
+            errors: withLines(checked.errors, get().source),
+            warnings: withLines(checked.warnings, get().source),
             valid: checked.valid,
             validating: false,
             checkedRevision: revision,
             parseFailed: false,
             syncError: null,
+          });
+          const rendered = await sync.render({ document: doc, format: 'yaml', source: source || undefined }, signal);
+          if (get().revision !== revision) return;
+          const text = rendered.text;
+          set({
+            source: text,
+            sourceNonce: get().sourceNonce + 1,
+            // Line numbers follow the new text.
+            errors: withLines(stripLines(checked.errors), text),
+            warnings: withLines(stripLines(checked.warnings), text),
           });
         });
       }, DOC_DEBOUNCE_MS);
@@ -325,6 +338,9 @@ export function createEditorStore(sync: SyncApi): EditorStore {
           else syncFromDoc();
         } else if (input.source) {
           set({ errors: withLines(input.errors, input.source), warnings: withLines(input.warnings ?? [], input.source) });
+        } else {
+          // Saved as a document (through the API): the server renders its text.
+          syncFromDoc();
         }
       },
 
