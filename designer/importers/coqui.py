@@ -150,6 +150,9 @@ class _Importer:
         loop: dict[str, Any] = {}
         loop_step: dict[str, Any] = {"id": loop_id, "loop": loop}
         self._termination(loop, loop_step, steps, agents, agent_names)
+        if "max_iterations" in self.given and "max_iterations" not in self.values:
+            loop["maxIterations"] = self._int(self.given["max_iterations"], "max_iterations (given)")
+            self.rep.warn(f"max_iterations given at import: maxIterations is {loop['maxIterations']}")
         loop["steps"] = steps
         self._prompt_composition(steps)
         document["agents"] = agents
@@ -160,7 +163,7 @@ class _Importer:
                 self.rep.dropped(f"/{key}", "unknown field of a loop definition")
         for placeholder in sorted(self.unknown):
             self.rep.warn(f"'{{{{{placeholder}}}}}' is not a declared parameter and no value was given; it was left as written")
-        for key in sorted(set(self.given) - set(self.values) - {"goal"}):
+        for key in sorted(set(self.given) - set(self.values) - {"goal", "max_iterations"}):
             self.rep.warn(f"parameter '{key}' was given but the definition does not declare it; it was still filled in where it appears")
         result = self.rep.finish("coqui", document)
         until = loop.get("until")

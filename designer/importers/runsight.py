@@ -42,7 +42,7 @@ from .common import (
 )
 from .report import ImportResult, Reporter
 
-BLOCK_TYPES = ("linear", "gate", "code", "loop")
+BLOCK_TYPES = ("linear", "gate", "code", "loop", "synthesize")
 STRING_OPS = {
     "equals", "not_equals", "contains", "not_contains", "starts_with",
     "ends_with", "is_empty", "not_empty", "regex",
@@ -67,6 +67,7 @@ TYPE_KEYS = {
     "linear": {"soul_ref"},
     "gate": {"soul_ref", "eval_key", "extract_field", "pass", "fail"},
     "code": {"code", "timeout_seconds", "allowed_imports"},
+    "synthesize": {"soul_ref", "input_block_ids"},
     "loop": {"inner_block_refs", "max_rounds", "break_condition", "carry_context", "break_on_exit", "retry_on_exit"},
 }
 
@@ -188,7 +189,16 @@ class _Importer:
                 raise ImportFailed(
                     f"unknown block type {btype!r}; the importer understands {', '.join(BLOCK_TYPES)}",
                     path=f"{path}/type", line=line_of(block, "type") or line_of(self.raw["blocks"], block_id))
-            if btype in ("linear", "gate") and not isinstance(block.get("soul_ref"), str):
+            if btype == "synthesize":
+                ids = block.get("input_block_ids")
+                if not isinstance(ids, list) or not ids:
+                    raise ImportFailed("a synthesize block needs a non-empty 'input_block_ids' list",
+                                       path=f"{path}/input_block_ids", line=line_of(self.raw["blocks"], block_id))
+                for i, ref in enumerate(ids):
+                    if ref not in self.blocks or ref == block_id:
+                        raise ImportFailed(f"input block '{ref}' is not another block", path=f"{path}/input_block_ids/{i}",
+                                           line=line_of(ids, i))
+            if btype in ("linear", "gate", "synthesize") and not isinstance(block.get("soul_ref"), str):
                 raise ImportFailed(f"a {btype} block needs 'soul_ref'", path=f"{path}/soul_ref", line=line_of(self.raw["blocks"], block_id))
             if btype == "gate":
                 ek = block.get("eval_key")
@@ -380,6 +390,13 @@ class _Importer:
                                   "so the step carries a generic instruction: write the task into it")
         elif btype == "gate":
             self._gate_step(block_id, block, step, path)
+        elif btype == "synthesize":
+            step["agent"] = self._agent_for_soul(block["soul_ref"], f"{path}/soul_ref", block_id)
+            names = ", ".join(f"'{self.step_id[b]}'" for b in block["input_block_ids"])
+            step["instructions"] = f"Synthesise the outputs of {names} into one coherent result."
+            self.rep.carried(f"{path}/type", f"@{sid}", "synthesize block -> agent step over its inputs' outputs")
+            for i, ref in enumerate(block["input_block_ids"]):
+                self._add_dep(block_id, ref, f"{path}/input_block_ids/{i}", None)
         elif btype == "code":
             step["agent"] = self._code_agent(block_id)
             src = str(block["code"]).rstrip()

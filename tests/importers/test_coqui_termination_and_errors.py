@@ -117,3 +117,9 @@ def test_malformed_definitions_are_refused_with_the_field(text, path):
     with pytest.raises(ImportFailed) as err:
         import_loop("coqui", text)
     assert err.value.path == path
+
+
+def test_max_iterations_given_at_import_overrides_the_definition():
+    result = imported(definition({"type": "evaluation_bound", "value": {"max_review_rounds": 5}}), max_iterations="2")
+    assert result.document["steps"][0]["loop"]["maxIterations"] == 2
+    assert any("max_iterations given" in w for w in result.warnings)

@@ -44,8 +44,10 @@ def workflows(draw):
                                                "enabled": st.booleans(), "mode": st.sampled_from(["last", "all"]),
                                                "inject_as": st.text(max_size=5)}),
                                            **common})
+    synth = st.fixed_dictionaries({"type": st.just("synthesize"), "soul_ref": st.just("editor"),
+                                   "input_block_ids": st.lists(ref, min_size=1, max_size=3)}, optional=common)
     other = st.fixed_dictionaries({"type": st.sampled_from(["fanout", "router"])})
-    kinds = st.one_of(linear, linear, gate, gate, code, loop, loop) if draw(st.integers(0, 9)) else st.one_of(linear, other)
+    kinds = st.one_of(linear, linear, gate, gate, code, loop, loop, synth) if draw(st.integers(0, 9)) else st.one_of(linear, other)
     blocks = {name: draw(kinds) for name in names}
     workflow = {"name": draw(st.text(min_size=1, max_size=10)), "entry": draw(st.sampled_from(names))}
     workflow.update(draw(st.fixed_dictionaries({}, optional={

@@ -65,7 +65,7 @@ def test_an_unknown_block_type_is_refused_with_its_path_and_line():
     err = refuse(GOOD_LOOP.replace("type: linear", "type: teleport"))
     assert err.path == "/blocks/draft/type"
     assert err.line == 3
-    assert "teleport" in str(err) and "linear, gate, code, loop" in str(err)
+    assert "teleport" in str(err) and "linear, gate, code, loop, synthesize" in str(err)
 
 
 def test_a_loop_whose_inner_ref_points_nowhere_is_refused():

@@ -226,3 +226,16 @@ workflow: {name: top, entry: a}
 """)
     for field in ("/version", "/enabled", "/config", "/tools"):
         assert result.entry(field).outcome == "dropped"
+
+
+def test_a_synthesize_block_depends_on_its_inputs():
+    result = imported("""\
+blocks:
+  pros: {type: linear, soul_ref: analyst}
+  cons: {type: linear, soul_ref: analyst}
+  merge: {type: synthesize, soul_ref: editor, input_block_ids: [pros, cons]}
+workflow: {name: synth, entry: pros}
+""")
+    merge = step(result.document, "merge")
+    assert merge["dependsOn"] == ["pros", "cons"] and merge["agent"] == "editor"
+    assert result.entry("/blocks/merge/input_block_ids/0").outcome == "carried"
