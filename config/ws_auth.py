@@ -1,6 +1,6 @@
 """Websocket auth: the browser's session, or `Authorization: Bearer <token>` for scripts."""
 from channels.auth import AuthMiddlewareStack
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
 
 
 class BearerTokenMiddleware:
@@ -17,7 +17,7 @@ class BearerTokenMiddleware:
         return await self.inner(scope, receive, send)
 
 
-@database_sync_to_async
+@sync_to_async(thread_sensitive=False)
 def _user_for_token(token: str):
     from runtime.access import user_for_token
 

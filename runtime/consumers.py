@@ -11,19 +11,24 @@ import asyncio
 import json
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from runtime.broadcast import run_group, user_runs_group
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent
-from runtime.recorder import event_frame
+from runtime.recorder import event_frame, event_json, events_frame
 from runtime.serializers import run_dict
 
 POLL_SECONDS = 2.0
+
+
+def _query(fn):
+    """Database reads off the shared request thread: many sockets replay at once."""
+    return sync_to_async(fn, thread_sensitive=False)
 REPLAY_PAGE = 2000
 
 
-@database_sync_to_async
+@_query
 def _owned_run(user, run_id):
     try:
         run = Run.objects.select_related("workflow", "version").filter(pk=run_id, owner=user).first()
@@ -32,7 +37,7 @@ def _owned_run(user, run_id):
     return run
 
 
-@database_sync_to_async
+@_query
 def _events_between(run_id, after: int, upto: int | None) -> list[dict]:
     rows = RunEvent.objects.filter(run_id=run_id, seq__gt=after)
     if upto is not None:
@@ -40,7 +45,7 @@ def _events_between(run_id, after: int, upto: int | None) -> list[dict]:
     return list(rows.order_by("seq").values_list("event", flat=True)[:REPLAY_PAGE])
 
 
-@database_sync_to_async
+@_query
 def _run_state(run_id) -> tuple[str, int] | None:
     return Run.objects.filter(pk=run_id).values_list("status", "last_seq").first()
 
@@ -61,6 +66,8 @@ class RunConsumer(AsyncWebsocketConsumer):
             self.last = max(0, int(query.get("after", ["0"])[0]))
         except ValueError:
             self.last = 0
+        # Clients that understand {"kind": "events"} get many events per message.
+        self.batch = query.get("batch", ["0"])[0] in ("1", "true")
         self.lock = asyncio.Lock()
         self.group = run_group(self.run_id)
         # Subscribe before replaying, so nothing emitted in between is missed.
@@ -68,7 +75,7 @@ class RunConsumer(AsyncWebsocketConsumer):
         await self.accept()
         async with self.lock:
             await self._refill(None)
-        await self.send(text_data=json.dumps({"kind": "run", "run": await database_sync_to_async(run_dict)(run)}, default=str))
+        await self.send(text_data=json.dumps({"kind": "run", "run": await _query(run_dict)(run)}, default=str))
         self.poller = asyncio.create_task(self._poll())
 
     async def disconnect(self, code):
@@ -78,26 +85,39 @@ class RunConsumer(AsyncWebsocketConsumer):
         if poller:
             poller.cancel()
 
+    async def _deliver(self, texts: list[str]) -> None:
+        if not texts:
+            return
+        if self.batch:
+            await self.send(text_data=events_frame(texts))
+        else:
+            for text in texts:
+                await self.send(text_data=event_frame(text))
+
     async def _refill(self, upto: int | None) -> None:
         while True:
             events = await _events_between(self.run_id, self.last, upto)
-            for event in events:
-                await self.send(text_data=event_frame(event))
-                self.last = event["seq"]
+            await self._deliver([event_json(e) for e in events])
+            if events:
+                self.last = events[-1]["seq"]
             if len(events) < REPLAY_PAGE:
                 return
 
     async def run_events(self, message):
         async with self.lock:
+            pending: list[str] = []
             for frame in message["frames"]:
                 seq = frame["seq"]
                 if seq <= self.last:
                     continue
                 if seq > self.last + 1:
+                    await self._deliver(pending)
+                    pending = []
                     await self._refill(seq - 1)
                 if seq == self.last + 1:
-                    await self.send(text_data=frame["text"])
+                    pending.append(frame["json"])
                     self.last = seq
+            await self._deliver(pending)
 
     async def run_status(self, message):
         async with self.lock:

@@ -22,12 +22,22 @@ from runtime.models import Run, RunEvent, RunIteration
 log = logging.getLogger(__name__)
 
 
-def event_frame(event: dict) -> str:
-    return json.dumps({"kind": "event", "event": event}, separators=(",", ":"), default=str)
+def event_json(event: dict) -> str:
+    return json.dumps(event, separators=(",", ":"), default=str)
+
+
+def event_frame(event_text: str) -> str:
+    """One websocket message for one event, from the event's JSON text."""
+    return '{"kind":"event","event":' + event_text + "}"
+
+
+def events_frame(event_texts: list[str]) -> str:
+    """One websocket message carrying several events (clients that ask with ?batch=1)."""
+    return '{"kind":"events","events":[' + ",".join(event_texts) + "]}"
 
 
 class Recorder:
-    def __init__(self, run_id, *, interval: float = 0.02, max_batch: int = 500):
+    def __init__(self, run_id, *, interval: float = 0.01, max_batch: int = 500):
         self.run_id = run_id
         self.interval = interval
         self.max_batch = max_batch
@@ -78,7 +88,7 @@ class Recorder:
             except Exception:
                 self._buffer[:0] = batch  # kept, in order, for the next attempt
                 raise
-            await broadcast.send_events(self.run_id, [{"seq": e["seq"], "text": event_frame(e)} for e in batch])
+            await broadcast.send_events(self.run_id, [{"seq": e["seq"], "json": event_json(e)} for e in batch])
 
     async def close(self) -> None:
         """Flush everything; the flusher ends once the buffer is empty (retrying failed writes)."""
@@ -96,28 +106,54 @@ def persist_events(run_id, batch: list[dict]) -> None:
     RunEvent.objects.bulk_create(
         [RunEvent(run_id=run_id, seq=e["seq"], type=e.get("type", ""), step_id=(e.get("stepId") or "")[:300], event=e) for e in batch]
     )
-    for event in batch:
-        _derive(run_id, event)
+    _derive_iterations(run_id, batch)
     Run.objects.filter(pk=run_id).update(last_seq=batch[-1]["seq"])
 
 
-def _iteration_key(data: dict) -> dict:
-    return {"iteration": data.get("iteration"), "index": data.get("index")}
-
-
-def _derive(run_id, event: dict) -> None:
-    kind = event.get("type")
-    if kind not in ("iteration_start", "iteration_end", "judge_verdict"):
-        return
+def _key(event: dict) -> tuple:
     data = event.get("data") or {}
-    step_id = (event.get("stepId") or "")[:300]
-    key = _iteration_key(data)
-    if kind == "judge_verdict":
-        key = {"iteration": data.get("iteration"), "index": None}
-    row = RunIteration.objects.filter(run_id=run_id, step_id=step_id, **key).first()
-    if row is None:
-        row = RunIteration(run_id=run_id, step_id=step_id, item=data.get("item"), started_seq=event.get("seq", 0), started_at=_timestamp(event), **key)
-    if kind == "iteration_end":
+    if event.get("type") == "judge_verdict":
+        return ((event.get("stepId") or "")[:300], data.get("iteration"), None)
+    return ((event.get("stepId") or "")[:300], data.get("iteration"), data.get("index"))
+
+
+def _derive_iterations(run_id, batch: list[dict]) -> None:
+    """Iteration rows from this batch's iteration and verdict events, in few queries.
+
+    Rows started in this batch are built in memory and inserted together; rows
+    started in an earlier batch are read once and updated.
+    """
+    relevant = [e for e in batch if e.get("type") in ("iteration_start", "iteration_end", "judge_verdict")]
+    if not relevant:
+        return
+    fresh: dict[tuple, RunIteration] = {}
+    for event in relevant:
+        if event["type"] == "iteration_start":
+            step_id, iteration, index = _key(event)
+            data = event.get("data") or {}
+            fresh[(step_id, iteration, index)] = RunIteration(
+                run_id=run_id, step_id=step_id, iteration=iteration, index=index, item=data.get("item"),
+                started_seq=event.get("seq", 0), started_at=_timestamp(event),
+            )
+    older_keys = {_key(e) for e in relevant if e["type"] != "iteration_start"} - set(fresh)
+    older: dict[tuple, RunIteration] = {}
+    for step_id, iteration, index in older_keys:
+        row = RunIteration.objects.filter(run_id=run_id, step_id=step_id, iteration=iteration, index=index).first()
+        older[(step_id, iteration, index)] = row or RunIteration(run_id=run_id, step_id=step_id, iteration=iteration, index=index)
+    for event in relevant:
+        if event["type"] == "iteration_start":
+            continue
+        key = _key(event)
+        row = fresh.get(key) or older[key]
+        _apply(row, event)
+    RunIteration.objects.bulk_create(list(fresh.values()))
+    for row in older.values():
+        row.save()
+
+
+def _apply(row: RunIteration, event: dict) -> None:
+    data = event.get("data") or {}
+    if event["type"] == "iteration_end":
         row.status = data.get("status") or "completed"
         row.content = data.get("content") or ""
         row.result = data.get("result")
@@ -127,9 +163,8 @@ def _derive(run_id, event: dict) -> None:
         ended = _timestamp(event)
         if row.duration_ms is None and ended and row.started_at:
             row.duration_ms = (ended - row.started_at).total_seconds() * 1000
-    elif kind == "judge_verdict":
+    elif event["type"] == "judge_verdict":
         row.verdict = {k: data.get(k) for k in ("done", "reason", "failed_open")}
-    row.save()
 
 
 def _timestamp(event: dict):
