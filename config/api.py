@@ -3,6 +3,8 @@ from ninja import NinjaAPI
 
 from designer.api import router as designer_router
 from designer.errors import install_error_handlers
+from designer.importers.api import router as import_router
+from designer.templates.api import router as templates_router
 from designer.pages import me_router
 from runtime.api import router as runs_router
 
@@ -11,3 +13,5 @@ install_error_handlers(api)
 api.add_router("/", designer_router)
 api.add_router("/", runs_router)
 api.add_router("/", me_router)
+api.add_router("/", import_router)
+api.add_router("/", templates_router)
