@@ -110,9 +110,11 @@ def test_build_validate_export_save_and_run_a_judge_loop(page, tmp_path):
     assert page.get_by_test_id("validity").inner_text() == "valid"
     assert node(page, "refine").get_by_test_id("error-badge").count() == 0
 
-    # The YAML view follows the canvas.
-    text = yaml_text(page)
-    assert "untilAgent: judge" in text and "id: review" in text
+    # The YAML view follows the canvas (the server renders it just after its verdict).
+    page.wait_for_function(
+        "() => { const t = document.querySelector('[data-testid=yaml-editor]').innerText;"
+        " return t.includes('untilAgent: judge') && t.includes('id: review') && t.includes('delay: 0s'); }")
+    assert "dependsOn" in yaml_text(page)
 
     # Export: the downloaded file is valid against the upstream JSON Schema.
     page.get_by_test_id("export").click()

@@ -8,6 +8,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Diag, ValidateResult } from '../api/types';
 import { LineFinder } from '../doc/lines';
+import { allKeys } from '../graph/keys';
 import { renameInLayout } from '../doc/ops';
 import { deepEqual, emptyLayout, isObject, type Layout, type WorkflowDoc } from '../doc/types';
 import { emptyRun, reduceEvents, type RunState } from '../run/reduce';
@@ -238,10 +239,14 @@ export function createEditorStore(sync: SyncApi): EditorStore {
             parseFailed: !parsed,
             syncError: null,
           };
+          let reshaped = false;
           if (parsed && checked.document && !deepEqual(checked.document, get().doc)) {
+            reshaped = allKeys(checked.document).join('\n') !== allKeys(get().doc).join('\n');
             patch.doc = checked.document;
           }
           set(patch);
+          // Steps came or went in the text: show them all.
+          if (reshaped) get().requestFit();
         });
       }, TEXT_DEBOUNCE_MS);
     };

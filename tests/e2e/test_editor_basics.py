@@ -1,0 +1,134 @@
+"""The YAML view and the canvas follow each other (comments kept), undo and
+redo, keyboard delete, and the workflows list (versions, duplicate, delete)."""
+from __future__ import annotations
+
+import re
+
+from .conftest import open_new_editor, wait_checked
+
+YAML = """\
+# A two-step chain; this comment must survive edits made on the canvas.
+name: chain
+agents:
+  writer:
+    description: Writes.  # the only agent
+steps:
+  - id: draft
+    agent: writer
+    instructions: Write a draft.
+  - id: polish
+    agent: writer
+    dependsOn: [draft]
+    instructions: Polish the draft.
+"""
+
+
+def type_yaml(page, text: str) -> None:
+    page.locator("[data-testid=yaml-editor]").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(text)
+
+
+def yaml_has(page, *parts: str) -> None:
+    js = " && ".join(f"t.includes({p!r})" for p in parts)
+    page.wait_for_function(f"() => {{ const t = document.querySelector('[data-testid=yaml-editor]').innerText; return {js}; }}")
+
+
+def blank_canvas(page):
+    page.locator("[data-testid=canvas] .react-flow__pane").click(position={"x": 5, "y": 5})
+
+
+def test_yaml_and_canvas_follow_each_other_and_comments_survive(page):
+    open_new_editor(page)
+    type_yaml(page, YAML)
+    page.locator("[data-testid='node-polish']").wait_for()
+    wait_checked(page)
+    assert page.locator("[data-id='draft->polish']").count() == 1
+    assert "Polish the draft." in page.locator("[data-testid='node-polish']").inner_text()
+
+    # Canvas/inspector -> YAML, comments kept.
+    page.locator("[data-testid='node-polish'] .node-title").click()
+    page.locator("#f-instructions").fill("Polish the draft until it shines.")
+    wait_checked(page)
+    yaml_has(page, "Polish the draft until it shines.", "# A two-step chain", "# the only agent")
+
+    # YAML -> canvas: a typo shows as a problem on its line, the fix clears it.
+    type_yaml(page, YAML.replace("dependsOn: [draft]", "dependsOn: [drafts]"))
+    wait_checked(page)
+    problem = page.get_by_test_id("problem").first
+    problem.wait_for()
+    assert "line 12" in problem.inner_text()
+    assert page.locator(".cm-lint-marker-error").count() >= 1
+    assert page.locator("[data-id='draft->polish']").count() == 0
+    type_yaml(page, YAML)
+    wait_checked(page)
+    assert page.get_by_test_id("problem").count() == 0
+    page.locator("[data-id='draft->polish']").wait_for(state="attached")
+
+
+def test_undo_redo_and_keyboard_delete(page):
+    open_new_editor(page)
+    type_yaml(page, YAML)
+    page.locator("[data-testid='node-polish']").wait_for()
+    wait_checked(page)
+
+    page.locator("[data-testid='node-draft'] .node-title").click()
+    page.locator("#f-instructions").fill("A better draft.")
+    wait_checked(page)
+    assert "A better draft." in page.locator("[data-testid='node-draft']").inner_text()
+    blank_canvas(page)
+    page.keyboard.press("Control+z")
+    page.wait_for_function("() => document.querySelector(\"[data-testid='node-draft']\").innerText.includes('Write a draft.')")
+    page.keyboard.press("Control+Shift+z")
+    page.wait_for_function("() => document.querySelector(\"[data-testid='node-draft']\").innerText.includes('A better draft.')")
+
+    # Delete a dependency (select the edge), then a step.
+    a = page.locator(".react-flow__node[data-id='draft'] .react-flow__handle.source").bounding_box()
+    b = page.locator(".react-flow__node[data-id='polish'] .react-flow__handle.target").bounding_box()
+    page.mouse.click((a["x"] + b["x"] + b["width"]) / 2, a["y"] + a["height"] / 2)
+    page.get_by_text("Remove dependency").wait_for()
+    page.keyboard.press("Delete")
+    page.locator("[data-id='draft->polish']").wait_for(state="detached")
+    page.locator("[data-testid='node-draft'] .node-title").click()
+    blank = page.locator("[data-testid=canvas]")
+    blank.focus()
+    page.keyboard.press("Delete")
+    page.locator("[data-testid='node-draft']").wait_for(state="detached")
+    wait_checked(page)
+    yaml_has(page, "id: polish")
+    assert "id: draft" not in page.locator("[data-testid=yaml-editor]").inner_text()
+
+
+def test_workflows_list_versions_duplicate_and_delete(page):
+    open_new_editor(page)
+    type_yaml(page, YAML.replace("name: chain", "name: listed-chain"))
+    wait_checked(page)
+    blank_canvas(page)
+    page.keyboard.press("Control+s")
+    page.wait_for_url(re.compile(r"/workflows/\d+$"))
+    page.get_by_test_id("dirty").wait_for(state="detached")
+    page.locator("[data-testid='node-draft'] .node-title").click()
+    page.locator("#f-instructions").fill("Second version.")
+    wait_checked(page)
+    page.get_by_test_id("dirty").wait_for()
+    page.get_by_test_id("save").click()
+    page.get_by_text("Saved as version 2.").wait_for()
+
+    page.goto("/")
+    row = page.locator("tr", has=page.get_by_role("link", name="listed-chain", exact=True))
+    row.wait_for()
+    assert "v2" in row.inner_text()
+    row.get_by_role("button", name="History").click()
+    versions = page.get_by_test_id("versions")
+    versions.wait_for()
+    assert versions.locator("li").count() == 2
+
+    row.get_by_role("button", name="Duplicate").click()
+    copy = page.locator("tr", has=page.get_by_role("link", name="listed-chain (copy)"))
+    copy.wait_for()
+
+    page.once("dialog", lambda d: d.accept())
+    copy.get_by_role("button", name="Delete").click()
+    copy.wait_for(state="detached")
+    assert row.count() == 1
