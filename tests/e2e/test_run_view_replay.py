@@ -112,3 +112,23 @@ def test_a_finished_run_replays_from_stored_events(page):
     metrics = page.get_by_test_id("metrics")
     metrics.wait_for()
     assert "polish" in metrics.inner_text() and "publish" in metrics.inner_text()
+
+
+def test_pause_resume_and_stop_from_the_run_view(page):
+    page.goto("/runs")
+    wf = api(page, "POST", "/workflows", {"source": WORKFLOW})
+    run = api(page, "POST", "/runs", {"workflow_id": wf["id"], "provider": "simulated",
+                                      "script": SCRIPT.replace("latency: 0.35", "latency: 1.0")})
+    page.goto(f"/runs/{run['id']}")
+    status = page.get_by_test_id("run-status")
+    page.wait_for_selector("[data-testid=run-status]:text('running')", timeout=20_000)
+
+    page.get_by_test_id("pause").click()
+    page.wait_for_selector("[data-testid=run-status]:text('paused')")
+    assert page.get_by_test_id("resume").is_enabled()
+    page.get_by_test_id("resume").click()
+    page.wait_for_selector("[data-testid=run-status]:text('running')")
+    page.get_by_test_id("stop").click()
+    page.wait_for_selector("[data-testid=run-status]:text('cancelled')", timeout=20_000)
+    assert status.inner_text() == "cancelled"
+    assert page.get_by_test_id("stop").is_disabled()

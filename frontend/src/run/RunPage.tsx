@@ -8,6 +8,7 @@ import type { Run } from '../api/types';
 import { Banner } from '../components/Banner';
 import { Link } from '../components/Link';
 import { isLayout, isObject, type JsonObject, type WorkflowDoc } from '../doc/types';
+import { locate } from '../graph/keys';
 import { Canvas } from '../editor/Canvas';
 import { layoutMissing } from '../editor/actions';
 import { EditorContext, useEditor, useEditorStore } from '../store/context';
@@ -213,12 +214,31 @@ function Pre({ text, testId, empty }: { text: string | undefined; testId?: strin
   );
 }
 
-function cumulativeOf(loop: LoopRun): string {
+/** The loop's `outputMode` in the document: cumulative, or last (the default). */
+function useOutputMode(key: string): 'cumulative' | 'last' {
+  return useEditor((s) => {
+    const found = locate(s.doc, key);
+    const loop = found && isObject(found.step.loop) ? found.step.loop : null;
+    return loop && loop.outputMode === 'cumulative' ? 'cumulative' : 'last';
+  });
+}
+
+/** What the loop step outputs so far: every finished iteration (cumulative) or the latest one. */
+function loopOutput(loop: LoopRun, mode: 'cumulative' | 'last'): string {
   if (loop.cumulative !== undefined && loop.ended) return loop.cumulative;
-  return loop.iterations
-    .filter((it) => it.status === 'completed' && it.content)
-    .map((it) => it.content as string)
-    .join(CUMULATIVE_SEPARATOR);
+  const done = loop.iterations.filter((it) => it.status === 'completed' && it.content);
+  if (mode === 'last') return done.length ? (done[done.length - 1].content as string) : '';
+  return done.map((it) => it.content as string).join(CUMULATIVE_SEPARATOR);
+}
+
+function LoopOutput({ loopKey, loop, testId }: { loopKey: string; loop: LoopRun; testId?: string }) {
+  const mode = useOutputMode(loopKey);
+  return (
+    <>
+      <div className="muted small">{mode === 'cumulative' ? 'Cumulative output (grows as iterations finish)' : 'Loop output (outputMode last: the latest iteration)'}</div>
+      <Pre text={loopOutput(loop, mode)} testId={testId} empty="Appears as iterations finish." />
+    </>
+  );
 }
 
 function LivePanel() {
@@ -264,8 +284,7 @@ function LivePanel() {
             Loop {key} <span className="muted small">· {loop.iterations.length} iteration(s){loop.ended ? ` · stopped by ${loop.ended.reason ?? '—'}` : ''}</span>
           </h4>
           <VerdictList iterations={loop.iterations} />
-          <div className="muted small">Cumulative output</div>
-          <Pre text={cumulativeOf(loop)} testId={`cumulative-${key}`} empty="Grows as iterations finish." />
+          <LoopOutput loopKey={key} loop={loop} testId={`cumulative-${key}`} />
         </div>
       ))}
       {errors.length > 0 && (
@@ -366,8 +385,7 @@ function DetailsPanel() {
         {loop && (
           <>
             <VerdictList iterations={loop.iterations} />
-            <div className="muted small">Cumulative output</div>
-            <Pre text={cumulativeOf(loop)} />
+            <LoopOutput loopKey={selection.key} loop={loop} />
           </>
         )}
       </div>

@@ -130,7 +130,15 @@ function stripLines(diags: Diag[]): Diag[] {
 }
 
 /** Adds YAML line numbers to diagnostics that have only a path. */
-export function withLines(diags: Diag[], text: string): Diag[] {
+export function withLines(all: Diag[], text: string): Diag[] {
+  // The same finding reported twice (same code, place and message) is shown once.
+  const seen = new Set<string>();
+  const diags = all.filter((d) => {
+    const k = `${d.code}\u0000${d.path}\u0000${d.message}\u0000${d.line ?? ''}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
   if (diags.every((d) => d.line != null)) return diags;
   const finder = new LineFinder(text);
   return diags.map((d) => (d.line != null ? d : { ...d, line: finder.line(d.path), column: d.column ?? 1 }));
