@@ -124,6 +124,13 @@ export function blankDocument(): WorkflowDoc {
   };
 }
 
+// Parsing a large YAML text to find lines is not free: keep the last one.
+let lastFinder: { text: string; finder: LineFinder } | null = null;
+function finderFor(text: string): LineFinder {
+  if (lastFinder?.text !== text) lastFinder = { text, finder: new LineFinder(text) };
+  return lastFinder.finder;
+}
+
 /** Diagnostics of a document (not a text) carry no lines of their own. */
 function stripLines(diags: Diag[]): Diag[] {
   return diags.map((d) => ({ ...d, line: null, column: null }));
@@ -140,7 +147,7 @@ export function withLines(all: Diag[], text: string): Diag[] {
     return true;
   });
   if (diags.every((d) => d.line != null)) return diags;
-  const finder = new LineFinder(text);
+  const finder = finderFor(text);
   return diags.map((d) => (d.line != null ? d : { ...d, line: finder.line(d.path), column: d.column ?? 1 }));
 }
 
