@@ -100,14 +100,19 @@ async def _watch(run_id, control: RunControl) -> None:
 
 
 def _providers_for(run: Run):
+    """The run's providers: the owner's stored keys first, then the server's environment."""
+    from types import SimpleNamespace
+
     from runtime.access import provider_key
 
-    overrides = {}
+    config = {name: getattr(settings, name, None) for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY")}
     for name in ("openai", "anthropic"):
         key, base_url = provider_key(run.owner, name)
         if key:
-            overrides[name] = {"api_key": key, **({"base_url": base_url} if base_url else {})}
-    return configured_providers(run.provider, settings=settings, script=run.script, **overrides)
+            config[f"{name.upper()}_API_KEY"] = key
+            if base_url:
+                config[f"{name.upper()}_BASE_URL"] = base_url
+    return configured_providers(run.provider, settings=SimpleNamespace(**config), script=run.script)
 
 
 def _finish(run_id, result: RunResult) -> None:

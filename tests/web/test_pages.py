@@ -1,0 +1,37 @@
+"""Sign-up, login and the editor page."""
+import pytest
+from django.contrib.auth import get_user_model
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_fresh_install_sends_the_first_visitor_to_create_the_owner_account(client):
+    response = client.get("/")
+    assert response.status_code == 302 and response["Location"] == "/signup/"
+    page = client.get("/signup/").content.decode()
+    assert "Create the owner account" in page
+    created = client.post("/signup/", {"username": "boss", "password1": "a-long-pass-123", "password2": "a-long-pass-123"})
+    assert created.status_code == 302
+    boss = get_user_model().objects.get(username="boss")
+    assert boss.is_superuser
+    assert client.get("/").status_code == 200
+
+
+def test_after_the_owner_exists_visitors_are_asked_to_log_in(client, owner):
+    response = client.get("/workflows/12")
+    assert response.status_code == 302 and response["Location"].startswith("/login/")
+    assert "Create the owner account" not in client.get("/signup/").content.decode()
+
+
+def test_login_with_a_wrong_password_says_so_and_a_right_one_opens_the_editor(client, owner):
+    wrong = client.post("/login/", {"username": "owner", "password": "nope"})
+    assert "did not match" in wrong.content.decode()
+    right = client.post("/login/", {"username": "owner", "password": "owner-pass-123"})
+    assert right.status_code == 302
+    page = client.get("/runs/abc")
+    assert page.status_code == 200 and "csrftoken" in page.cookies
+
+
+def test_signup_errors_are_shown_by_field(client, owner):
+    page = client.post("/signup/", {"username": "owner", "password1": "x", "password2": "y"}).content.decode()
+    assert "already exists" in page

@@ -1,0 +1,61 @@
+"""Provider keys: stored encrypted, used for the owner's real-provider runs, never shown anywhere."""
+import json
+import time
+
+import pytest
+
+from runtime.access import provider_key, store_provider_key
+from runtime.models import ProviderKey, RunEvent
+from tests.fakes.openai import FakeOpenAI
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SECRET = "sk-test-0123456789abcdef-secret"
+DOC = "name: real\nagents:\n  writer: {description: Writes., model: openai/gpt-test}\nsteps:\n  - id: draft\n    agent: writer\n    instructions: Write.\n"
+
+
+def test_a_key_is_encrypted_at_rest_and_reads_back(owner):
+    store_provider_key(owner, "openai", SECRET, "http://127.0.0.1:9/v1")
+    stored = ProviderKey.objects.get(user=owner, provider="openai")
+    assert SECRET not in stored.encrypted_key
+    assert provider_key(owner, "openai") == (SECRET, "http://127.0.0.1:9/v1")
+
+
+def test_a_run_uses_the_owners_key_and_it_never_reaches_events_or_answers(owner, owner_client):
+    with FakeOpenAI(default={"content": "hello from the fake"}) as fake:
+        store_provider_key(owner, "openai", SECRET, fake.url + "/v1")
+        wid = owner_client.post("/api/v1/workflows", data=json.dumps({"source": DOC}), content_type="application/json").json()["id"]
+        run = owner_client.post("/api/v1/runs", data=json.dumps({"workflow_id": wid, "provider": "openai"}), content_type="application/json").json()
+        deadline = time.time() + 30
+        while owner_client.get(f"/api/v1/runs/{run['id']}").json()["status"] not in ("completed", "failed") and time.time() < deadline:
+            time.sleep(0.05)
+        final = owner_client.get(f"/api/v1/runs/{run['id']}")
+        assert final.json()["status"] == "completed", final.json()["reason"]
+        assert fake.requests and fake.requests[0].headers.get("authorization") == f"Bearer {SECRET}"
+    events = owner_client.get(f"/api/v1/runs/{run['id']}/events")
+    assert "hello from the fake" in events.content.decode()
+    for text in (events.content.decode(), final.content.decode(), owner_client.get("/account/").content.decode(),
+                 json.dumps(list(RunEvent.objects.values_list("event", flat=True)))):
+        assert SECRET not in text
+
+
+def test_the_account_page_saves_a_key_without_echoing_it(owner_client, owner):
+    response = owner_client.post("/account/", {"action": "set_key", "provider": "anthropic", "api_key": SECRET, "base_url": ""})
+    assert response.status_code == 302
+    page = owner_client.get("/account/").content.decode()
+    assert "key set" in page and SECRET not in page
+    assert provider_key(owner, "anthropic")[0] == SECRET
+
+
+def test_tokens_are_created_once_shown_and_revocable(owner_client, owner):
+    page = owner_client.post("/account/", {"action": "create_token", "name": "ci"}).content.decode()
+    token = page.split('id="new-token">')[1].split("<")[0]
+    assert token.startswith("ld_")
+    assert owner_client.get("/api/v1/me", HTTP_AUTHORIZATION=f"Bearer {token}").json() == {"username": "owner"}
+    assert token not in owner_client.get("/account/").content.decode()
+    from runtime.models import ApiToken
+
+    owner_client.post("/account/", {"action": "revoke", "token_id": ApiToken.objects.get(user=owner).pk})
+    from django.test import Client
+
+    assert Client().get("/api/v1/me", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 401
