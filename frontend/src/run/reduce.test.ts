@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent } from '../api/types';
+import { durationMs, emptyRun, parseStepId, promptText, reduceEvents } from './reduce';
+
+// Shapes as runtime/engine emits them (see runtime/engine/loops.py, agent.py).
+let seq = 0;
+function ev(type: string, stepId: string | undefined, rest: Partial<RunEvent> = {}): RunEvent {
+  seq += 1;
+  return { type, seq, timestamp: `2026-11-22T02:00:0${Math.min(seq, 9)}.000Z`, runId: 'r1', ...(stepId ? { stepId } : {}), ...rest };
+}
+
+function judgeRun(): RunEvent[] {
+  seq = 0;
+  return [
+    ev('workflow_start', undefined, { data: { total: 1 } }),
+    ev('step_start', 'dev', { data: { index: 0, total: 1, loop_type: 'repeat-until', max_iterations: 3 } }),
+    ev('iteration_start', 'dev', { data: { iteration: 0 } }),
+    ev('step_start', 'dev.0.work', { agent: 'worker' }),
+    ev('agent_turn', 'dev.0.work', { agent: 'worker', data: { phase: 'request', model: 'simulated', prompt: { system: 'You are worker', user: 'Do it' } } }),
+    ev('output', 'dev.0.work', { agent: 'worker', delta: 'draft ' }),
+    ev('output', 'dev.0.work', { agent: 'worker', delta: 'one' }),
+    ev('output', 'dev.0.work', { agent: 'worker', done: true }),
+    ev('agent_turn', 'dev.0.work', { agent: 'worker', tokens: { prompt: 10, completion: 2, total: 12 }, data: { phase: 'response' } }),
+    ev('step_end', 'dev.0.work', { duration: '51ms', tokens: { prompt: 10, completion: 2, total: 12 }, data: { status: 'completed', content: 'draft one', result: null } }),
+    ev('iteration_end', 'dev', { data: { iteration: 0, status: 'completed', content: 'draft one', result: null } }),
+    ev('judge_verdict', 'dev', { agent: 'judge', data: { iteration: 0, done: false, reason: 'too thin', failed_open: false, content: 'no' } }),
+    ev('iteration_start', 'dev', { data: { iteration: 1 } }),
+    ev('step_start', 'dev.1.work', { agent: 'worker' }),
+    ev('step_end', 'dev.1.work', { data: { status: 'completed', content: 'draft two' } }),
+    ev('iteration_end', 'dev', { data: { iteration: 1, status: 'completed', content: 'draft two' } }),
+    ev('judge_verdict', 'dev', { agent: 'judge', data: { iteration: 1, done: null, reason: null, failed_open: true, content: '' } }),
+    ev('loop_end', 'dev', { data: { rounds_completed: 2, broke_early: true, break_reason: 'judge', content: 'draft one\n\n---\n\ndraft two' } }),
+    ev('step_end', 'dev', { duration: '1.2s', data: { status: 'completed', content: 'draft one\n\n---\n\ndraft two' } }),
+    ev('workflow_end', undefined, { data: { status: 'completed' } }),
+  ];
+}
+
+describe('parseStepId', () => {
+  it('reads top-level, repeat-until and forEach ids', () => {
+    expect(parseStepId('plan')).toEqual({ key: 'plan' });
+    expect(parseStepId('dev.2.review')).toEqual({ key: 'dev/review', loop: 'dev', iteration: 2, inner: 'review' });
+    expect(parseStepId('dev.2')).toEqual({ key: 'dev', loop: 'dev', iteration: 2, inner: '' });
+    expect(parseStepId('deploy-each[0]')).toEqual({ key: 'deploy-each', loop: 'deploy-each', iteration: 0, inner: '' });
+    expect(parseStepId('deploy-each[3].verify')).toEqual({ key: 'deploy-each/verify', loop: 'deploy-each', iteration: 3, inner: 'verify' });
+  });
+
+  it('shows an included step on its include node', () => {
+    expect(parseStepId('deploy.build')).toEqual({ key: 'deploy' });
+  });
+});
+
+describe('reduceEvents', () => {
+  it('builds iterations, verdicts, statuses and the cumulative output of a judge loop', () => {
+    const s = reduceEvents(emptyRun(), judgeRun());
+    expect(s.status).toBe('completed');
+    const loop = s.loops.dev;
+    expect(loop.loopType).toBe('repeat-until');
+    expect(loop.iterations.map((it) => [it.iteration, it.status, it.content])).toEqual([
+      [0, 'completed', 'draft one'],
+      [1, 'completed', 'draft two'],
+    ]);
+    expect(loop.iterations[0].verdict).toEqual({ done: false, reason: 'too thin', failedOpen: false });
+    expect(loop.iterations[1].verdict).toEqual({ done: null, reason: null, failedOpen: true });
+    expect(loop.ended).toEqual({ reason: 'judge', rounds: 2 });
+    expect(loop.cumulative).toBe('draft one\n\n---\n\ndraft two');
+    expect(s.steps.dev.status).toBe('completed');
+    expect(s.steps['dev/work'].status).toBe('completed');
+    expect(loop.iterations[0].steps.work.prompt).toBe('System:\nYou are worker\n\nUser:\nDo it');
+    expect(loop.iterations[0].steps.work.output).toBe('draft one');
+    expect(s.tokens.total).toBe(12);
+  });
+
+  it('applies each seq once, so a replay after a reconnect changes nothing', () => {
+    const events = judgeRun();
+    const once = reduceEvents(emptyRun(), events);
+    const half = reduceEvents(emptyRun(), events.slice(0, 9));
+    const replayed = reduceEvents(half, events); // the server resends from an older seq
+    expect(replayed.applied).toBe(events.length);
+    expect(replayed.lastSeq).toBe(once.lastSeq);
+    expect(replayed.loops).toEqual(once.loops);
+    expect(replayed.tokens).toEqual(once.tokens);
+    expect(reduceEvents(once, events)).toBe(once);
+  });
+
+  it('streams the running agent’s tokens as live text', () => {
+    const events = judgeRun().slice(0, 7);
+    const s = reduceEvents(emptyRun(), events);
+    expect(s.live).toEqual({ stepId: 'dev.0.work', agent: 'worker', text: 'draft one', done: false });
+  });
+
+  it('keeps forEach items with their iteration', () => {
+    seq = 0;
+    const s = reduceEvents(emptyRun(), [
+      ev('step_start', 'each', { data: { loop_type: 'forEach', items: 2 } }),
+      ev('iteration_start', 'each', { data: { index: 0, item: { name: 'auth' } } }),
+      ev('iteration_start', 'each', { data: { index: 1, item: { name: 'billing' } } }),
+      ev('step_start', 'each[1].deploy'),
+      ev('iteration_end', 'each', { data: { index: 1, item: { name: 'billing' }, status: 'failed', content: '' }, error: 'boom' }),
+    ]);
+    const loop = s.loops.each;
+    expect(loop.loopType).toBe('forEach');
+    expect(loop.iterations.map((it) => [it.iteration, it.item, it.status])).toEqual([
+      [0, { name: 'auth' }, 'running'],
+      [1, { name: 'billing' }, 'failed'],
+    ]);
+    expect(s.steps['each/deploy'].status).toBe('running');
+  });
+
+  it('skips unknown event types', () => {
+    seq = 0;
+    const s = reduceEvents(emptyRun(), [ev('something_new', 'x', { data: { a: 1 } })]);
+    expect(s.applied).toBe(1);
+    expect(s.steps).toEqual({});
+  });
+});
+
+describe('helpers', () => {
+  it('reads Go-style durations', () => {
+    expect(durationMs('1.5s')).toBe(1500);
+    expect(durationMs('250ms')).toBe(250);
+    expect(durationMs('1m30s')).toBe(90000);
+    expect(durationMs(undefined)).toBeUndefined();
+  });
+
+  it('shows a prompt as text', () => {
+    expect(promptText('hi')).toBe('hi');
+    expect(promptText({ system: 's', user: 'u' })).toBe('System:\ns\n\nUser:\nu');
+    expect(promptText(42)).toBeUndefined();
+  });
+});
