@@ -96,8 +96,8 @@ def test_undo_redo_and_keyboard_delete(page):
     page.keyboard.press("Delete")
     page.locator("[data-testid='node-draft']").wait_for(state="detached")
     wait_checked(page)
-    yaml_has(page, "id: polish")
-    assert "id: draft" not in page.locator("[data-testid=yaml-editor]").inner_text()
+    page.wait_for_function("() => { const t = document.querySelector('[data-testid=yaml-editor]').innerText;"
+                           " return t.includes('id: polish') && !t.includes('id: draft'); }")
 
 
 def test_workflows_list_versions_duplicate_and_delete(page):
