@@ -2,6 +2,8 @@
 twice) and replays a finished run from its stored events."""
 from __future__ import annotations
 
+import re
+
 from .conftest import api
 
 WORKFLOW = """\
@@ -132,3 +134,31 @@ def test_pause_resume_and_stop_from_the_run_view(page):
     page.wait_for_selector("[data-testid=run-status]:text('cancelled')", timeout=20_000)
     assert status.inner_text() == "cancelled"
     assert page.get_by_test_id("stop").is_disabled()
+
+
+def test_a_dropped_websocket_reconnects_and_replays_from_the_last_seq(page):
+    urls: list[str] = []
+    state = {"forwarded": 0, "dropped": False}
+
+    def route(ws):
+        urls.append(ws.url)
+        server = ws.connect_to_server()
+
+        def from_server(message):
+            ws.send(message)
+            state["forwarded"] += 1
+            if not state["dropped"] and state["forwarded"] >= 12:
+                state["dropped"] = True
+                ws.close()  # the network drops mid-run
+
+        server.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws/runs/[0-9a-fA-F-]+/"), route)
+    run = start_run(page)
+    page.goto(f"/runs/{run['id']}")
+    events = wait_all_events(page, run["id"])
+    assert state["dropped"], "the socket was never dropped"
+    assert len(urls) >= 2, f"no reconnect: {urls}"
+    after = int(re.search(r"after=(\d+)", urls[1]).group(1))
+    assert after > 0, f"the reconnect did not resume from the last seq: {urls[1]}"
+    assert_full_view(page, events)
