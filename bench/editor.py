@@ -81,7 +81,7 @@ def free_port() -> int:
 class Server:
     def __init__(self) -> None:
         self.data = Path(tempfile.mkdtemp(prefix="bench-editor-"))
-        self.env = {**os.environ, "DESIGNER_DATA_DIR": str(self.data), "DEBUG": os.environ.get("BENCH_DEBUG", "1")}
+        self.env = {**os.environ, "DESIGNER_DATA_DIR": str(self.data)}
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None

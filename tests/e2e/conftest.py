@@ -73,8 +73,7 @@ def server():
     if not (REPO / "frontend" / "dist" / "index.html").exists():
         pytest.skip("frontend/dist is missing: run `make frontend` first")
     data = Path(tempfile.mkdtemp(prefix="designer-e2e-"))
-    env = {**os.environ, "DESIGNER_DATA_DIR": str(data), "DEBUG": os.environ.get("E2E_DEBUG", "1"),
-           "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "DESIGNER_DATA_DIR": str(data), "PYTHONUNBUFFERED": "1"}
     env.pop("DJANGO_SETTINGS_MODULE", None)
     _manage(env, "migrate", "--noinput")
     _manage(env, "shell", "-c",
