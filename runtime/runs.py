@@ -101,12 +101,10 @@ def _policies(raw: Any) -> dict | None:
         return None
     if not isinstance(raw, dict):
         raise BadRequest("`policies` must be an object")
+    from runtime.policies import Policies
+
     try:
-        from runtime.policies import parse_policies
-    except ImportError:
-        raise BadRequest("run policies are not available in this version") from None
-    try:
-        parse_policies(raw)
+        Policies.from_dict(raw)
     except (ValueError, TypeError) as exc:
         raise BadRequest(f"policies: {exc}") from None
     return raw

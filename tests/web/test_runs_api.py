@@ -185,3 +185,18 @@ def test_events_are_persisted_once_each(owner_client, workflow_id):
     wait_for(owner_client, run["id"])
     stored = Run.objects.get(pk=run["id"])
     assert RunEvent.objects.filter(run=stored).count() == stored.last_seq > 0
+
+
+def test_run_policies_are_kept_on_the_run_and_stop_it_with_their_rule(owner_client, workflow_id):
+    script = {"replies": {"draft": ["one", "two LGTM"], "judge": [{"content": "no", "result": {"done": False}}]}}
+    policies = {"stop_rules": [{"kind": "approval"}], "combine": "any"}
+    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": script, "policies": policies}).json()
+    assert run["policies"] == policies
+    done = wait_for(owner_client, run["id"])
+    assert done["status"] == "completed"
+    assert done["loops"]["dev"]["break_reason"] == "policy" and done["loops"]["dev"]["rounds_completed"] == 2
+
+
+def test_bad_policies_get_a_clear_4xx(owner_client, workflow_id):
+    response = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "policies": {"stop_rules": [{"kind": "vibes"}]}})
+    assert response.status_code == 400 and "stop_rules[0].kind" in response.json()["detail"]
