@@ -394,19 +394,81 @@ function DetailsPanel() {
   return <p className="muted">Click a step, or a cell of a loop’s iteration strip, to see its output, result and prompt.</p>;
 }
 
+interface StepMetric {
+  tokens: number | null;
+  durationMs: number | null;
+  status: string;
+}
+interface LoopMetric {
+  iterations: number | null;
+  meanMs: number | null;
+  maxMs: number | null;
+  breakReason: string | null;
+}
+
+function numOrNull(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+/** Reads GET /runs/{id}/metrics defensively: the figures are shown, never trusted to be complete. */
+function readMetrics(m: JsonObject): { steps: [string, StepMetric][]; loops: [string, LoopMetric][]; costUsd: number | null; durationS: number | null } {
+  const steps: [string, StepMetric][] = [];
+  if (isObject(m.steps)) {
+    for (const [id, raw] of Object.entries(m.steps)) {
+      if (!isObject(raw)) continue;
+      const tokens = isObject(raw.tokens) ? numOrNull(raw.tokens.total) : numOrNull(raw.tokens);
+      steps.push([id, { tokens, durationMs: numOrNull(raw.duration_ms), status: typeof raw.status === 'string' ? raw.status : '' }]);
+    }
+  }
+  const loops: [string, LoopMetric][] = [];
+  if (isObject(m.loops)) {
+    for (const [id, raw] of Object.entries(m.loops)) {
+      if (!isObject(raw)) continue;
+      const d = isObject(raw.duration_ms) ? raw.duration_ms : {};
+      loops.push([
+        id,
+        {
+          iterations: numOrNull(raw.iterations) ?? numOrNull(raw.rounds_completed),
+          meanMs: numOrNull(d.mean),
+          maxMs: numOrNull(d.max),
+          breakReason: typeof raw.break_reason === 'string' ? raw.break_reason : null,
+        },
+      ]);
+    }
+  }
+  return { steps, loops, costUsd: numOrNull(m.cost_usd), durationS: numOrNull(m.duration_s) };
+}
+
 function MetricsPanel({ runId }: { runId: string }) {
   const status = useEditor((s) => s.run?.status);
-  const lastSeq = useEditor((s) => s.runState.lastSeq);
+  const tokens = useEditor((s) => (isTerminal(s.run?.status) && s.run?.tokens ? s.run.tokens : s.runState.tokens));
   const steps = useEditor((s) => s.runState.steps);
   const loops = useEditor((s) => s.runState.loops);
   const [server, setServer] = useState<JsonObject | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const finished = isTerminal(status);
   useEffect(() => {
     api.metrics(runId).then(setServer, (e) => setError(errorText(e)));
-  }, [runId, status, lastSeq > 0 && isTerminal(status)]);
-  const rows = useMemo(() => Object.entries(steps).sort(([a], [b]) => a.localeCompare(b)), [steps]);
+  }, [runId, finished]);
+  const read = server ? readMetrics(server) : null;
+  const liveRows = useMemo(() => Object.entries(steps).sort(([a], [b]) => a.localeCompare(b)), [steps]);
   return (
     <div data-testid="metrics">
+      <div className="metric-cards">
+        <div className="metric">
+          <span className="metric-value">{tokens.total.toLocaleString()}</span>
+          <span className="metric-label">tokens ({tokens.prompt.toLocaleString()} in, {tokens.completion.toLocaleString()} out)</span>
+        </div>
+        <div className="metric">
+          <span className="metric-value">{read?.costUsd != null ? `$${read.costUsd.toFixed(4)}` : '—'}</span>
+          <span className="metric-label">cost</span>
+        </div>
+        <div className="metric">
+          <span className="metric-value">{read?.durationS != null ? formatMs(read.durationS * 1000) : '—'}</span>
+          <span className="metric-label">wall time</span>
+        </div>
+      </div>
+      <h4 className="side-title">Time and tokens per step{read ? '' : ' (live)'}</h4>
       <table className="table compact">
         <thead>
           <tr>
@@ -417,45 +479,68 @@ function MetricsPanel({ runId }: { runId: string }) {
           </tr>
         </thead>
         <tbody>
-          {rows.map(([key, s]) => (
-            <tr key={key}>
-              <td className="mono">{key}</td>
-              <td>
-                <span className={`status status-${s.status}`}>{s.status}</span>
-              </td>
-              <td>{s.duration ?? ''}</td>
-              <td>{s.tokens?.total ?? ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {Object.entries(loops).map(([key, loop]) => (
-        <div key={key}>
-          <h4 className="side-title">Loop {key}</h4>
-          <table className="table compact">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Status</th>
-                <th>Time</th>
-                <th>Verdict</th>
-              </tr>
-            </thead>
-            <tbody>
-              {loop.iterations.map((it) => (
-                <tr key={it.iteration}>
-                  <td>{it.iteration}</td>
+          {read
+            ? read.steps.map(([id, m]) => (
+                <tr key={id}>
+                  <td className="mono">{id}</td>
+                  <td>{m.status && <span className={`status status-${m.status}`}>{m.status}</span>}</td>
+                  <td>{m.durationMs != null ? formatMs(m.durationMs) : ''}</td>
+                  <td>{m.tokens ?? ''}</td>
+                </tr>
+              ))
+            : liveRows.map(([key, st]) => (
+                <tr key={key}>
+                  <td className="mono">{key}</td>
                   <td>
-                    <span className={`status status-${it.status}`}>{it.status}</span>
+                    <span className={`status status-${st.status}`}>{st.status}</span>
                   </td>
-                  <td>{formatMs(it.durationMs)}</td>
-                  <td>{it.verdict ? (it.verdict.failedOpen ? 'failed open' : it.verdict.done ? 'done' : 'not done') : ''}</td>
+                  <td>{st.duration ?? ''}</td>
+                  <td>{st.tokens?.total ?? ''}</td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-        </div>
-      ))}
+        </tbody>
+      </table>
+      {Object.entries(loops).map(([key, loop]) => {
+        const summary = read?.loops.find(([id]) => id === key)?.[1];
+        return (
+          <div key={key}>
+            <h4 className="side-title">
+              Loop {key}
+              {summary && (
+                <span className="muted small">
+                  {' '}
+                  · {summary.iterations ?? loop.iterations.length} iteration(s)
+                  {summary.meanMs != null ? ` · mean ${formatMs(summary.meanMs)}` : ''}
+                  {summary.maxMs != null ? ` · max ${formatMs(summary.maxMs)}` : ''}
+                  {summary.breakReason ? ` · stopped by ${summary.breakReason}` : ''}
+                </span>
+              )}
+            </h4>
+            <table className="table compact">
+              <thead>
+                <tr>
+                  <th>#</th>
+                  <th>Status</th>
+                  <th>Time</th>
+                  <th>Verdict</th>
+                </tr>
+              </thead>
+              <tbody>
+                {loop.iterations.map((it) => (
+                  <tr key={it.iteration}>
+                    <td>{it.iteration}</td>
+                    <td>
+                      <span className={`status status-${it.status}`}>{it.status}</span>
+                    </td>
+                    <td>{formatMs(it.durationMs)}</td>
+                    <td>{it.verdict ? (it.verdict.failedOpen ? 'failed open' : it.verdict.done ? 'done' : 'not done') : ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        );
+      })}
       {error && <p className="muted small">Server metrics unavailable: {error}</p>}
       {server && (
         <details>
