@@ -93,6 +93,8 @@ def test_export_is_refused_while_the_document_has_errors(page):
     page.get_by_test_id("import").click()
     page.get_by_test_id("import-text").fill("name: broken\nsteps:\n  - id: a\n    dependsOn: [nowhere]\n")
     page.get_by_test_id("import-submit").click()
+    page.wait_for_selector("[data-testid=import-text]", state="detached")
     wait_checked(page)
-    assert page.get_by_test_id("problem").count() >= 1
+    page.get_by_test_id("problem").first.wait_for()
+    assert "1 error" in page.get_by_test_id("validity").inner_text()
     assert page.get_by_test_id("export").is_disabled()
