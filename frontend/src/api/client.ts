@@ -1,6 +1,7 @@
 // The browser's one door to the server (docs/api.md). Errors become ApiError
 // with a readable message; a 401 sends the user to the login page.
 import type { JsonObject, Layout, WorkflowDoc } from '../doc/types';
+import type { RunPolicies } from '../run/policies';
 import type {
   Budgets,
   Diag,
@@ -97,6 +98,8 @@ export interface StartRunBody {
   model?: string;
   script?: JsonObject | string;
   budgets?: Budgets;
+  /** Run-time stop rules and error policy (not part of the document). */
+  policies?: RunPolicies;
 }
 
 export const api = {

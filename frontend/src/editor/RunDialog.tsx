@@ -5,8 +5,41 @@ import { errorText, type StartRunBody } from '../api/client';
 import type { Budgets } from '../api/types';
 import { CodeEditor } from '../components/CodeEditor';
 import { isObject, type WorkflowDoc } from '../doc/types';
+import { EMPTY_POLICIES, loopIdsOf, PoliciesForm, policiesForRequest, type RunPolicies } from '../run/PoliciesForm';
 
-/** A starter script for the simulated provider: every agent replies; judges say "not yet", then "done". */
+/** A placeholder value of a JSON Schema: enough for a simulated reply's `result`. */
+export function sampleOf(schema: unknown, depth = 0): unknown {
+  if (!isObject(schema) || depth > 6) return null;
+  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  if (schema.const !== undefined) return schema.const;
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      const props = isObject(schema.properties) ? schema.properties : {};
+      const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+      for (const name of required) out[name] = sampleOf(props[name], depth + 1);
+      return out;
+    }
+    case 'array':
+      // One item, so that a forEach over it has something to show.
+      return schema.maxItems === 0 ? [] : [sampleOf(schema.items, depth + 1)];
+    case 'string':
+      return 'sample';
+    case 'integer':
+    case 'number':
+      return typeof schema.minimum === 'number' ? schema.minimum : 0;
+    case 'boolean':
+      return false;
+    default:
+      return null;
+  }
+}
+
+/**
+ * A starter script for the simulated provider: every agent replies; agents
+ * with a resultSchema submit a placeholder result; judges say "not yet", then "done".
+ */
 export function starterScript(doc: WorkflowDoc): string {
   const replies: Record<string, unknown> = { '*': ['Done. Here is my work for this step.'] };
   const judges = new Set<string>();
@@ -19,6 +52,11 @@ export function starterScript(doc: WorkflowDoc): string {
     }
   };
   walk(doc.steps);
+  const agents = isObject(doc.agents) ? doc.agents : {};
+  for (const [name, agent] of Object.entries(agents)) {
+    if (judges.has(name) || !isObject(agent) || !isObject(agent.resultSchema)) continue;
+    replies[name] = [{ content: `Result from ${name}.`, result: sampleOf(agent.resultSchema) }];
+  }
   for (const j of judges) {
     replies[j] = [
       { content: 'Not there yet.', result: { done: false, reason: 'needs another pass' } },
@@ -41,6 +79,7 @@ export function RunDialog({
   const [model, setModel] = useState('');
   const [script, setScript] = useState(() => starterScript(doc));
   const [budgets, setBudgets] = useState<Record<keyof Budgets, string>>({ max_tokens: '', max_cost_usd: '', max_duration_s: '600', max_steps: '' });
+  const [policies, setPolicies] = useState<RunPolicies>(EMPTY_POLICIES);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const extensions = useMemo(() => [yamlLang()], []);
@@ -65,6 +104,7 @@ export function RunDialog({
         model: model.trim() || undefined,
         script: provider === 'simulated' && script.trim() ? script : undefined,
         budgets: Object.keys(b).length ? b : undefined,
+        policies: policiesForRequest(policies),
       });
     } catch (e) {
       setError(errorText(e));
@@ -125,6 +165,12 @@ export function RunDialog({
             ))}
           </div>
         </div>
+        {loopIdsOf(doc).length > 0 && (
+          <details className="run-advanced">
+            <summary>Run policies (optional): extra stop rules and what a failed iteration does</summary>
+            <PoliciesForm value={policies} onChange={setPolicies} loopIds={loopIdsOf(doc)} />
+          </details>
+        )}
         {error && (
           <div className="banner banner-error" role="alert">
             {error}

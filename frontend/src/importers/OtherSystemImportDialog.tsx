@@ -84,7 +84,7 @@ function ImportReport({ answer }: { answer: ImportAnswer }) {
           {answer.valid ? 'valid zenflow document' : `${answer.errors.length} error${answer.errors.length === 1 ? '' : 's'}: opens as a draft`}
         </span>
         {OUTCOME_ORDER.map((o) => (
-          <span key={o} className={`outcome-pill outcome-${o}`} title={OUTCOME_HELP[o]} data-testid={`count-${o}`}>
+          <span key={o} className={`outcome-pill outcome-${o}${counts[o] === 0 ? ' zero' : ''}`} title={OUTCOME_HELP[o]} data-testid={`count-${o}`}>
             {counts[o]} {o}
           </span>
         ))}
@@ -135,7 +135,8 @@ function ImportReport({ answer }: { answer: ImportAnswer }) {
               <tbody key={g.outcome} data-outcome={g.outcome}>
                 <tr className={`group-head outcome-${g.outcome}`}>
                   <td colSpan={4}>
-                    {OUTCOME_LABEL[g.outcome]} ({g.entries.length}) <span className="small">: {OUTCOME_HELP[g.outcome]}</span>
+                    {OUTCOME_LABEL[g.outcome]} ({g.entries.length})
+                    <span className="small group-help"> · {OUTCOME_HELP[g.outcome]}</span>
                   </td>
                 </tr>
                 {g.entries.map((e, i) => (

@@ -4,6 +4,8 @@ import type { VersionInfo, WorkflowSummary } from '../api/types';
 import { Banner } from '../components/Banner';
 import { Link } from '../components/Link';
 import { navigate } from '../router';
+import { TemplateGallery } from '../gallery/TemplateGallery';
+import { OtherSystemImportDialog } from '../importers/OtherSystemImportDialog';
 
 export function when(iso: string | null | undefined): string {
   if (!iso) return '';
@@ -37,6 +39,7 @@ export function WorkflowsList() {
   const [items, setItems] = useState<WorkflowSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
+  const [otherImport, setOtherImport] = useState(false);
   const file = useRef<HTMLInputElement>(null);
 
   const load = useCallback(() => {
@@ -76,6 +79,9 @@ export function WorkflowsList() {
           <input ref={file} type="file" hidden accept=".yaml,.yml,.json" onChange={(e) => void importFile(e.target.files?.[0])} data-testid="list-import-file" />
           <button className="btn ghost" onClick={() => file.current?.click()}>
             Import a file…
+          </button>
+          <button className="btn ghost" onClick={() => setOtherImport(true)} data-testid="import-other">
+            From Runsight or Coqui…
           </button>
           <Link to="/workflows/new" className="btn primary">
             + New workflow
@@ -159,6 +165,12 @@ export function WorkflowsList() {
           </tbody>
         </table>
       )}
+      {items !== null && (
+        <section className="gallery-section">
+          <TemplateGallery compact={items.length > 0} />
+        </section>
+      )}
+      <OtherSystemImportDialog open={otherImport} onClose={() => setOtherImport(false)} />
     </div>
   );
 }

@@ -128,3 +128,21 @@ describe('helpers', () => {
     expect(promptText(42)).toBeUndefined();
   });
 });
+
+import { sampleOf } from '../editor/RunDialog';
+
+describe('sampleOf (starter script results)', () => {
+  it('fills the required fields of a result schema', () => {
+    const schema = {
+      type: 'object',
+      required: ['verdict', 'score', 'services'],
+      properties: {
+        verdict: { type: 'string', enum: ['pass', 'fail'] },
+        score: { type: 'integer', minimum: 0 },
+        services: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
+        optional: { type: 'string' },
+      },
+    };
+    expect(sampleOf(schema)).toEqual({ verdict: 'pass', score: 0, services: [{ name: 'sample' }] });
+  });
+});
