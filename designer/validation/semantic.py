@@ -6,7 +6,9 @@ hide the others.
 """
 from __future__ import annotations
 
+import json
 import re
+from functools import lru_cache
 from typing import Any, Iterator
 
 from jsonschema import Draft202012Validator
@@ -166,13 +168,26 @@ def _result_schema(agent: Any, at: str, name: str) -> list[Diagnostic]:
     if not isinstance(agent, dict) or not isinstance(agent.get("resultSchema"), dict):
         return []
     try:
-        Draft202012Validator.check_schema(agent["resultSchema"])
+        key = json.dumps(agent["resultSchema"], sort_keys=True)
+    except (TypeError, ValueError):
+        return [Diagnostic(code="invalid_result_schema", path=at, message=f'agent "{name}": resultSchema is not plain JSON')]
+    problem = _schema_problem(key)
+    if problem is None:
+        return []
+    where, message = problem
+    return [Diagnostic(code="invalid_result_schema", path=at + (("/" + where) if where else ""), message=f'agent "{name}": {message}')]
+
+
+@lru_cache(maxsize=512)
+def _schema_problem(key: str) -> tuple[str, str] | None:
+    """Checking a schema against the metaschema is slow; the same schema is checked once."""
+    try:
+        Draft202012Validator.check_schema(json.loads(key))
     except SchemaError as exc:
-        where = "/".join(str(p) for p in exc.absolute_path)
-        return [Diagnostic(code="invalid_result_schema", path=at + (("/" + where) if where else ""), message=f'agent "{name}": resultSchema is not a valid JSON Schema: {exc.message}')]
+        return "/".join(str(p) for p in exc.absolute_path), f"resultSchema is not a valid JSON Schema: {exc.message}"
     except Exception as exc:  # a pathological schema must not crash validation
-        return [Diagnostic(code="invalid_result_schema", path=at, message=f'agent "{name}": resultSchema could not be checked: {type(exc).__name__}')]
-    return []
+        return "", f"resultSchema could not be checked: {type(exc).__name__}"
+    return None
 
 
 def _looks_like_path(target: str) -> bool:
