@@ -117,3 +117,29 @@ def test_a_gallery_template_opens_and_runs_to_completion(page):
     run = api(page, "GET", f"/runs/{run_id}")
     assert run["status"] == "completed", run
     assert run["workflow_id"] == body["workflow_id"]
+
+
+def test_a_coqui_file_dropped_on_the_dialog_is_read_and_imported(page):
+    path = SEEDS / "coqui" / "harness.json"
+    dialog = open_import_dialog(page)
+    assert dialog.get_by_label("Runsight workflow (YAML)").is_checked()
+    page.evaluate(
+        """([name, text]) => {
+            const dt = new DataTransfer();
+            dt.items.add(new File([text], name, { type: 'application/json' }));
+            const target = document.querySelector('[data-testid=other-import-dropzone]');
+            target.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+            target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+        }""",
+        [path.name, path.read_text()],
+    )
+    # A .json file is taken for a Coqui definition (the choice stays the user's).
+    page.wait_for_function("() => document.querySelector('[data-testid=other-import-text]').value.length > 0")
+    assert dialog.get_by_label("Source text").input_value() == path.read_text()
+    assert dialog.get_by_label("Coqui loop definition (JSON)").is_checked()
+    with page.expect_response(lambda r: r.url.endswith("/api/v1/import")) as info:
+        dialog.get_by_role("button", name="Translate", exact=True).click()
+    assert info.value.status == 200, info.value.text()[:500]
+    assert info.value.request.post_data_json["kind"] == "coqui"
+    dialog.get_by_role("table", name="Import report").wait_for()
+    assert dialog.get_by_test_id("report-row").count() == len(info.value.json()["report"])
