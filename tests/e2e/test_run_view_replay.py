@@ -126,12 +126,12 @@ def test_pause_resume_and_stop_from_the_run_view(page):
     page.wait_for_selector("[data-testid=run-status]:text('running')", timeout=20_000)
 
     page.get_by_test_id("pause").click()
-    page.wait_for_selector("[data-testid=run-status]:text('paused')")
+    page.wait_for_selector("[data-testid=run-status]:text('paused')", timeout=30_000)
     assert page.get_by_test_id("resume").is_enabled()
     page.get_by_test_id("resume").click()
-    page.wait_for_selector("[data-testid=run-status]:text('running')")
+    page.wait_for_selector("[data-testid=run-status]:text('running')", timeout=30_000)
     page.get_by_test_id("stop").click()
-    page.wait_for_selector("[data-testid=run-status]:text('cancelled')", timeout=20_000)
+    page.wait_for_selector("[data-testid=run-status]:text('cancelled')", timeout=30_000)
     assert status.inner_text() == "cancelled"
     assert page.get_by_test_id("stop").is_disabled()
 
