@@ -316,6 +316,7 @@ function DialogBody({ onClose }: { onClose: () => void }) {
           aria-label="Source text"
           data-testid="other-import-text"
           spellCheck={false}
+          autoFocus
         />
       </div>
       <div className="row">
