@@ -147,7 +147,7 @@ def test_a_dropped_websocket_reconnects_and_replays_from_the_last_seq(page):
         def from_server(message):
             ws.send(message)
             state["forwarded"] += 1
-            if not state["dropped"] and state["forwarded"] >= 12:
+            if not state["dropped"] and state["forwarded"] >= 4:
                 state["dropped"] = True
                 ws.close()  # the network drops mid-run
 

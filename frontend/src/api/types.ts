@@ -104,7 +104,8 @@ export interface RunEvent {
   reasoning?: string;
 }
 
-export type SocketMessage = { kind: 'event'; event: RunEvent } | { kind: 'run'; run: Run };
+/** With `batch=1` the server may send several events to a message (`events`). */
+export type SocketMessage = { kind: 'event'; event: RunEvent } | { kind: 'events'; events: RunEvent[] } | { kind: 'run'; run: Run };
 
 export interface Iteration {
   step_id: string;

@@ -56,7 +56,7 @@ export class RunStream {
     if (this.closed) return;
     this.h.onState(this.failures ? 'reconnecting' : 'connecting');
     const proto = window.location.protocol === 'https:' ? 'wss' : 'ws';
-    const url = `${proto}://${window.location.host}/ws/runs/${encodeURIComponent(this.runId)}/?after=${this.h.lastSeq()}`;
+    const url = `${proto}://${window.location.host}/ws/runs/${encodeURIComponent(this.runId)}/?after=${this.h.lastSeq()}&batch=1`;
     let ws: WebSocket;
     try {
       ws = new WebSocket(url);
@@ -77,6 +77,7 @@ export class RunStream {
         return;
       }
       if (data.kind === 'event') this.push(data.event);
+      else if (data.kind === 'events' && Array.isArray(data.events)) data.events.forEach((e) => this.push(e));
       else if (data.kind === 'run') {
         this.flush();
         this.h.onRun(data.run);
