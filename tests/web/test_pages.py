@@ -27,7 +27,7 @@ def test_login_with_a_wrong_password_says_so_and_a_right_one_opens_the_editor(cl
     wrong = client.post("/login/", {"username": "owner", "password": "nope"})
     assert "did not match" in wrong.content.decode()
     right = client.post("/login/", {"username": "owner", "password": "owner-pass-123"})
-    assert right.status_code == 302
+    assert right.status_code == 302 and right["Location"] == "/"
     page = client.get("/runs/abc")
     assert page.status_code == 200 and "csrftoken" in page.cookies
 
