@@ -110,7 +110,7 @@ export interface SyncApi {
   render(body: { document: WorkflowDoc; format: 'yaml' | 'json'; source?: string }, signal?: AbortSignal): Promise<{ text: string }>;
 }
 
-export const DOC_DEBOUNCE_MS = 30;
+export const DOC_DEBOUNCE_MS = 15;
 export const TEXT_DEBOUNCE_MS = 250;
 const HISTORY_LIMIT = 200;
 const COALESCE_MS = 1200;
