@@ -12,13 +12,17 @@ def user_runs_group(user_id) -> str:
     return f"runs.user.{user_id}"
 
 
-async def send_events(run_id, frames: list[dict]) -> None:
-    """frames: [{"seq": n, "text": "<the websocket message, JSON>"}]."""
+async def send_events(run_id, first: int, last: int, texts: list[str]) -> None:
+    """Events ``first``..``last`` (consecutive seqs) as their JSON texts.
+
+    Strings in a tuple: the in-memory layer deep-copies every message for every
+    member of the group, and copying strings costs nothing.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        await layer.group_send(run_group(run_id), {"type": "run.events", "frames": frames})
+        await layer.group_send(run_group(run_id), {"type": "run.events", "first": first, "last": last, "texts": tuple(texts)})
     except Exception:  # a full or unreachable layer loses live messages, never the run: clients refill by seq
         pass
 

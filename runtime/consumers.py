@@ -16,7 +16,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from runtime.broadcast import run_group, user_runs_group
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent
-from runtime.recorder import event_frame, event_json, events_frame
+from runtime.recorder import event_frame, events_frame
 from runtime.serializers import run_dict
 
 POLL_SECONDS = 2.0
@@ -42,7 +42,7 @@ def _events_between(run_id, after: int, upto: int | None) -> list[dict]:
     rows = RunEvent.objects.filter(run_id=run_id, seq__gt=after)
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
-    return list(rows.order_by("seq").values_list("event", flat=True)[:REPLAY_PAGE])
+    return list(rows.order_by("seq").values_list("seq", "event_json")[:REPLAY_PAGE])
 
 
 @_query
@@ -96,28 +96,24 @@ class RunConsumer(AsyncWebsocketConsumer):
 
     async def _refill(self, upto: int | None) -> None:
         while True:
-            events = await _events_between(self.run_id, self.last, upto)
-            await self._deliver([event_json(e) for e in events])
-            if events:
-                self.last = events[-1]["seq"]
-            if len(events) < REPLAY_PAGE:
+            rows = await _events_between(self.run_id, self.last, upto)
+            await self._deliver([text for _, text in rows])
+            if rows:
+                self.last = rows[-1][0]
+            if len(rows) < REPLAY_PAGE:
                 return
 
     async def run_events(self, message):
         async with self.lock:
-            pending: list[str] = []
-            for frame in message["frames"]:
-                seq = frame["seq"]
-                if seq <= self.last:
-                    continue
-                if seq > self.last + 1:
-                    await self._deliver(pending)
-                    pending = []
-                    await self._refill(seq - 1)
-                if seq == self.last + 1:
-                    pending.append(frame["json"])
-                    self.last = seq
-            await self._deliver(pending)
+            first, last = message["first"], message["last"]
+            if last <= self.last:
+                return  # already sent (a replay got there first)
+            if first != self.last + 1:
+                # A gap (the layer dropped a message) or an overlap: the database has all of it.
+                await self._refill(last)
+                return
+            await self._deliver(list(message["texts"]))
+            self.last = last
 
     async def run_status(self, message):
         async with self.lock:

@@ -58,13 +58,23 @@ class Run(models.Model):
 
 
 class RunEvent(models.Model):
-    """One engine event, as emitted. Append-only."""
+    """One engine event, as emitted. Append-only.
+
+    The event is kept as the JSON text it was broadcast as: serialised once,
+    sent to websockets as it is stored, parsed only where a view needs fields.
+    """
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="events")
     seq = models.BigIntegerField()
     type = models.CharField(max_length=40)
     step_id = models.CharField(max_length=300, blank=True, default="")
-    event = models.JSONField()
+    event_json = models.TextField()
+
+    @property
+    def event(self) -> dict:
+        import json
+
+        return json.loads(self.event_json)
 
     class Meta:
         ordering = ["seq"]

@@ -77,7 +77,8 @@ class Recorder:
             batch, self._buffer = self._buffer, []
             # Shielded: once a write is under way it finishes, even if this task is cancelled,
             # so a batch is never both written and kept for another attempt.
-            write = asyncio.ensure_future(sync_to_async(persist_events, thread_sensitive=False)(self.run_id, batch))
+            texts = [event_json(e) for e in batch]
+            write = asyncio.ensure_future(sync_to_async(persist_events, thread_sensitive=False)(self.run_id, batch, texts))
             try:
                 await asyncio.shield(write)
             except asyncio.CancelledError:
@@ -88,7 +89,7 @@ class Recorder:
             except Exception:
                 self._buffer[:0] = batch  # kept, in order, for the next attempt
                 raise
-            await broadcast.send_events(self.run_id, [{"seq": e["seq"], "json": event_json(e)} for e in batch])
+            await broadcast.send_events(self.run_id, batch[0]["seq"], batch[-1]["seq"], texts)
 
     async def close(self) -> None:
         """Flush everything; the flusher ends once the buffer is empty (retrying failed writes)."""
@@ -102,9 +103,10 @@ class Recorder:
 
 
 @transaction.atomic
-def persist_events(run_id, batch: list[dict]) -> None:
+def persist_events(run_id, batch: list[dict], texts: list[str] | None = None) -> None:
+    texts = texts or [event_json(e) for e in batch]
     RunEvent.objects.bulk_create(
-        [RunEvent(run_id=run_id, seq=e["seq"], type=e.get("type", ""), step_id=(e.get("stepId") or "")[:300], event=e) for e in batch]
+        [RunEvent(run_id=run_id, seq=e["seq"], type=e.get("type", ""), step_id=(e.get("stepId") or "")[:300], event_json=t) for e, t in zip(batch, texts)]
     )
     _derive_iterations(run_id, batch)
     Run.objects.filter(pk=run_id).update(last_seq=batch[-1]["seq"])

@@ -1,6 +1,7 @@
 """Run services behind the API: create, read, control. Every query is scoped to its owner."""
 from __future__ import annotations
 
+import json
 import statistics
 from collections import defaultdict
 from typing import Any
@@ -122,7 +123,9 @@ def list_runs(user, status: str | None = None, workflow_id: int | None = None):
 
 
 def events_after(run: Run, after: int, limit: int = MAX_EVENTS_PAGE) -> list[dict]:
-    return list(RunEvent.objects.filter(run=run, seq__gt=after).order_by("seq").values_list("event", flat=True)[:limit])
+    import json
+
+    return [json.loads(text) for text in RunEvent.objects.filter(run=run, seq__gt=after).order_by("seq").values_list("event_json", flat=True)[:limit]]
 
 
 def iterations(run: Run) -> list[dict]:
@@ -140,7 +143,7 @@ def history(run: Run) -> list[dict]:
 
 def metrics(run: Run) -> dict:
     steps: dict[str, dict] = defaultdict(lambda: {"tokens": 0, "duration_ms": None, "status": None})
-    for event in RunEvent.objects.filter(run=run, type__in=("step_end", "agent_turn")).values_list("event", flat=True):
+    for event in (json.loads(t) for t in RunEvent.objects.filter(run=run, type__in=("step_end", "agent_turn")).values_list("event_json", flat=True)):
         step = steps[event.get("stepId") or ""]
         tokens = event.get("tokens") or {}
         if event.get("type") == "agent_turn" and isinstance(tokens, dict):
