@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import websockets  # noqa: E402
 
-from tests.support.servers import base_env, free_port, running_server  # noqa: E402
+from tests.support.servers import base_env, celery_worker, free_port, fresh_postgres, fresh_redis_db, running_server  # noqa: E402
 
 ITEMS = int(os.environ.get("BENCH_ITEMS", "1500"))
 
@@ -148,9 +148,16 @@ def report(label: str, results: list[dict]) -> float:
 
 async def paced() -> None:
     print("Paced: 400 items, 50 ms per agent reply, 5 at a time (about 1,000 events/s): latency when the stream keeps up")
+    print(" embedded default (engine inside the server process)")
     with running_server(base_env(), users=("owner",)) as server:
         report("1 client, batched messages", (await run_and_watch(server, 1, items=400, latency=0.05, concurrency=5))[0])
         report("50 clients, batched messages", (await run_and_watch(server, 50, items=400, latency=0.05, concurrency=5))[0])
+    print(" scaled out: PostgreSQL, channels_redis, the engine on a Celery worker")
+    with fresh_postgres() as database_url, fresh_redis_db() as redis_url:
+        env = base_env(DATABASE_URL=database_url, REDIS_URL=redis_url)
+        with running_server(env, users=("owner",)) as server, celery_worker(env, name="bench"):
+            report("1 client, batched messages", (await run_and_watch(server, 1, items=400, latency=0.05, concurrency=5))[0])
+            report("50 clients, batched messages", (await run_and_watch(server, 50, items=400, latency=0.05, concurrency=5))[0])
 
 
 async def main() -> None:
