@@ -90,7 +90,9 @@ def _program(expression: str):
     return _env.program(compile_expression(expression))
 
 
+@lru_cache(maxsize=2048)
 def inspect(expression: str) -> Inspection:
+    """Variables and step references of an expression (cached: treat the answer as read-only)."""
     tree = compile_expression(expression)
     found = Inspection(hyphen_dot_refs=hyphen_dot_refs(expression))
     bound: set[str] = set()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from functools import lru_cache
 from typing import Any
 
 from designer.source import _resolve_scalar
@@ -64,7 +65,15 @@ def _quoted(value: str) -> str:
     return "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}" for ch in text)
 
 
+@lru_cache(maxsize=8192)
+def _string(value: str) -> str:
+    """How a string is written; keys and values repeat a lot, so remembered."""
+    return value if _plain_ok(value) else _quoted(value)
+
+
 def _scalar(value: Any) -> str:
+    if isinstance(value, str):
+        return _string(value)
     if value is None:
         return "null"
     if value is True:
@@ -78,8 +87,6 @@ def _scalar(value: Any) -> str:
             raise ValueError("NaN and infinity have no place in a workflow document")
         text = repr(value)
         return text if ("." in text or "e" in text) else text + ".0"
-    if isinstance(value, str):
-        return value if _plain_ok(value) else _quoted(value)
     raise TypeError(f"cannot write {type(value).__name__} as YAML")
 
 

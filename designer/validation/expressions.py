@@ -16,6 +16,7 @@ from typing import Any
 
 from designer import cel
 from designer.diagnostics import Diagnostic, pointer
+from designer.graph import topo_order
 
 STEP_FIELDS = {"content", "result", "status"}
 
@@ -41,19 +42,29 @@ def _direct_deps(step: dict) -> set[str]:
 
 
 def ancestor_map(steps: list) -> dict[str, set[str]]:
-    """Every step's transitive dependencies within its scope (what it may read)."""
+    """Every step's transitive dependencies within its scope (what it may read).
+
+    Built in topological order, so each step unions its dependencies' sets
+    once; steps on a cycle (reported elsewhere) fall back to a plain walk.
+    """
     direct = {s["id"]: _direct_deps(s) for s in steps if isinstance(s, dict) and isinstance(s.get("id"), str)}
     out: dict[str, set[str]] = {}
+    for step_id in topo_order(steps):
+        found = {d for d in direct[step_id] if d in direct}
+        for dep in list(found):
+            found |= out.get(dep, set())
+        out[step_id] = found
     for step_id in direct:
-        seen: set[str] = set()
-        stack = list(direct[step_id])
-        while stack:
-            dep = stack.pop()
-            if dep in seen or dep not in direct:
-                continue
-            seen.add(dep)
-            stack.extend(direct[dep])
-        out[step_id] = seen
+        if step_id not in out:
+            seen: set[str] = set()
+            stack = list(direct[step_id])
+            while stack:
+                dep = stack.pop()
+                if dep in seen or dep not in direct:
+                    continue
+                seen.add(dep)
+                stack.extend(direct[dep])
+            out[step_id] = seen
     return out
 
 
