@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 
 from asgiref.sync import sync_to_async
 from django.db import transaction
@@ -112,7 +113,21 @@ def persist_events(run_id, batch: list[dict], texts: list[str] | None = None) ->
     Run.objects.filter(pk=run_id).update(last_seq=batch[-1]["seq"])
 
 
-def _key(event: dict) -> tuple:
+_NAMESPACED = re.compile(r"^(?P<loop>[a-z][a-z0-9_-]*)(?:\.(?P<iteration>\d+)|\[(?P<index>\d+)\])(?:[.\[]|$)")
+
+
+def _iteration_of(step_id: str) -> tuple | None:
+    """(loop step id, iteration, index) for an inner step id: `dev.2.review`, `fan[3]`, `fan[3].verify`."""
+    match = _NAMESPACED.match(step_id)
+    if not match:
+        return None
+    iteration, index = match.group("iteration"), match.group("index")
+    return (match.group("loop"), int(iteration) if iteration is not None else None, int(index) if index is not None else None)
+
+
+def _key(event: dict) -> tuple | None:
+    if event.get("type") == "agent_turn":
+        return _iteration_of(event.get("stepId") or "")
     data = event.get("data") or {}
     if event.get("type") == "judge_verdict":
         return ((event.get("stepId") or "")[:300], data.get("iteration"), None)
@@ -125,7 +140,8 @@ def _derive_iterations(run_id, batch: list[dict]) -> None:
     Rows started in this batch are built in memory and inserted together; rows
     started in an earlier batch are read once and updated.
     """
-    relevant = [e for e in batch if e.get("type") in ("iteration_start", "iteration_end", "judge_verdict")]
+    relevant = [e for e in batch if e.get("type") in ("iteration_start", "iteration_end", "judge_verdict")
+                or (e.get("type") == "agent_turn" and e.get("tokens") and _iteration_of(e.get("stepId") or ""))]
     if not relevant:
         return
     fresh: dict[tuple, RunIteration] = {}
@@ -138,6 +154,7 @@ def _derive_iterations(run_id, batch: list[dict]) -> None:
                 started_seq=event.get("seq", 0), started_at=_timestamp(event),
             )
     older_keys = {_key(e) for e in relevant if e["type"] != "iteration_start"} - set(fresh)
+    older_keys = {k for k in older_keys if k is not None}
     older: dict[tuple, RunIteration] = {}
     for step_id, iteration, index in older_keys:
         row = RunIteration.objects.filter(run_id=run_id, step_id=step_id, iteration=iteration, index=index).first()
@@ -146,6 +163,8 @@ def _derive_iterations(run_id, batch: list[dict]) -> None:
         if event["type"] == "iteration_start":
             continue
         key = _key(event)
+        if key is None:
+            continue
         row = fresh.get(key) or older[key]
         _apply(row, event)
     RunIteration.objects.bulk_create(list(fresh.values()))
@@ -155,12 +174,13 @@ def _derive_iterations(run_id, batch: list[dict]) -> None:
 
 def _apply(row: RunIteration, event: dict) -> None:
     data = event.get("data") or {}
-    if event["type"] == "iteration_end":
+    if event["type"] == "agent_turn":
+        tokens = event.get("tokens") or {}
+        row.tokens += int(tokens.get("total") or 0) if isinstance(tokens, dict) else 0
+    elif event["type"] == "iteration_end":
         row.status = data.get("status") or "completed"
         row.content = data.get("content") or ""
         row.result = data.get("result")
-        tokens = event.get("tokens") or data.get("tokens") or {}
-        row.tokens = int(tokens.get("total") or 0) if isinstance(tokens, dict) else 0
         row.duration_ms = _duration_ms(event.get("duration"))
         ended = _timestamp(event)
         if row.duration_ms is None and ended and row.started_at:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from collections import defaultdict
 from typing import Any
@@ -144,10 +145,14 @@ def history(run: Run) -> list[dict]:
 def metrics(run: Run) -> dict:
     steps: dict[str, dict] = defaultdict(lambda: {"tokens": 0, "duration_ms": None, "status": None})
     for event in (json.loads(t) for t in RunEvent.objects.filter(run=run, type__in=("step_end", "agent_turn")).values_list("event_json", flat=True)):
-        step = steps[event.get("stepId") or ""]
+        step_id = event.get("stepId") or ""
+        step = steps[step_id]
         tokens = event.get("tokens") or {}
         if event.get("type") == "agent_turn" and isinstance(tokens, dict):
             step["tokens"] += int(tokens.get("total") or 0)
+            top = re.split(r"[.\[]", step_id, maxsplit=1)[0]
+            if top != step_id:  # inner and namespaced steps count toward their top-level step too
+                steps[top]["tokens"] += int(tokens.get("total") or 0)
         if event.get("type") == "step_end":
             from runtime.recorder import _duration_ms
 

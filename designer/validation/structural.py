@@ -41,12 +41,24 @@ def structural_diagnostics(document: Any) -> list[Diagnostic]:
     if not isinstance(steps, list):
         for error in schema_module.validator().iter_errors(document):
             out.extend(_translate(error, document, list(error.absolute_path)))
-        return out
+        return _unique(out)
     for error in schema_module.shell_validator().iter_errors(document):
         out.extend(_translate(error, document, list(error.absolute_path)))
     for i, step in enumerate(steps):
         for error in _step_errors(step):
             out.extend(_translate(error, document, ["steps", i, *error.absolute_path]))
+    return _unique(out)
+
+
+def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """One keyword failure can restate another (a duration fails pattern and minLength): say it once."""
+    seen: set[tuple] = set()
+    out = []
+    for d in diagnostics:
+        key = (d.code, d.path, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
     return out
 
 

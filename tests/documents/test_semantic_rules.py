@@ -129,3 +129,8 @@ def test_positions_from_text_reach_nested_diagnostics():
 def test_each_missing_field_is_reported_once():
     report = validate_document({"description": "x"})
     assert sorted(d.code for d in report.errors) == ["missing_name", "missing_steps"]
+
+
+def test_one_bad_duration_is_reported_once():
+    report = validate_document({"name": "x", "steps": [{"id": "a", "timeout": "5"}]})
+    assert [(d.code, d.path) for d in report.errors] == [("invalid_duration", "/steps/0/timeout")]

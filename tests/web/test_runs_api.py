@@ -61,7 +61,7 @@ def workflow_id(owner_client):
 
 
 def test_a_scripted_run_completes_and_records_events_iterations_and_loop_metadata(owner_client, workflow_id):
-    created = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "provider": "simulated", "script": SCRIPT})
+    created = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "provider": "simulated", "script": {**SCRIPT, "tokens": {"prompt": 10, "completion": 5}}})
     assert created.status_code == 201
     assert created.json()["status"] in ("queued", "running")
     run = wait_for(owner_client, created.json()["id"])
@@ -81,8 +81,11 @@ def test_a_scripted_run_completes_and_records_events_iterations_and_loop_metadat
     assert iterations[1]["verdict"]["done"] is True
     assert iterations[0]["duration_ms"] is not None
 
+    # Each iteration: the writer's turn and the judge's turn, 15 tokens each.
+    assert [i["tokens"] for i in iterations] == [30, 30]
     metrics = owner_client.get(f"/api/v1/runs/{run['id']}/metrics").json()
     assert metrics["loops"]["dev"]["iterations"] == 2 and metrics["break_reasons"] == {"dev": "judge"}
+    assert metrics["loops"]["dev"]["tokens"] == 60 and metrics["steps"]["dev"]["tokens"] == 60 and metrics["tokens"]["total"] == 60
     loop_end = [e for e in events if e["type"] == "loop_end"][0]
     assert loop_end["data"]["content"] == "draft one\n\n---\n\ndraft two"
 
