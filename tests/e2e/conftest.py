@@ -5,7 +5,7 @@ temporary data folder, migrates it, creates a user and logs the browser in
 through ``/login/``. Every test gets a fresh browser context (1280x800) that
 is already signed in.
 
-Skipped (not failed) when Chromium or the built front end is missing:
+Fails (never skips) when Chromium or the built front end is missing:
 ``make chromium`` and ``make frontend`` provide them.
 """
 from __future__ import annotations
@@ -71,7 +71,7 @@ def _wait_up(url: str, proc: subprocess.Popen, log: Path, timeout: float = 60) -
 def server():
     """Base URL of a real server started for this session."""
     if not (REPO / "frontend" / "dist" / "index.html").exists():
-        pytest.skip("frontend/dist is missing: run `make frontend` first")
+        pytest.fail("frontend/dist is missing: run `make frontend` first (make test does)")
     data = Path(tempfile.mkdtemp(prefix="designer-e2e-"))
     env = {**os.environ, "DESIGNER_DATA_DIR": str(data), "PYTHONUNBUFFERED": "1"}
     env.pop("DJANGO_SETTINGS_MODULE", None)
@@ -101,7 +101,7 @@ def server():
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing: run `make chromium`")
+        pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (make test does)")
     from playwright.sync_api import sync_playwright
 
     # launch() gives every run a fresh temporary profile (user-data dir).
