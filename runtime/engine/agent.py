@@ -43,6 +43,9 @@ def agent_of(ctx: RunContext, step: dict) -> tuple[str, dict]:
     return name, agent or DEFAULT_AGENT
 
 
+DELTA_WINDOW = 0.05  # seconds
+
+
 async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name: str, agent: dict, model: str,
                    system: str, user: str, max_invalid: int | None = None) -> Conversation:
     """Run the turn loop; raises ProviderError / StepError on failure."""
@@ -60,10 +63,24 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
     streamed = False
     last_calls: list[ToolCall] = []
 
+    # Streamed text is coalesced: a burst of chunks that arrives within DELTA_WINDOW
+    # becomes one `output` event (the deltas still concatenate to the content).
+    pending: list[str] = []
+    last_sent = [float("-inf")]
+
+    async def flush_deltas() -> None:
+        if pending:
+            text = "".join(pending)
+            pending.clear()
+            last_sent[0] = ctx.clock()
+            await emit("output", step_id=step_path, agent=agent_name, agentId=agent_id, delta=text)
+
     async def on_delta(text: str) -> None:
         nonlocal streamed
         streamed = True
-        await emit("output", step_id=step_path, agent=agent_name, agentId=agent_id, delta=text)
+        pending.append(text)
+        if ctx.clock() - last_sent[0] >= DELTA_WINDOW:
+            await flush_deltas()
 
     for turn in range(1, max_turns + 1):
         data: dict[str, Any] = {"phase": "request", "model": model or model_name or provider_name,
@@ -81,6 +98,7 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
         started = ctx.clock()
         streamed = False
         reply = await provider.chat(request, on_delta)
+        await flush_deltas()
         if streamed:
             await emit("output", step_id=step_path, agent=agent_name, agentId=agent_id, done=True)
         usage = reply.usage
