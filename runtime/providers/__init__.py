@@ -17,6 +17,7 @@ may reach an event, an error or a log.
 from __future__ import annotations
 
 import importlib
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
@@ -72,11 +73,12 @@ class ChatReply:
     model: str = ""
 
 
-class Provider:
+class Provider(ABC):
     name = "base"
 
+    @abstractmethod
     async def chat(self, request: ChatRequest, on_delta: DeltaCallback | None = None) -> ChatReply:
-        raise NotImplementedError
+        """One model turn: the reply, with ``on_delta`` called as text streams in."""
 
     async def aclose(self) -> None:
         return None

@@ -12,6 +12,7 @@ other connections, and records every request for assertions::
 from __future__ import annotations
 
 import asyncio
+from abc import ABC, abstractmethod
 import json
 import threading
 from collections import deque
@@ -44,7 +45,7 @@ _REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found"
             500: "Internal Server Error", 503: "Service Unavailable", 529: "Overloaded"}
 
 
-class FakeServer:
+class FakeServer(ABC):
     """Base class: subclasses implement :meth:`respond`."""
 
     def __init__(self, replies: Iterable[dict] | None = None, *, default: dict | None = None,
@@ -71,8 +72,9 @@ class FakeServer:
         with self._lock:
             return self.replies.popleft() if self.replies else self.default
 
-    def respond(self, request: Request, reply: dict) -> Response:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def respond(self, request: Request, reply: dict) -> Response:
+        """Turn one scripted reply into the HTTP response for ``request``."""
 
     @property
     def url(self) -> str:
