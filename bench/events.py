@@ -39,8 +39,17 @@ def workflow(items: int, concurrency: int = 10) -> dict:
     }
 
 
+_seconds: dict[str, float] = {}
+
+
 def parse_ts(text: str) -> float:
-    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+    """``2026-11-22T01:41:33.123Z`` -> POSIX time. Fifty clients parse half a million of these
+    on the same two cores as the server, so the whole-second part is parsed once."""
+    head = text[:19]
+    base = _seconds.get(head)
+    if base is None:
+        base = _seconds[head] = datetime.fromisoformat(head + "+00:00").timestamp()
+    return base + int(text[20:23]) / 1000 if len(text) > 20 else base
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -82,7 +82,8 @@ def pin(pid: int, cpu: int) -> None:
 
 def start_fake_openai(latency: float) -> tuple[subprocess.Popen, int]:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "tests.fakes.openai", "--port", str(port), "--latency", str(latency)],
+    proc = subprocess.Popen([sys.executable, "-c", "from tests.fakes.openai import main; main()",
+                             "--port", str(port), "--latency", str(latency)],
                             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     pin(proc.pid, 1)
     deadline = time.time() + 10

@@ -9,6 +9,9 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from django.urls import get_resolver  # noqa: E402
+
+from config.memory import freeze_loaded_objects  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_auth import OriginCheck, TokenOrSessionAuthMiddlewareStack  # noqa: E402
 from runtime.backends import capture_server_loop  # noqa: E402
@@ -24,3 +27,5 @@ application = capture_server_loop(
     )
 )
 start_reaper()
+get_resolver().url_patterns  # import the views and the API now, so they are frozen with the rest
+freeze_loaded_objects()

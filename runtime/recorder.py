@@ -15,7 +15,8 @@ import logging
 import re
 
 from asgiref.sync import sync_to_async
-from django.db import transaction
+from django.db import connections, router, transaction
+from django.db.models import Q
 
 from runtime import broadcast
 from runtime.models import Run, RunEvent, RunIteration
@@ -153,12 +154,8 @@ def _derive_iterations(run_id, batch: list[dict]) -> None:
                 run_id=run_id, step_id=step_id, iteration=iteration, index=index, item=data.get("item"),
                 started_seq=event.get("seq", 0), started_at=_timestamp(event),
             )
-    older_keys = {_key(e) for e in relevant if e["type"] != "iteration_start"} - set(fresh)
-    older_keys = {k for k in older_keys if k is not None}
-    older: dict[tuple, RunIteration] = {}
-    for step_id, iteration, index in older_keys:
-        row = RunIteration.objects.filter(run_id=run_id, step_id=step_id, iteration=iteration, index=index).first()
-        older[(step_id, iteration, index)] = row or RunIteration(run_id=run_id, step_id=step_id, iteration=iteration, index=index)
+    older_keys = {_key(e) for e in relevant if e["type"] != "iteration_start"} - set(fresh) - {None}
+    older = _rows_for(run_id, older_keys)
     for event in relevant:
         if event["type"] == "iteration_start":
             continue
@@ -167,9 +164,49 @@ def _derive_iterations(run_id, batch: list[dict]) -> None:
             continue
         row = fresh.get(key) or older[key]
         _apply(row, event)
-    RunIteration.objects.bulk_create(list(fresh.values()))
-    for row in older.values():
-        row.save()
+    RunIteration.objects.bulk_create(list(fresh.values()) + [row for row in older.values() if row.pk is None])
+    _update_rows([row for row in older.values() if row.pk is not None])
+
+
+_DERIVED_FIELDS = ["status", "content", "result", "duration_ms", "tokens", "verdict"]
+
+
+def _update_rows(rows: list[RunIteration]) -> None:
+    """One UPDATE per row through executemany. (``bulk_update`` builds a CASE expression per
+    field and row; compiling it took most of a flush's time.)"""
+    if not rows:
+        return
+    connection = connections[router.db_for_write(RunIteration)]
+    quote = connection.ops.quote_name
+    fields = [RunIteration._meta.get_field(name) for name in _DERIVED_FIELDS]
+    sql = (f"UPDATE {quote(RunIteration._meta.db_table)} SET "
+           + ", ".join(f"{quote(field.column)} = %s" for field in fields)
+           + f" WHERE {quote(RunIteration._meta.pk.column)} = %s")
+    params = [[field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields] + [row.pk]
+              for row in rows]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, params)
+
+
+def _rows_for(run_id, keys: set[tuple]) -> dict[tuple, RunIteration]:
+    """The stored rows for these (step, iteration, index) keys in one query; new rows for the rest."""
+    rows: dict[tuple, RunIteration] = {}
+    if keys:
+        iterations = {k[1] for k in keys if k[1] is not None}
+        indexes = {k[2] for k in keys if k[2] is not None}
+        near = Q(iteration__isnull=True, index__isnull=True)
+        if iterations:
+            near |= Q(iteration__in=iterations)
+        if indexes:
+            near |= Q(index__in=indexes)
+        query = RunIteration.objects.filter(near, run_id=run_id, step_id__in={k[0] for k in keys}).order_by("pk")
+        for row in query:
+            key = (row.step_id, row.iteration, row.index)
+            if key in keys:
+                rows.setdefault(key, row)
+    for step_id, iteration, index in keys - set(rows):
+        rows[(step_id, iteration, index)] = RunIteration(run_id=run_id, step_id=step_id, iteration=iteration, index=index)
+    return rows
 
 
 def _apply(row: RunIteration, event: dict) -> None:
