@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -47,7 +48,7 @@ class _Consumer(AsyncWebsocketConsumer):
 @_query
 def _owned_run(user, run_id):
     try:
-        run = Run.objects.select_related("workflow", "version").filter(pk=run_id, owner=user).first()
+        run = Run.objects.labelled().filter(pk=run_id, owner=user).first()
     except Exception:  # a malformed id
         return None
     return run
@@ -92,6 +93,7 @@ class RunConsumer(_Consumer):
         async with self.lock:
             await self._refill(None)
         await self.send(text_data=json.dumps({"kind": "run", "run": await _query(run_dict)(run)}, default=str))
+        self.polled = -1
         self.poller = asyncio.create_task(self._poll())
 
     async def disconnect(self, code):
@@ -138,17 +140,23 @@ class RunConsumer(_Consumer):
             await self.send(text_data=json.dumps({"kind": "run", "run": message["run"]}, default=str))
 
     async def _poll(self):
+        # Fifty sockets opened together must not all query at the same instant.
+        await asyncio.sleep(POLL_SECONDS * random.uniform(0.5, 1.0))
         while True:
-            await asyncio.sleep(POLL_SECONDS)
+            seen = self.last
             state = await _run_state(self.run_id)
             if state is None:
                 return
             status, last_seq = state
-            if last_seq > self.last:
+            # Gaps in the middle are refilled when the next message shows them; only a tail
+            # lost with nothing after it leaves a socket stuck behind the database.
+            if last_seq > self.last and (self.last == self.polled or status not in ACTIVE_STATUSES):
                 async with self.lock:
                     await self._refill(None)
             if status not in ACTIVE_STATUSES and self.last >= last_seq:
                 return
+            self.polled = seen
+            await asyncio.sleep(POLL_SECONDS)
 
 
 class RunListConsumer(_Consumer):

@@ -22,6 +22,13 @@ ACTIVE_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING, RunStatus.PAUSED)
 FINAL_STATUSES = (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED)
 
 
+class RunQuerySet(models.QuerySet):
+    def labelled(self):
+        """With the workflow's name and the version's number (what lists and sockets show),
+        without loading the version's document and source."""
+        return self.select_related("workflow", "version").defer("version__document", "version__source", "version__layout")
+
+
 class Run(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="runs")
@@ -47,6 +54,8 @@ class Run(models.Model):
     cost_usd = models.FloatField(default=0.0)
     loops = models.JSONField(default=dict, blank=True)
     last_seq = models.BigIntegerField(default=0)
+
+    objects = RunQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]

@@ -107,9 +107,10 @@ class Recorder:
 @transaction.atomic
 def persist_events(run_id, batch: list[dict], texts: list[str] | None = None) -> None:
     texts = texts or [event_json(e) for e in batch]
-    RunEvent.objects.bulk_create(
-        [RunEvent(run_id=run_id, seq=e["seq"], type=e.get("type", ""), step_id=(e.get("stepId") or "")[:300], event_json=t) for e, t in zip(batch, texts)]
-    )
+    connection = connections[router.db_for_write(RunEvent)]
+    run = Run._meta.pk.get_db_prep_value(run_id, connection)
+    _execute_many(RunEvent, ["run", "seq", "type", "step_id", "event_json"],
+                  [(run, e["seq"], e.get("type", ""), (e.get("stepId") or "")[:300], t) for e, t in zip(batch, texts)])
     _derive_iterations(run_id, batch)
     Run.objects.filter(pk=run_id).update(last_seq=batch[-1]["seq"])
 
@@ -164,28 +165,41 @@ def _derive_iterations(run_id, batch: list[dict]) -> None:
             continue
         row = fresh.get(key) or older[key]
         _apply(row, event)
-    RunIteration.objects.bulk_create(list(fresh.values()) + [row for row in older.values() if row.pk is None])
-    _update_rows([row for row in older.values() if row.pk is not None])
+    connection = connections[router.db_for_write(RunIteration)]
+    new = [row for row in fresh.values()] + [row for row in older.values() if row.pk is None]
+    changed = [row for row in older.values() if row.pk is not None]
+    _execute_many(RunIteration, _ITERATION_FIELDS, [_values(row, _ITERATION_FIELDS, connection) for row in new])
+    _execute_many(RunIteration, _DERIVED_FIELDS, [_values(row, _DERIVED_FIELDS, connection) + [row.pk] for row in changed],
+                  update=True)
 
 
+_ITERATION_FIELDS = [f.name for f in RunIteration._meta.concrete_fields if not f.primary_key]
 _DERIVED_FIELDS = ["status", "content", "result", "duration_ms", "tokens", "verdict"]
 
 
-def _update_rows(rows: list[RunIteration]) -> None:
-    """One UPDATE per row through executemany. (``bulk_update`` builds a CASE expression per
-    field and row; compiling it took most of a flush's time.)"""
+def _values(row, names: list[str], connection) -> list:
+    meta = type(row)._meta
+    return [meta.get_field(name).get_db_prep_save(getattr(row, meta.get_field(name).attname), connection) for name in names]
+
+
+def _execute_many(model, names: list[str], rows: list, *, update: bool = False) -> None:
+    """INSERT rows (or UPDATE them by primary key, the key last in each row) with one executemany.
+
+    The ORM's bulk_create / bulk_update compile an expression per value (bulk_update a CASE
+    per field and row); on a fast run that compiling was most of a flush's time.
+    """
     if not rows:
         return
-    connection = connections[router.db_for_write(RunIteration)]
+    connection = connections[router.db_for_write(model)]
     quote = connection.ops.quote_name
-    fields = [RunIteration._meta.get_field(name) for name in _DERIVED_FIELDS]
-    sql = (f"UPDATE {quote(RunIteration._meta.db_table)} SET "
-           + ", ".join(f"{quote(field.column)} = %s" for field in fields)
-           + f" WHERE {quote(RunIteration._meta.pk.column)} = %s")
-    params = [[field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields] + [row.pk]
-              for row in rows]
+    columns = [quote(model._meta.get_field(name).column) for name in names]
+    table = quote(model._meta.db_table)
+    if update:
+        sql = f"UPDATE {table} SET {', '.join(f'{c} = %s' for c in columns)} WHERE {quote(model._meta.pk.column)} = %s"
+    else:
+        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
     with connection.cursor() as cursor:
-        cursor.executemany(sql, params)
+        cursor.executemany(sql, rows)
 
 
 def _rows_for(run_id, keys: set[tuple]) -> dict[tuple, RunIteration]:

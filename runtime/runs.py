@@ -113,7 +113,7 @@ def _policies(raw: Any) -> dict | None:
 
 
 def list_runs(user, status: str | None = None, workflow_id: int | None = None):
-    rows = Run.objects.filter(owner=user).select_related("workflow", "version")
+    rows = Run.objects.filter(owner=user).labelled()
     if status:
         if status not in RunStatus.values:
             raise BadRequest(f"unknown status `{status}` (known: {', '.join(RunStatus.values)})")

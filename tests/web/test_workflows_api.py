@@ -103,6 +103,23 @@ def test_a_bearer_token_works_and_a_wrong_one_does_not(client, owner_token):
     assert client.get("/api/v1/workflows", HTTP_AUTHORIZATION="Bearer ld_wrong").status_code == 401
 
 
+def test_a_tokens_last_use_is_written_at_most_once_a_minute(client, owner_token, django_assert_num_queries):
+    from datetime import timedelta
+
+    from runtime.access import user_for_token
+    from runtime.models import ApiToken
+
+    user_for_token(owner_token)
+    first = ApiToken.objects.get().last_used_at
+    assert first is not None
+    with django_assert_num_queries(1):  # the lookup; no write within the minute
+        assert user_for_token(owner_token).username == "owner"
+    assert ApiToken.objects.get().last_used_at == first
+    ApiToken.objects.update(last_used_at=first - timedelta(minutes=2))
+    user_for_token(owner_token)
+    assert ApiToken.objects.get().last_used_at > first
+
+
 def test_session_writes_need_the_csrf_token(owner):
     from django.test import Client
 
