@@ -92,7 +92,8 @@ class RunConsumer(_Consumer):
         await self.accept()
         async with self.lock:
             await self._refill(None)
-        await self.send(text_data=json.dumps({"kind": "run", "run": await _query(run_dict)(run)}, default=str))
+        # run_dict reads only what _owned_run loaded: no query, so no thread hop.
+        await self.send(text_data=json.dumps({"kind": "run", "run": run_dict(run)}, default=str))
         self.polled = -1
         self.poller = asyncio.create_task(self._poll())
 
