@@ -1,19 +1,12 @@
 """Helpers shared by the benchmarks: documents of a given size, a real server, timing."""
 from __future__ import annotations
 
-import os
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from contextlib import contextmanager
-from pathlib import Path
 
-import httpx
+from tests.support.servers import base_env, running_server
 
-REPO = Path(__file__).resolve().parent.parent
 
 
 def workflow(n_steps: int) -> dict:
@@ -64,35 +57,8 @@ def summary(samples: list[float]) -> str:
     return f"median {statistics.median(ordered) * 1000:7.2f} ms   p95 {p95 * 1000:7.2f} ms   (n={len(ordered)})"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextmanager
 def live_server(env: dict | None = None):
-    """A real daphne server (manage.py runserver) on a free port, with its own data folder."""
-    data_dir = tempfile.mkdtemp(prefix="designer-bench-")
-    full_env = {**os.environ, "DESIGNER_DATA_DIR": data_dir, "DJANGO_SETTINGS_MODULE": "config.settings", **(env or {})}
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=REPO, env=full_env, check=True)
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-        cwd=REPO, env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                httpx.get(base + "/api/v1/openapi.json", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        else:
-            raise RuntimeError("server did not start")
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    """A real daphne server (manage.py runserver) on a free port, with its own data folder: its base URL."""
+    with running_server(base_env(**(env or {})), users=()) as server:
+        yield server.url

@@ -23,22 +23,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from tests.support.servers import base_env, password_for, running_server  # noqa: E402
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
-USER, PASSWORD = "bench", "bench-pass-123"
+USER = "bench"
+PASSWORD = password_for(USER)
 JUDGE = {"description": "Decides when the loop is done.",
          "resultSchema": {"type": "object", "required": ["done"],
                           "properties": {"done": {"type": "boolean"}, "reason": {"type": "string"}}}}
@@ -70,55 +69,6 @@ def document(n: int = 100) -> dict:
             "agents": {"worker": {"description": "Does the work."}, "reviewer": {"description": "Reviews."},
                        "judge": JUDGE},
             "steps": steps}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    def __init__(self) -> None:
-        self.data = Path(tempfile.mkdtemp(prefix="bench-editor-"))
-        self.env = {**os.environ, "DESIGNER_DATA_DIR": str(self.data)}
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen | None = None
-
-    def manage(self, *args: str) -> None:
-        subprocess.run([sys.executable, "manage.py", *args], cwd=REPO, env=self.env, check=True,
-                       capture_output=True, text=True, timeout=180)
-
-    def __enter__(self) -> "Server":
-        self.manage("migrate", "--noinput")
-        self.manage("shell", "-c", "from django.contrib.auth import get_user_model as g; "
-                                   f"g().objects.create_user({USER!r}, password={PASSWORD!r})")
-        self.log = open(self.data / "server.log", "w")
-        self.proc = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{self.port}", "--noreload"],
-                                     cwd=REPO, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.base + "/login/", timeout=2)
-                return self
-            except urllib.error.HTTPError:
-                return self
-            except OSError:
-                if self.proc.poll() is not None:
-                    break
-                time.sleep(0.2)
-        raise SystemExit(f"the server did not start; see {self.data / 'server.log'}")
-
-    def __exit__(self, *exc) -> None:
-        if self.proc:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        self.log.close()
-        shutil.rmtree(self.data, ignore_errors=True)
 
 
 READY = """() => {
@@ -167,9 +117,9 @@ def main() -> None:
         raise SystemExit("frontend/dist is missing: make frontend")
     from playwright.sync_api import sync_playwright
 
-    with Server() as server, sync_playwright() as p:
+    with running_server(base_env(), users=(USER,)) as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=server.base)
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=server.url)
         page = ctx.new_page()
         page.goto("/login/")
         page.fill("input[name=username]", USER)
@@ -178,7 +128,7 @@ def main() -> None:
         page.wait_for_load_state("networkidle")
         token = next(c["value"] for c in ctx.cookies() if c["name"] == "csrftoken")
         res = page.request.post("/api/v1/workflows", headers={"X-CSRFToken": token, "Content-Type": "application/json",
-                                                               "Referer": server.base + "/"},
+                                                               "Referer": server.url + "/"},
                                 data=json.dumps({"document": document(args.steps)}))
         if not res.ok:
             raise SystemExit(f"POST /api/v1/workflows -> {res.status}: {res.text()[:300]}")

@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from runtime.engine import run_workflow  # noqa: E402
 from runtime.events import NullSink  # noqa: E402
 from runtime.providers import get_provider  # noqa: E402
+from tests.support.servers import free_port  # noqa: E402
 
 
 def foreach_doc(items: int, concurrency: int, model: str = "") -> dict:
@@ -62,12 +63,6 @@ async def best_of(repeat: int, document: dict, **kw) -> tuple[float, float, obje
         if best is None or wall < best[0]:
             best = (wall, cpu, result, sink)
     return best
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def pin(pid: int, cpu: int) -> None:

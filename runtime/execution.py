@@ -51,7 +51,21 @@ def status_payload(run_id) -> tuple[int, dict] | None:
     return (run.owner_id, run_dict(run)) if run else None
 
 
+# Status reads and sends of a run executing in this process, one at a time: two announcements
+# overlapping (a pause and the run's end) could otherwise send the older status last.
+_announcing: dict[str, asyncio.Lock] = {}
+
+
 async def announce(run_id) -> None:
+    lock = _announcing.get(str(run_id))
+    if lock is None:
+        await _announce(run_id)
+        return
+    async with lock:
+        await _announce(run_id)
+
+
+async def _announce(run_id) -> None:
     found = await _db(status_payload)(run_id)
     if found:
         await broadcast.send_run_status(run_id, found[0], found[1])
@@ -70,7 +84,8 @@ async def apply_control(run_id, control: RunControl, action: str) -> None:
         control.resume()
         await _db(_set_status)(run_id, RunStatus.RUNNING)
     elif action == "stop":
-        control.stop()
+        control.stop()  # the status changes when the run ends, and is announced then
+        return
     else:
         return
     await announce(run_id)
@@ -141,6 +156,15 @@ async def execute_run(run_id, *, worker: str | None = None, control: RunControl 
     control = control or RunControl()
     if on_start:
         on_start(control)
+    _announcing[str(run_id)] = asyncio.Lock()
+    try:
+        return await _execute(run, control)
+    finally:
+        _announcing.pop(str(run_id), None)
+
+
+async def _execute(run: Run, control: RunControl) -> str:
+    run_id = run.id
     await announce(run_id)
     recorder = Recorder(run.id)
     watcher = asyncio.create_task(_watch(run.id, control))

@@ -13,16 +13,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.support.servers import base_env, password_for, running_server
 
 REPO = Path(__file__).resolve().parents[2]
 SPEC = REPO.parent / "shared" / "zenflow-spec-v1"
@@ -37,34 +33,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 USERNAME = "e2e"
-PASSWORD = "e2e-pass-123"
+PASSWORD = password_for(USERNAME)
 VIEWPORT = {"width": 1280, "height": 800}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _manage(env: dict, *args: str, input: str | None = None) -> None:
-    subprocess.run([sys.executable, "manage.py", *args], cwd=REPO, env=env, check=True,
-                   input=input, text=True, capture_output=True, timeout=120)
-
-
-def _wait_up(url: str, proc: subprocess.Popen, log: Path, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the server exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except urllib.error.HTTPError:
-            return  # it answers
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"the server did not answer {url} within {timeout}s:\n{log.read_text()[-3000:]}")
 
 
 @pytest.fixture(scope="session")
@@ -72,30 +42,12 @@ def server():
     """Base URL of a real server started for this session."""
     if not (REPO / "frontend" / "dist" / "index.html").exists():
         pytest.fail("frontend/dist is missing: run `make frontend` first (make test does)")
-    data = Path(tempfile.mkdtemp(prefix="designer-e2e-"))
-    env = {**os.environ, "DESIGNER_DATA_DIR": str(data), "PYTHONUNBUFFERED": "1"}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    _manage(env, "migrate", "--noinput")
-    _manage(env, "shell", "-c",
-            "from django.contrib.auth import get_user_model as g; "
-            f"g().objects.create_user({USERNAME!r}, password={PASSWORD!r})")
-    port = free_port()
-    log = data / "server.log"
-    with open(log, "w") as out:
-        proc = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-                                cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
+    env = base_env()
     try:
-        _wait_up(base + "/login/", proc, log)
-        yield base
+        with running_server(env, users=(USERNAME,)) as live:
+            yield live.url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        shutil.rmtree(data, ignore_errors=True)
+        shutil.rmtree(env["DESIGNER_DATA_DIR"], ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

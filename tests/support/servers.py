@@ -63,8 +63,14 @@ class Server:
         return {"Authorization": f"Bearer {self.tokens[user]}"}
 
 
+def password_for(username: str) -> str:
+    return f"pass-{username}-123"
+
+
 def create_user(env: dict, username: str) -> str:
-    manage(env, "shell", "-c", f"from django.contrib.auth import get_user_model; get_user_model().objects.create_user({username!r}, password='pass-{username}-123')")
+    """Creates the user (password: ``password_for(username)``); answers an API token."""
+    manage(env, "shell", "-c", "from django.contrib.auth import get_user_model; "
+                               f"get_user_model().objects.create_user({username!r}, password={password_for(username)!r})")
     return manage(env, "create_api_token", username).strip()
 
 

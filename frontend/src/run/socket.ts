@@ -79,6 +79,8 @@ export class RunStream {
       if (data.kind === 'event') this.push(data.event);
       else if (data.kind === 'events' && Array.isArray(data.events)) data.events.forEach((e) => this.push(e));
       else if (data.kind === 'run') {
+        // A run never leaves a final status: a later "running" is an older message overtaken.
+        if (this.finished && !TERMINAL.has(data.run.status)) return;
         this.flush();
         this.h.onRun(data.run);
         if (TERMINAL.has(data.run.status)) this.finished = true;
