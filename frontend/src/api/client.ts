@@ -35,11 +35,41 @@ export function loginUrl(): string {
   return `/login/?next=${encodeURIComponent(window.location.pathname + window.location.search)}`;
 }
 
+/** An API error whose answer named the offending field and/or line (POST /import's 422). */
+export class ApiFieldError extends ApiError {
+  field: string | null;
+  line: number | null;
+  constructor(status: number, message: string, field: string | null, line: number | null, diagnostics: Diag[] = []) {
+    super(status, message, diagnostics);
+    this.field = field;
+    this.line = line;
+  }
+}
+
 function describeStatus(status: number): string {
   if (status === 404) return 'Not found: it may have been deleted.';
   if (status === 403) return 'You do not have access to this.';
   if (status >= 500) return `The server failed (HTTP ${status}). Try again in a moment.`;
   return `The request failed (HTTP ${status}).`;
+}
+
+/** The readable message of an error answer's body (`detail` as text or as a list of `{msg, loc}`). */
+export function errorMessage(status: number, data: unknown): string {
+  const obj = (typeof data === 'object' && data !== null ? data : {}) as { detail?: unknown };
+  if (typeof obj.detail === 'string' && obj.detail.trim()) return obj.detail;
+  if (Array.isArray(obj.detail) && obj.detail.length) {
+    return obj.detail
+      .map((d: unknown) => {
+        if (typeof d === 'object' && d !== null && 'msg' in d) {
+          const { msg, loc } = d as { msg: unknown; loc?: unknown };
+          const where = Array.isArray(loc) ? loc.filter((p) => p !== 'body').join('.') : '';
+          return where ? `${where}: ${String(msg)}` : String(msg);
+        }
+        return String(d);
+      })
+      .join('; ');
+  }
+  return describeStatus(status);
 }
 
 async function request<T>(method: string, path: string, body?: unknown, init?: RequestInit): Promise<T> {
@@ -71,17 +101,20 @@ async function request<T>(method: string, path: string, body?: unknown, init?: R
     data = null;
   }
   if (!res.ok) {
-    const obj = (typeof data === 'object' && data !== null ? data : {}) as { detail?: unknown; diagnostics?: Diag[] };
-    let message = describeStatus(res.status);
-    if (typeof obj.detail === 'string') message = obj.detail;
-    else if (Array.isArray(obj.detail)) {
-      message = obj.detail
-        .map((d: unknown) => (typeof d === 'object' && d !== null && 'msg' in d ? String((d as { msg: unknown }).msg) : String(d)))
-        .join('; ');
-    }
-    throw new ApiError(res.status, message, Array.isArray(obj.diagnostics) ? obj.diagnostics : []);
+    const obj = (typeof data === 'object' && data !== null ? data : {}) as { field?: unknown; line?: unknown; diagnostics?: unknown };
+    const diagnostics = Array.isArray(obj.diagnostics) ? (obj.diagnostics as Diag[]) : [];
+    const field = typeof obj.field === 'string' && obj.field ? obj.field : null;
+    const line = typeof obj.line === 'number' ? obj.line : null;
+    const message = errorMessage(res.status, data);
+    if (field !== null || line !== null) throw new ApiFieldError(res.status, message, field, line, diagnostics);
+    throw new ApiError(res.status, message, diagnostics);
   }
   return data as T;
+}
+
+/** A JSON request to an endpoint without a method on `api` below (the importers, the gallery). */
+export function requestJson<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  return request<T>(method, path, body, { signal });
 }
 
 export interface SaveBody {

@@ -1,7 +1,6 @@
 // The template gallery (docs/api.md: GET /api/v1/templates, /templates/{slug}).
 // A template carries `document_yaml` and `script_yaml`, ready to save and run.
-import { api } from '../api/client';
-import { requestJson } from '../api/request';
+import { api, requestJson } from '../api/client';
 import type { Run, Workflow } from '../api/types';
 import type { JsonObject } from '../doc/types';
 

@@ -3,8 +3,7 @@
 // the field-by-field report, and "Open in editor" saves the YAML as a new
 // workflow. Everything that came from the file or the server is shown as text.
 import { useId, useRef, useState } from 'react';
-import { errorText } from '../api/client';
-import { ApiFieldError } from '../api/request';
+import { ApiFieldError, errorText } from '../api/client';
 import type { Diag } from '../api/types';
 import { navigate } from '../router';
 import { importOther, saveImported, type ImportAnswer, type ImportKind } from './api';

@@ -1,8 +1,7 @@
 // POST /api/v1/import (docs/api.md): translate a Runsight workflow or a Coqui
 // loop definition into a zenflow document. Nothing is saved; "Open in editor"
 // then saves the answer's YAML with POST /api/v1/workflows.
-import { api } from '../api/client';
-import { requestJson } from '../api/request';
+import { api, requestJson } from '../api/client';
 import type { Diag, Workflow } from '../api/types';
 import type { WorkflowDoc } from '../doc/types';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiFieldError } from '../api/request';
+import { ApiFieldError } from '../api/client';
 import { importOther, type ReportEntry } from './api';
 import {
   bareMessage,
