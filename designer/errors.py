@@ -6,6 +6,8 @@ import logging
 from django.http import Http404
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
+from designer.json_body import BodyError
+
 log = logging.getLogger(__name__)
 
 
@@ -50,7 +52,10 @@ def install_error_handlers(api) -> None:
 
     @api.exception_handler(HttpError)
     def http_error(request, exc):
-        return api.create_response(request, {"detail": str(exc)}, status=exc.status_code)
+        # Ninja wraps any body-parsing failure in a bare "Cannot parse request body".
+        cause = exc.__cause__
+        detail = str(cause) if isinstance(cause, BodyError) else str(exc)
+        return api.create_response(request, {"detail": detail}, status=exc.status_code)
 
     @api.exception_handler(Exception)
     def unexpected(request, exc):

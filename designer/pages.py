@@ -86,7 +86,9 @@ def account(request):
         if action == "create_token":
             new_token = create_token(request.user, request.POST.get("name", "").strip() or "token")
         elif action == "revoke":
-            ApiToken.objects.filter(user=request.user, pk=request.POST.get("token_id") or 0).delete()
+            token_id = request.POST.get("token_id", "")
+            if token_id.isdigit():
+                ApiToken.objects.filter(user=request.user, pk=int(token_id)).delete()
             return redirect("/account/")
         elif action == "set_key":
             form = KeyForm(request.POST)

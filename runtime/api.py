@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional
 
-from ninja import Router, Schema, Status
+from ninja import Query, Router, Schema, Status
 
 from runtime import runs
 from runtime.access import API_AUTH
@@ -34,7 +34,7 @@ def create_run(request, payload: RunIn):
 
 
 @router.get("/runs", response=list[dict])
-def list_runs(request, status: Optional[str] = None, workflow: Optional[int] = None):
+def list_runs(request, status: Optional[str] = None, workflow: Optional[int] = Query(None, ge=1, le=2**63 - 1)):
     return [run_dict(r) for r in runs.list_runs(request.auth, status, workflow)]
 
 

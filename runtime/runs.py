@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import statistics
 from collections import defaultdict
@@ -19,6 +20,7 @@ from runtime.models import ACTIVE_STATUSES, Run, RunEvent, RunIteration, RunStat
 from runtime.providers import names as provider_names
 from runtime.script import ScriptError, parse_script
 
+MAX_BUDGET = 10**15  # more than any run spends; keeps the numbers storable everywhere
 BUDGET_FIELDS = {"max_tokens": int, "max_cost_usd": float, "max_duration_s": float, "max_steps": int}
 MAX_EVENTS_PAGE = 5000
 
@@ -45,8 +47,12 @@ def _budgets(raw: Any) -> dict:
             continue
         try:
             number = BUDGET_FIELDS[key](value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise BadRequest(f"budget `{key}` must be a number") from None
+        if isinstance(number, float) and not math.isfinite(number):
+            raise BadRequest(f"budget `{key}` must be a finite number")
+        if number > MAX_BUDGET:
+            raise BadRequest(f"budget `{key}` is too large (at most {MAX_BUDGET:.0e})")
         if isinstance(value, bool) or number <= 0:
             raise BadRequest(f"budget `{key}` must be positive")
         out[key] = number

@@ -59,3 +59,12 @@ def test_tokens_are_created_once_shown_and_revocable(owner_client, owner):
     from django.test import Client
 
     assert Client().get("/api/v1/me", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 401
+
+
+def test_revoking_with_a_malformed_token_id_changes_nothing(owner_client, owner, owner_token):
+    from runtime.models import ApiToken
+
+    for bad in ("abc", "1.5", "1 OR 1", "", "-1"):
+        response = owner_client.post("/account/", {"action": "revoke", "token_id": bad})
+        assert response.status_code == 302
+    assert ApiToken.objects.filter(user=owner).count() == 1

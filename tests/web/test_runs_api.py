@@ -116,12 +116,20 @@ def test_an_invalid_version_cannot_run(owner_client, workflow_id):
         ({"budgets": {"max_apples": 1}}, "unknown budget"),
         ({"script": {"replies": 5}}, "script"),
         ({"script": "replies: [\n"}, "script"),
+        ({"budgets": {"max_tokens": 10**400}}, "too large"),
+        ({"budgets": {"max_cost_usd": "nan"}}, "finite"),
+        ({"budgets": {"max_duration_s": "inf"}}, "finite"),
     ],
 )
 def test_bad_run_requests_get_a_clear_4xx(owner_client, workflow_id, extra, words):
     response = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, **extra})
     assert 400 <= response.status_code < 500
     assert words in response.json()["detail"]
+
+
+def test_a_run_list_filter_out_of_range_is_a_4xx(owner_client):
+    response = owner_client.get("/api/v1/runs?workflow=" + "9" * 30)
+    assert response.status_code == 422 and "workflow" in response.json()["detail"]
 
 
 def test_script_text_is_accepted_like_an_object(owner_client, workflow_id):

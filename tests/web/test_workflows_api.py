@@ -136,6 +136,18 @@ def test_bad_bodies_get_a_clear_4xx(owner_client, body):
     assert response.json()["detail"]
 
 
-def test_malformed_json_body_is_a_4xx(owner_client):
-    response = owner_client.post("/api/v1/workflows", data="{nope", content_type="application/json")
-    assert 400 <= response.status_code < 500
+def test_malformed_json_body_is_a_4xx_naming_the_place(owner_client):
+    response = owner_client.post("/api/v1/workflows", data='{\n  "source": nope}', content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["detail"] == "invalid JSON body: Expecting value at line 2, column 13"
+
+
+@pytest.mark.parametrize("path", ["/api/v1/workflows", "/api/v1/validate", "/api/v1/render"])
+@pytest.mark.parametrize("number, words", [("NaN", "NaN is not a JSON number"), ("-Infinity", "-Infinity is not a JSON number"),
+                                           ("1e400", "the number 1e400 is out of range")])
+def test_numbers_json_does_not_have_are_refused_and_nothing_is_saved(owner_client, path, number, words):
+    body = '{"document": {"name": "x", "description": "y", "steps": [{"id": "a", "instructions": "b"}], "extra": %s}}' % number
+    response = owner_client.post(path, data=body, content_type="application/json")
+    assert response.status_code == 400
+    assert words in response.json()["detail"]
+    assert owner_client.get("/api/v1/workflows").json() == []
