@@ -132,6 +132,9 @@ OPENAI_BASE_URL = envstr("OPENAI_BASE_URL", "https://api.openai.com/v1")
 OPENAI_API_KEY = envstr("OPENAI_API_KEY")
 ANTHROPIC_BASE_URL = envstr("ANTHROPIC_BASE_URL", "https://api.anthropic.com")
 ANTHROPIC_API_KEY = envstr("ANTHROPIC_API_KEY")
+# Base URLs users set with their keys reach public addresses only, unless this is on (for a
+# model server on this machine or the private network, e.g. Ollama or vLLM).
+PROVIDER_URLS_ALLOW_PRIVATE = envbool("PROVIDER_URLS_ALLOW_PRIVATE", False)
 # USD per million tokens: (prompt, completion). Unknown models cost 0.
 MODEL_PRICES = {
     "gpt-4o": (2.5, 10.0),

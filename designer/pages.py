@@ -13,6 +13,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from ninja import Router
 
 from runtime.access import API_AUTH, create_token, store_provider_key
+from runtime.providers.addresses import AddressRefused, check_public_url
 from runtime.models import ApiToken, ProviderKey
 
 PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Loop Designer</title></head>
@@ -76,6 +77,17 @@ class KeyForm(forms.Form):
     provider = forms.ChoiceField(choices=[(p, p) for p in PROVIDERS_WITH_KEYS])
     api_key = forms.CharField(max_length=500)
     base_url = forms.URLField(required=False, max_length=300, assume_scheme="https")
+
+    def clean_base_url(self):
+        url = self.cleaned_data["base_url"]
+        if url and not settings.PROVIDER_URLS_ALLOW_PRIVATE:
+            try:
+                check_public_url(url)
+            except AddressRefused as exc:
+                raise forms.ValidationError(
+                    f"{exc}. Only public addresses are allowed; an administrator can allow private ones "
+                    "(a model server on this machine or network) with PROVIDER_URLS_ALLOW_PRIVATE=1.") from None
+        return url
 
 
 @login_required

@@ -121,13 +121,16 @@ def _providers_for(run: Run):
     from runtime.access import provider_key
 
     config = {name: getattr(settings, name, None) for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY")}
+    overrides: dict[str, dict] = {}
     for name in ("openai", "anthropic"):
         key, base_url = provider_key(run.owner, name)
         if key:
             config[f"{name.upper()}_API_KEY"] = key
             if base_url:
                 config[f"{name.upper()}_BASE_URL"] = base_url
-    return configured_providers(run.provider, settings=SimpleNamespace(**config), script=run.script)
+                # The administrator's URLs are trusted; a user's reaches public addresses only.
+                overrides[name] = {"public_only": not settings.PROVIDER_URLS_ALLOW_PRIVATE}
+    return configured_providers(run.provider, settings=SimpleNamespace(**config), script=run.script, **overrides)
 
 
 def _finish(run_id, result: RunResult) -> None:

@@ -17,10 +17,12 @@ import os
 import random
 from contextlib import asynccontextmanager
 from typing import Awaitable, Callable
+from urllib.parse import urlsplit
 
 import httpx
 
 from runtime.providers import Provider, ProviderError, redact
+from runtime.providers.addresses import AddressRefused, public_addresses
 from runtime.providers.wire import WireError, WirePool
 
 RETRY_STATUSES = {408, 409, 429, 500, 502, 503, 504, 529}
@@ -29,7 +31,7 @@ RETRY_STATUSES = {408, 409, 429, 500, 502, 503, 504, 529}
 class HttpProvider(Provider):
     def __init__(self, *, base_url: str, api_key: str | None, default_model: str, timeout: float = 600.0,
                  max_retries: int = 4, backoff: float = 0.5, max_backoff: float = 30.0, max_connections: int = 100,
-                 client: httpx.AsyncClient | None = None, transport: str | None = None):
+                 client: httpx.AsyncClient | None = None, transport: str | None = None, public_only: bool = False):
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
         self.default_model = default_model
@@ -39,6 +41,7 @@ class HttpProvider(Provider):
         self.max_backoff = max_backoff
         self.max_connections = max_connections
         self._client = client
+        self.public_only = public_only  # a user-chosen URL: public addresses only (runtime/providers/addresses.py)
         proxied = any(os.environ.get(k) for k in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"))
         self.transport = transport or ("httpx" if client is not None or proxied else "wire")
         if self.transport not in ("wire", "httpx"):
@@ -67,11 +70,15 @@ class HttpProvider(Provider):
     async def _post(self, path: str, headers: dict, body: dict):
         """Yields (status, reason, headers, response) with ``aread()`` and ``aiter_lines()``."""
         if self.transport == "httpx":
+            if self.public_only:  # checked before each request; the proxy, if any, makes the connection
+                parts = urlsplit(self.base_url)
+                await public_addresses(parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80))
             async with self.client().stream("POST", f"{self.base_url}{path}", headers=headers, json=body) as r:
                 yield r.status_code, r.reason_phrase, r.headers, r
             return
         if self._pool is None:
-            self._pool = WirePool(self.base_url, max_connections=self.max_connections, timeout=self.timeout)
+            self._pool = WirePool(self.base_url, max_connections=self.max_connections, timeout=self.timeout,
+                                  public_only=self.public_only)
         async with self._pool.stream(path, headers, json.dumps(body).encode()) as r:
             yield r.status, r.reason, r.headers, r
 
@@ -115,6 +122,8 @@ class HttpProvider(Provider):
                         return
                 await asyncio.sleep(wait)
                 continue
+            except AddressRefused as exc:
+                raise self._error(f"{self.name} API URL refused: {exc}", retryable=False) from None
             except (httpx.TransportError, WireError) as exc:
                 if last:
                     raise self._error(f"{self.name} API unreachable: {exc.__class__.__name__}: {exc}",

@@ -17,6 +17,8 @@ import ssl
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from runtime.providers.addresses import public_addresses
+
 
 class WireError(Exception):
     """The connection failed (refused, reset, closed early, timed out)."""
@@ -105,7 +107,7 @@ class WirePool:
     """Keep-alive connections to one origin, at most ``max_connections`` in use."""
 
     def __init__(self, base_url: str, *, max_connections: int = 100, timeout: float = 600.0,
-                 connect_timeout: float = 30.0):
+                 connect_timeout: float = 30.0, public_only: bool = False):
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https"):
             raise ValueError(f"unsupported URL scheme in {base_url!r}")
@@ -117,15 +119,19 @@ class WirePool:
         self.host_header = self.host if default_port else f"{self.host}:{self.port}"
         self.timeout = timeout
         self.connect_timeout = connect_timeout
+        self.public_only = public_only
         self._slots = asyncio.Semaphore(max_connections)
         self._idle: list[_Conn] = []
         self._ssl = ssl.create_default_context() if self.https else None
 
     async def _connect(self) -> _Conn:
+        """A new connection; with ``public_only``, to an address checked as public (AddressRefused if not)."""
         try:
             async with asyncio.timeout(self.connect_timeout):
+                # Connect to the address that was checked, not to the name again.
+                target = (await public_addresses(self.host, self.port))[0] if self.public_only else self.host
                 reader, writer = await asyncio.open_connection(
-                    self.host, self.port, ssl=self._ssl, server_hostname=self.host if self.https else None,
+                    target, self.port, ssl=self._ssl, server_hostname=self.host if self.https else None,
                     limit=2 ** 20)
         except (OSError, TimeoutError) as exc:
             raise WireError(f"cannot connect to {self.host_header}: {exc.__class__.__name__}") from None

@@ -21,7 +21,8 @@ def test_a_key_is_encrypted_at_rest_and_reads_back(owner):
     assert provider_key(owner, "openai") == (SECRET, "http://127.0.0.1:9/v1")
 
 
-def test_a_run_uses_the_owners_key_and_it_never_reaches_events_or_answers(owner, owner_client):
+def test_a_run_uses_the_owners_key_and_it_never_reaches_events_or_answers(owner, owner_client, settings):
+    settings.PROVIDER_URLS_ALLOW_PRIVATE = True  # the fake provider listens on loopback
     with FakeOpenAI(default={"content": "hello from the fake"}) as fake:
         store_provider_key(owner, "openai", SECRET, fake.url + "/v1")
         wid = owner_client.post("/api/v1/workflows", data=json.dumps({"source": DOC}), content_type="application/json").json()["id"]
@@ -68,3 +69,41 @@ def test_revoking_with_a_malformed_token_id_changes_nothing(owner_client, owner,
         response = owner_client.post("/account/", {"action": "revoke", "token_id": bad})
         assert response.status_code == 302
     assert ApiToken.objects.filter(user=owner).count() == 1
+
+
+def _finished(client, run_id) -> dict:
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        run = client.get(f"/api/v1/runs/{run_id}").json()
+        if run["status"] in ("completed", "failed", "cancelled"):
+            return run
+        time.sleep(0.05)
+    raise AssertionError("the run did not finish")
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8792/v1", "http://10.1.2.3/v1", "http://169.254.169.254/latest",
+                                 "http://[::1]:8080/v1", "http://localhost:11434/v1"])
+def test_a_base_url_on_a_private_or_local_address_is_refused_when_saved(owner_client, owner, url):
+    page = owner_client.post("/account/", {"action": "set_key", "provider": "openai", "api_key": SECRET, "base_url": url})
+    text = page.content.decode()
+    assert page.status_code == 200 and "private or local address" in text and "PROVIDER_URLS_ALLOW_PRIVATE" in text
+    assert not ProviderKey.objects.filter(user=owner).exists()
+
+
+def test_an_administrator_can_allow_private_base_urls(owner_client, owner, settings):
+    settings.PROVIDER_URLS_ALLOW_PRIVATE = True
+    owner_client.post("/account/", {"action": "set_key", "provider": "openai", "api_key": SECRET, "base_url": "http://127.0.0.1:8792/v1"})
+    assert provider_key(owner, "openai") == (SECRET, "http://127.0.0.1:8792/v1")
+
+
+def test_a_stored_private_base_url_is_refused_at_connection_and_nothing_is_sent(owner, owner_client):
+    # Saved before the rule existed, or a name that resolved elsewhere when it was saved.
+    with FakeOpenAI(default={"status": 403, "message": "INTERNAL-ONLY-DATA"}) as internal:
+        store_provider_key(owner, "openai", SECRET, internal.url + "/v1")
+        wid = owner_client.post("/api/v1/workflows", data=json.dumps({"source": DOC}), content_type="application/json").json()["id"]
+        run = owner_client.post("/api/v1/runs", data=json.dumps({"workflow_id": wid, "provider": "openai"}), content_type="application/json").json()
+        final = _finished(owner_client, run["id"])
+        assert internal.requests == []
+    assert final["status"] == "failed" and "private or local address" in final["reason"]
+    events = owner_client.get(f"/api/v1/runs/{run['id']}/events").content.decode()
+    assert "INTERNAL-ONLY-DATA" not in events and SECRET not in events

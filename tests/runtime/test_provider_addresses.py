@@ -1,0 +1,33 @@
+"""User-chosen provider URLs reach public addresses only (runtime/providers/addresses.py)."""
+import pytest
+
+from runtime.providers.addresses import AddressRefused, check_public_url, is_public, public_addresses
+from runtime.providers.wire import WirePool
+
+
+@pytest.mark.parametrize("ip, public", [
+    ("8.8.8.8", True), ("2606:4700:4700::1111", True),
+    ("127.0.0.1", False), ("10.0.0.7", False), ("172.16.3.4", False), ("192.168.1.1", False),
+    ("169.254.169.254", False), ("100.64.0.1", False), ("0.0.0.0", False), ("224.0.0.1", False),
+    ("::1", False), ("fe80::1%eth0", False), ("fd00::1", False), ("::ffff:127.0.0.1", False), ("::ffff:8.8.8.8", True),
+])
+def test_which_addresses_are_public(ip, public):
+    assert is_public(ip) is public
+
+
+def test_a_url_whose_host_is_loopback_is_refused_by_name_and_by_number():
+    for url in ("http://localhost:8080/v1", "http://127.0.0.1/v1", "http://[::1]/v1"):
+        with pytest.raises(AddressRefused, match="private or local address"):
+            check_public_url(url)
+    check_public_url("https://8.8.8.8/v1")  # an address literal needs no lookup
+
+
+async def test_an_unresolvable_host_is_refused():
+    with pytest.raises(AddressRefused, match="does not resolve"):
+        await public_addresses("no-such-host.invalid", 443)
+
+
+async def test_a_public_only_pool_never_connects_to_a_private_address():
+    pool = WirePool("http://127.0.0.1:9/v1", public_only=True)
+    with pytest.raises(AddressRefused):
+        await pool._connect()
