@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { api } from './api/client';
 import { ErrorBoundary } from './components/ErrorBoundary';
+import { LeaveConfirm } from './components/LeaveConfirm';
 import { Link } from './components/Link';
 import { EditorPage } from './editor/EditorPage';
 import { RunsList } from './pages/RunsList';
@@ -81,6 +82,7 @@ export function App() {
       <main className="app-main">
         <ErrorBoundary key={route.page}>{body}</ErrorBoundary>
       </main>
+      <LeaveConfirm />
     </div>
   );
 }

@@ -1,21 +1,105 @@
 // Client-side routing without a dependency: the path is the state.
+// A page with unsaved work sets a leave guard: in-app navigation (links,
+// navigate(), the browser's Back and Forward) then asks before leaving.
 import { useSyncExternalStore } from 'react';
 
 const EVENT = 'ld:navigate';
 
-export function navigate(path: string, opts: { replace?: boolean } = {}): void {
-  if (opts.replace) window.history.replaceState(null, '', path);
+/** Returns a question to ask before leaving the page, or null to leave freely. */
+export type LeaveGuard = () => string | null;
+/** Asks the user; resolves true to leave. */
+export type Confirmer = (question: string) => Promise<boolean>;
+
+let guard: LeaveGuard | null = null;
+let confirmer: Confirmer = (q) => Promise.resolve(typeof window.confirm === 'function' ? window.confirm(q) : true);
+let asking = false;
+/** The path the app shows: where Back is undone to when the user stays. */
+let shown: string | null = null;
+
+function here(): string {
+  return window.location.pathname + window.location.search;
+}
+
+/** Sets the page's leave guard; returns a function that removes it. */
+export function setLeaveGuard(g: LeaveGuard): () => void {
+  guard = g;
+  return () => {
+    if (guard === g) guard = null;
+  };
+}
+
+/** Replaces how the question is asked (the app shows its own dialog); returns a function that restores window.confirm. */
+export function setConfirmer(c: Confirmer): () => void {
+  const prev = confirmer;
+  confirmer = c;
+  return () => {
+    if (confirmer === c) confirmer = prev;
+  };
+}
+
+function go(path: string, replace: boolean): void {
+  if (replace) window.history.replaceState(null, '', path);
   else window.history.pushState(null, '', path);
+  shown = here();
   window.dispatchEvent(new Event(EVENT));
 }
 
+/** Whether leaving is allowed: asks when the guard has a question. */
+async function mayLeave(): Promise<boolean> {
+  const question = guard?.();
+  if (!question) return true;
+  if (asking) return false;
+  asking = true;
+  try {
+    return await confirmer(question);
+  } finally {
+    asking = false;
+  }
+}
+
+/**
+ * Goes to `path` in the page. With a leave guard set, asks first; resolves
+ * true when the app navigated, false when the user chose to stay.
+ */
+export function navigate(path: string, opts: { replace?: boolean; force?: boolean } = {}): Promise<boolean> {
+  const replace = !!opts.replace;
+  if (opts.force || !guard?.()) {
+    go(path, replace);
+    return Promise.resolve(true);
+  }
+  return mayLeave().then((ok) => {
+    if (ok) go(path, replace);
+    return ok;
+  });
+}
+
+function onPopState(): void {
+  const target = here();
+  if (shown !== null && target !== shown && guard?.()) {
+    // Undo the Back/Forward at once (nothing re-renders), then ask.
+    const stay = shown;
+    window.history.pushState(null, '', stay);
+    void mayLeave().then((ok) => {
+      if (ok) go(target, false);
+    });
+    return;
+  }
+  shown = target;
+  window.dispatchEvent(new Event(EVENT));
+}
+
+let listening = false;
+function listen(): void {
+  if (listening || typeof window === 'undefined') return;
+  listening = true;
+  shown = here();
+  window.addEventListener('popstate', onPopState);
+}
+
 function subscribe(cb: () => void): () => void {
-  window.addEventListener('popstate', cb);
+  listen();
   window.addEventListener(EVENT, cb);
-  return () => {
-    window.removeEventListener('popstate', cb);
-    window.removeEventListener(EVENT, cb);
-  };
+  return () => window.removeEventListener(EVENT, cb);
 }
 
 export function usePath(): string {
@@ -45,5 +129,5 @@ export function match(path: string): Route {
 export function onLinkClick(e: { preventDefault(): void; metaKey: boolean; ctrlKey: boolean; button: number }, path: string): void {
   if (e.metaKey || e.ctrlKey || e.button !== 0) return;
   e.preventDefault();
-  navigate(path);
+  void navigate(path);
 }

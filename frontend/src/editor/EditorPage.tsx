@@ -3,7 +3,7 @@ import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { api, errorText, type StartRunBody } from '../api/client';
 import { Banner } from '../components/Banner';
 import { isLayout, isObject, type WorkflowDoc } from '../doc/types';
-import { navigate } from '../router';
+import { navigate, setLeaveGuard } from '../router';
 import { EditorContext, useEditor, useEditorStore } from '../store/context';
 import { blankDocument, createEditorStore, isDirty, type EditorStore } from '../store/editorStore';
 import { deleteSelection, layoutMissing, needsLayout, tidyUp } from './actions';
@@ -142,7 +142,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
     try {
       const { id, version: v } = await saveWorkflow(store);
       setNotice({ kind: 'info', text: `Saved as version ${v}.` });
-      if (workflowId !== id || viewingVersion) navigate(`/workflows/${id}`, { replace: true });
+      if (workflowId !== id || viewingVersion) void navigate(`/workflows/${id}`, { replace: true, force: true });
     } catch (e) {
       setNotice({ kind: 'error', text: `Could not save: ${errorText(e)}` });
     } finally {
@@ -180,7 +180,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
       v = saved.version;
     }
     const run = await api.startRun({ ...body, workflow_id: id, version: v });
-    navigate(`/runs/${run.id}`);
+    void navigate(`/runs/${run.id}`, { force: true });
   };
 
   // Keyboard: undo/redo, save, delete.
@@ -209,13 +209,20 @@ function Editor({ workflowId }: { workflowId: number | null }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [store, save, dialog]);
 
-  // Do not lose work on leaving.
+  // Do not lose work on leaving: closing the tab, or going elsewhere in the app.
   useEffect(() => {
+    const unsaved = () => isDirty(store.getState()) && store.getState().revision > 0;
     const onUnload = (e: BeforeUnloadEvent) => {
-      if (isDirty(store.getState()) && store.getState().revision > 0) e.preventDefault();
+      if (unsaved()) e.preventDefault();
     };
     window.addEventListener('beforeunload', onUnload);
-    return () => window.removeEventListener('beforeunload', onUnload);
+    const removeGuard = setLeaveGuard(() =>
+      unsaved() ? 'This workflow has changes that are not saved. Leaving the editor discards them.' : null,
+    );
+    return () => {
+      window.removeEventListener('beforeunload', onUnload);
+      removeGuard();
+    };
   }, [store]);
 
   if (loadError) {
