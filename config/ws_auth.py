@@ -2,6 +2,8 @@
 from channels.auth import AuthMiddlewareStack
 from asgiref.sync import sync_to_async
 
+from runtime.broadcast import credential_group
+
 
 class BearerTokenMiddleware:
     def __init__(self, inner):
@@ -11,17 +13,19 @@ class BearerTokenMiddleware:
         headers = dict(scope.get("headers") or [])
         value = headers.get(b"authorization", b"").decode("latin-1")
         if value.lower().startswith("bearer "):
-            user = await _user_for_token(value[7:].strip())
-            if user is not None:
-                scope = {**scope, "user": user}
+            found = await _token_for(value[7:].strip())
+            if found is not None:
+                scope = {**scope, "user": found.user, "credential": credential_group(token_id=found.pk)}
+        elif scope.get("session") is not None and scope["session"].session_key:
+            scope = {**scope, "credential": credential_group(session_key=scope["session"].session_key)}
         return await self.inner(scope, receive, send)
 
 
 @sync_to_async(thread_sensitive=False)
-def _user_for_token(token: str):
-    from runtime.access import user_for_token
+def _token_for(token: str):
+    from runtime.access import token_for
 
-    return user_for_token(token)
+    return token_for(token)
 
 
 def TokenOrSessionAuthMiddlewareStack(inner):

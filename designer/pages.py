@@ -1,6 +1,7 @@
 """Pages: sign-up, login, account (tokens and provider keys), and the single-page editor."""
 from __future__ import annotations
 
+from asgiref.sync import async_to_sync
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model, login
@@ -13,6 +14,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from ninja import Router
 
 from runtime.access import API_AUTH, create_token, store_provider_key
+from runtime.broadcast import credential_group, end_credential
 from runtime.providers.addresses import AddressRefused, check_public_url
 from runtime.models import ApiToken, ProviderKey
 
@@ -99,8 +101,8 @@ def account(request):
             new_token = create_token(request.user, request.POST.get("name", "").strip() or "token")
         elif action == "revoke":
             token_id = request.POST.get("token_id", "")
-            if token_id.isdigit():
-                ApiToken.objects.filter(user=request.user, pk=int(token_id)).delete()
+            if token_id.isdigit() and ApiToken.objects.filter(user=request.user, pk=int(token_id)).delete()[0]:
+                async_to_sync(end_credential)(credential_group(token_id=int(token_id)))
             return redirect("/account/")
         elif action == "set_key":
             form = KeyForm(request.POST)

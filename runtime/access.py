@@ -36,6 +36,12 @@ LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
 def user_for_token(token: str):
+    found = token_for(token)
+    return found.user if found else None
+
+
+def token_for(token: str) -> ApiToken | None:
+    """The stored token (with its user) that ``token`` is, if it is valid and its user active."""
     if not token or not token.startswith(TOKEN_PREFIX):
         return None
     found = ApiToken.objects.select_related("user").filter(digest=_digest(token)).first()
@@ -45,7 +51,7 @@ def user_for_token(token: str):
     # "Last used" is shown to the minute; a script opening fifty sockets writes it once.
     if found.last_used_at is None or now - found.last_used_at > LAST_USED_RESOLUTION:
         ApiToken.objects.filter(pk=found.pk).update(last_used_at=now)
-    return found.user
+    return found
 
 
 class BearerToken(HttpBearer):
@@ -91,3 +97,14 @@ def provider_key(user, provider: str) -> tuple[str | None, str | None]:
 
 def anonymous() -> AnonymousUser:
     return AnonymousUser()
+
+
+def close_session_sockets(sender, request, user, **kwargs) -> None:
+    """On logout, the websockets the browser session opened close too (connected in apps.py)."""
+    from asgiref.sync import async_to_sync
+
+    from runtime.broadcast import credential_group, end_credential
+
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    if key:
+        async_to_sync(end_credential)(credential_group(session_key=key))

@@ -44,6 +44,19 @@ class _Consumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def _join_credential(self) -> None:
+        """Follow the token or session this socket was opened with: revoked or logged out, it closes."""
+        self.credential = self.scope.get("credential")
+        if self.credential:
+            await self.channel_layer.group_add(self.credential, self.channel_name)
+
+    async def _leave_credential(self) -> None:
+        if getattr(self, "credential", None):
+            await self.channel_layer.group_discard(self.credential, self.channel_name)
+
+    async def auth_ended(self, message):
+        await self.close(code=4401)
+
 
 @_query
 def _owned_run(user, run_id):
@@ -78,6 +91,7 @@ class RunConsumer(_Consumer):
         if run is None:
             await self.close(code=4404)
             return
+        await self._join_credential()
         query = parse_qs(self.scope.get("query_string", b"").decode())
         try:
             self.last = max(0, int(query.get("after", ["0"])[0]))
@@ -98,6 +112,7 @@ class RunConsumer(_Consumer):
         self.poller = asyncio.create_task(self._poll())
 
     async def disconnect(self, code):
+        await self._leave_credential()
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         poller = getattr(self, "poller", None)
@@ -167,10 +182,12 @@ class RunListConsumer(_Consumer):
             await self.close(code=4401)
             return
         self.group = user_runs_group(user.pk)
+        await self._join_credential()
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code):
+        await self._leave_credential()
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 

@@ -120,3 +120,62 @@ async def test_secrets_never_reach_events_or_pages(server):
         wait_status(client, run["id"], ("completed",))
         events = client.get(f"/runs/{run['id']}/events").text
     assert server.tokens["owner"] not in events and server.tokens["owner"] not in server.log.read_text()
+
+
+def _browser_session(server, user="owner"):
+    """An httpx client logged in through /login/ like a browser (session cookie + CSRF)."""
+    import httpx
+
+    from tests.support.servers import password_for
+
+    browser = httpx.Client(base_url=server.url, timeout=30, follow_redirects=False)
+    browser.get("/login/")
+    response = browser.post("/login/", data={"username": user, "password": password_for(user),
+                                             "csrfmiddlewaretoken": browser.cookies["csrftoken"]},
+                            headers={"Referer": server.url + "/login/"})
+    assert response.status_code == 302, response.text[:500]
+    return browser
+
+
+def _post_form(browser, server, path, **data):
+    return browser.post(path, data={**data, "csrfmiddlewaretoken": browser.cookies["csrftoken"]},
+                        headers={"Referer": server.url + path})
+
+
+async def _closed_with(ws) -> int:
+    try:
+        while True:
+            await asyncio.wait_for(ws.recv(), timeout=10)
+    except websockets.ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd else closed.code
+
+
+async def test_sockets_opened_with_a_token_close_when_it_is_revoked(server):
+    import re
+
+    browser = _browser_session(server)
+    page = _post_form(browser, server, "/account/", action="create_token", name="watcher").text
+    token = page.split('id="new-token">')[1].split("<")[0]
+    token_id = re.search(r'<td>watcher</td>.*?name="token_id" value="(\d+)"', page, re.S).group(1)
+    headers = {"Authorization": f"Bearer {token}"}
+    with server.client("owner") as client:
+        run = start_run(client, iterations=6, latency=1.0, done_at=6)
+        async with websockets.connect(f"{server.ws_url}/ws/runs/{run['id']}/", additional_headers=headers) as run_ws, \
+                websockets.connect(f"{server.ws_url}/ws/runs/", additional_headers=headers) as list_ws:
+            first = json.loads(await asyncio.wait_for(run_ws.recv(), timeout=10))
+            assert first["kind"] in ("event", "run")
+            assert _post_form(browser, server, "/account/", action="revoke", token_id=token_id).status_code == 302
+            codes = await asyncio.gather(_closed_with(run_ws), _closed_with(list_ws))
+        assert codes == [4401, 4401]
+        client.post(f"/runs/{run['id']}/stop")
+    with pytest.raises(websockets.InvalidStatus):
+        async with websockets.connect(f"{server.ws_url}/ws/runs/", additional_headers=headers):
+            pass
+
+
+async def test_a_browser_sessions_sockets_close_when_it_logs_out(server):
+    browser = _browser_session(server)
+    cookies = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
+    async with websockets.connect(f"{server.ws_url}/ws/runs/", additional_headers={"Cookie": cookies, "Origin": server.url}) as ws:
+        assert _post_form(browser, server, "/logout/").status_code == 302
+        assert await _closed_with(ws) == 4401
