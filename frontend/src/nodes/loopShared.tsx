@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { useEditor, useEditorStore } from '../store/context';
 import { addInnerStep } from '../editor/actions';
 import { formatMs } from '../run/reduce';
+import { breakReasonLabel, ordinal } from '../run/labels';
 import { Handles, ProblemBadges, RunStatus, truncate, useRunClass } from './shared';
 import type { StepNodeData } from '../graph/mapping';
 
@@ -19,7 +20,7 @@ export function IterationStrip({ loopKey }: { loopKey: string }) {
         const verdict = v ? (v.failedOpen ? '⚠' : v.done ? '✓' : '↻') : '';
         const active = focus?.loop === loopKey && focus.iteration === it.iteration;
         const title = [
-          `Iteration ${it.iteration}${it.item !== undefined ? ` · item ${JSON.stringify(it.item)}` : ''}`,
+          `Iteration ${ordinal(it.iteration)}${it.item !== undefined ? ` · item ${JSON.stringify(it.item)}` : ''}`,
           it.status,
           formatMs(it.durationMs),
           v ? `judge: ${v.failedOpen ? 'failed open' : v.done ? 'done' : 'not done'}${v.reason ? ` — ${v.reason}` : ''}` : '',
@@ -37,13 +38,17 @@ export function IterationStrip({ loopKey }: { loopKey: string }) {
               store.getState().focusIteration({ loop: loopKey, iteration: it.iteration });
             }}
           >
-            <span className="iter-n">{it.iteration}</span>
+            <span className="iter-n">{ordinal(it.iteration)}</span>
             {verdict && <span className="iter-verdict">{verdict}</span>}
             {it.durationMs !== undefined && <span className="iter-time">{formatMs(it.durationMs)}</span>}
           </button>
         );
       })}
-      {loop.ended && <span className="iter-end muted">{loop.ended.reason ?? 'ended'}</span>}
+      {loop.ended && (
+        <span className="iter-end muted" title={loop.ended.reason ?? undefined}>
+          {breakReasonLabel(loop.ended.reason)}
+        </span>
+      )}
     </div>
   );
 }

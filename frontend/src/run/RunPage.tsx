@@ -15,6 +15,7 @@ import { EditorContext, useEditor, useEditorStore } from '../store/context';
 import { createEditorStore } from '../store/editorStore';
 import { formatMs, type IterationRun, type LoopRun, type StepRun } from './reduce';
 import { isTerminal, RunStream } from './socket';
+import { breakReasonLabel, elapsedMs, ordinal, plural, shownStatus } from './labels';
 import { when } from '../pages/WorkflowsList';
 
 /** Run ids are UUIDs: the first block is enough to tell runs apart on screen. */
@@ -33,6 +34,13 @@ export function RunPage({ runId }: { runId: string }) {
       </ReactFlowProvider>
     </EditorContext.Provider>
   );
+}
+
+/** The status and reason the run view shows: `workflow_end` at once, a final record when it comes. */
+function useShownStatus(): { status: string | undefined; reason: string | null } {
+  const run = useEditor((s) => s.run);
+  const end = useEditor((s) => s.runState.end);
+  return shownStatus(run, { end });
 }
 
 function RunView({ runId }: { runId: string }) {
@@ -111,7 +119,11 @@ function RunView({ runId }: { runId: string }) {
     );
   }
 
-  const status = run?.status;
+  const { status, reason } = useShownStatus();
+  const finished = isTerminal(status);
+  const connLabel = finished ? 'finished · replay' : conn === 'live' ? '● live' : conn === 'closed' ? 'offline' : conn;
+  const connTitle = finished ? 'The run has finished: this view replays its stored events' : 'Live connection';
+  const doneTitle = finished ? `The run has ${status === 'completed' ? 'completed' : status === 'failed' ? 'failed' : 'been stopped'}` : undefined;
   return (
     <div className="run-page" data-testid="run-page" data-last-seq={lastSeq} data-applied={applied} data-conn={conn}>
       <div className="toolbar">
@@ -125,21 +137,25 @@ function RunView({ runId }: { runId: string }) {
               {status}
             </span>
           )}
-          {run?.reason && <span className="muted small" title={run.reason}>{run.reason}</span>}
+          {reason && (
+            <span className="muted small run-reason" title={reason}>
+              {reason}
+            </span>
+          )}
         </div>
         <div className="toolbar-actions">
-          <RunFigures run={run} />
-          <span className={`conn conn-${conn}`} title="Live connection" data-testid="conn">
-            {conn === 'live' ? '● live' : conn === 'closed' ? (isTerminal(status) ? 'replay' : 'offline') : conn}
+          <RunFigures run={run} status={status} />
+          <span className={`conn conn-${finished ? 'finished' : conn}`} title={connTitle} data-testid="conn">
+            {connLabel}
           </span>
-          <button className="btn ghost small" disabled={status !== 'running'} onClick={() => void control('pause')} data-testid="pause">
-            ❚❚ Pause
+          <button className="btn ghost small" disabled={status !== 'running'} title={doneTitle} onClick={() => void control('pause')} data-testid="pause">
+            Pause
           </button>
-          <button className="btn ghost small" disabled={status !== 'paused'} onClick={() => void control('resume')} data-testid="resume">
-            ▶ Resume
+          <button className="btn ghost small" disabled={status !== 'paused'} title={doneTitle} onClick={() => void control('resume')} data-testid="resume">
+            Resume
           </button>
-          <button className="btn ghost small danger" disabled={!status || isTerminal(status)} onClick={() => void control('stop')} data-testid="stop">
-            ■ Stop
+          <button className="btn ghost small danger" disabled={!status || finished} title={doneTitle} onClick={() => void control('stop')} data-testid="stop">
+            Stop
           </button>
         </div>
       </div>
@@ -156,21 +172,37 @@ function RunView({ runId }: { runId: string }) {
   );
 }
 
-function RunFigures({ run }: { run: Run | null }) {
+function RunFigures({ run, status }: { run: Run | null; status: string | undefined }) {
   const tokens = useEditor((s) => s.runState.tokens);
+  const lastEventAt = useEditor((s) => {
+    const last = s.runState.log[s.runState.log.length - 1];
+    return last?.timestamp ? Date.parse(last.timestamp) : null;
+  });
   const [now, setNow] = useState(Date.now());
+  // The clock stops while paused: when it paused, and how long it was paused before.
+  const pause = useRef<{ at: number | null; total: number }>({ at: null, total: 0 });
+  const paused = status === 'paused';
+  if (paused && pause.current.at === null) pause.current.at = Date.now();
+  if (!paused && pause.current.at !== null) {
+    pause.current.total += Date.now() - pause.current.at;
+    pause.current.at = null;
+  }
+  const ticking = !!run && !isTerminal(status) && !paused;
   useEffect(() => {
-    if (!run || isTerminal(run.status)) return;
+    if (!ticking) return;
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
-  }, [run]);
+  }, [ticking]);
   if (!run) return null;
   const start = run.started_at ? Date.parse(run.started_at) : null;
-  const end = run.finished_at ? Date.parse(run.finished_at) : now;
-  const total = run.tokens?.total ?? tokens.total;
+  const finishedAt = run.finished_at ? Date.parse(run.finished_at) : isTerminal(status) ? (lastEventAt ?? now) : null;
+  const elapsed = elapsedMs(start, finishedAt, Math.max(now, start ?? 0), pause.current.at, pause.current.total);
+  // Tokens add up live from agent turns; the run record's total is final once the run is.
+  const total = Math.max(run.tokens?.total ?? 0, tokens.total);
   return (
-    <span className="figures muted small">
-      {start ? formatMs(end - start) : 'queued'} · {total.toLocaleString()} tokens
+    <span className="figures muted small" data-testid="run-figures">
+      {elapsed !== null ? formatMs(elapsed) : 'queued'}
+      {paused ? ' (paused)' : ''} · {total.toLocaleString()} tokens
       {typeof run.cost_usd === 'number' ? ` · $${run.cost_usd.toFixed(4)}` : ''} · {run.provider}
     </span>
   );
@@ -235,8 +267,8 @@ function LoopOutput({ loopKey, loop, testId }: { loopKey: string; loop: LoopRun;
   const mode = useOutputMode(loopKey);
   return (
     <>
-      <div className="muted small">{mode === 'cumulative' ? 'Cumulative output (grows as iterations finish)' : 'Loop output (outputMode last: the latest iteration)'}</div>
-      <Pre text={loopOutput(loop, mode)} testId={testId} empty="Appears as iterations finish." />
+      <div className="muted small">{mode === 'cumulative' ? 'Cumulative output: every finished iteration' : 'Loop output: the latest finished iteration'}</div>
+      <Pre text={loopOutput(loop, mode)} testId={testId} empty="Nothing yet: appears as iterations finish." />
     </>
   );
 }
@@ -244,9 +276,8 @@ function LoopOutput({ loopKey, loop, testId }: { loopKey: string; loop: LoopRun;
 function LivePanel() {
   const live = useEditor((s) => s.runState.live);
   const loops = useEditor((s) => s.runState.loops);
-  const status = useEditor((s) => s.run?.status);
+  const { status, reason } = useShownStatus();
   const errors = useEditor((s) => s.runState.errors);
-  const reason = useEditor((s) => s.run?.reason);
   const streamRef = useRef<HTMLPreElement>(null);
   useEffect(() => {
     if (streamRef.current) streamRef.current.scrollTop = streamRef.current.scrollHeight;
@@ -281,7 +312,11 @@ function LivePanel() {
       {Object.entries(loops).map(([key, loop]) => (
         <div key={key} className="loop-summary">
           <h4 className="side-title">
-            Loop {key} <span className="muted small">· {loop.iterations.length} iteration(s){loop.ended ? ` · stopped by ${loop.ended.reason ?? '—'}` : ''}</span>
+            Loop {key}{' '}
+            <span className="muted small" data-testid={`loop-summary-${key}`}>
+              · {plural(loop.iterations.length, 'iteration')}
+              {loop.ended ? ` · ${breakReasonLabel(loop.ended.reason)}` : ''}
+            </span>
           </h4>
           <VerdictList iterations={loop.iterations} />
           <LoopOutput loopKey={key} loop={loop} testId={`cumulative-${key}`} />
@@ -310,7 +345,7 @@ function VerdictList({ iterations }: { iterations: IterationRun[] }) {
         const v = it.verdict!;
         return (
           <li key={it.iteration} className={`verdict ${v.failedOpen ? 'failed-open' : v.done ? 'done' : 'not-done'}`} data-testid="verdict">
-            <span className="verdict-round">round {it.iteration}</span>
+            <span className="verdict-round">round {ordinal(it.iteration)}</span>
             <strong>{v.failedOpen ? 'failed open' : v.done ? 'done' : 'not done'}</strong>
             {v.reason && <span className="verdict-reason">{v.reason}</span>}
           </li>
@@ -358,7 +393,7 @@ function DetailsPanel() {
     return (
       <div data-testid="iteration-details">
         <h4 className="side-title">
-          {focus.loop} · iteration {iteration.iteration} <span className={`status status-${iteration.status}`}>{iteration.status}</span>
+          {focus.loop} · iteration {ordinal(iteration.iteration)} <span className={`status status-${iteration.status}`}>{iteration.status}</span>
         </h4>
         <div className="muted small">{formatMs(iteration.durationMs)}</div>
         {iteration.item !== undefined && (
@@ -440,8 +475,8 @@ function readMetrics(m: JsonObject): { steps: [string, StepMetric][]; loops: [st
 }
 
 function MetricsPanel({ runId }: { runId: string }) {
-  const status = useEditor((s) => s.run?.status);
-  const tokens = useEditor((s) => (isTerminal(s.run?.status) && s.run?.tokens ? s.run.tokens : s.runState.tokens));
+  const { status } = useShownStatus();
+  const tokens = useEditor((s) => (isTerminal(s.run?.status) && s.run?.tokens && s.run.tokens.total >= s.runState.tokens.total ? s.run.tokens : s.runState.tokens));
   const steps = useEditor((s) => s.runState.steps);
   const loops = useEditor((s) => s.runState.loops);
   const [server, setServer] = useState<JsonObject | null>(null);
@@ -509,10 +544,10 @@ function MetricsPanel({ runId }: { runId: string }) {
               {summary && (
                 <span className="muted small">
                   {' '}
-                  · {summary.iterations ?? loop.iterations.length} iteration(s)
+                  · {plural(summary.iterations ?? loop.iterations.length, 'iteration')}
                   {summary.meanMs != null ? ` · mean ${formatMs(summary.meanMs)}` : ''}
                   {summary.maxMs != null ? ` · max ${formatMs(summary.maxMs)}` : ''}
-                  {summary.breakReason ? ` · stopped by ${summary.breakReason}` : ''}
+                  {summary.breakReason ? ` · ${breakReasonLabel(summary.breakReason)}` : ''}
                 </span>
               )}
             </h4>
@@ -528,7 +563,7 @@ function MetricsPanel({ runId }: { runId: string }) {
               <tbody>
                 {loop.iterations.map((it) => (
                   <tr key={it.iteration}>
-                    <td>{it.iteration}</td>
+                    <td>{ordinal(it.iteration)}</td>
                     <td>
                       <span className={`status status-${it.status}`}>{it.status}</span>
                     </td>
@@ -558,7 +593,7 @@ function EventsPanel() {
   return (
     <div>
       <p className="muted small">
-        {log.length} event(s){run?.created_at ? ` · created ${when(run.created_at)}` : ''}
+        {plural(log.length, 'event')}{run?.created_at ? ` · created ${when(run.created_at)}` : ''}
       </p>
       <ol className="event-log" data-testid="event-log">
         {log.slice(-300).map((e) => (

@@ -65,6 +65,8 @@ export interface RunState {
   errors: string[];
   log: RunEvent[];
   tokens: Tokens;
+  /** What `workflow_end` said, as soon as it arrives (before the run record catches up). */
+  end: { status: 'completed' | 'failed' | 'cancelled'; reason: string | null } | null;
 }
 
 const LOG_LIMIT = 500;
@@ -80,6 +82,7 @@ export function emptyRun(): RunState {
     errors: [],
     log: [],
     tokens: { prompt: 0, completion: 0, total: 0 },
+    end: null,
   };
 }
 
@@ -220,6 +223,11 @@ function apply(state: RunState, ev: RunEvent): void {
     case 'workflow_end': {
       const st = str(data.status) ?? (ev.error ? 'failed' : 'completed');
       state.status = st === 'failed' ? 'failed' : st === 'cancelled' ? 'cancelled' : 'completed';
+      state.end = { status: state.status, reason: str(data.reason) || ev.error || null };
+      // The run's own total, when it is larger than what the turns added up to.
+      if (ev.tokens && (num(ev.tokens.total) ?? 0) > state.tokens.total) {
+        state.tokens = { prompt: ev.tokens.prompt ?? 0, completion: ev.tokens.completion ?? 0, total: ev.tokens.total ?? 0 };
+      }
       break;
     }
     case 'step_start':

@@ -414,7 +414,8 @@ export function createEditorStore(sync: SyncApi): EditorStore {
       },
 
       select(selection, field = null, line = null) {
-        set({ selection, focusField: field, focusLine: line, focusNonce: get().focusNonce + 1 });
+        // Choosing a node (or the canvas) replaces a chosen loop iteration in the run view.
+        set({ selection, focusField: field, focusLine: line, focusNonce: get().focusNonce + 1, iterationFocus: null });
       },
 
       replaceAll(doc, source, layout) {
