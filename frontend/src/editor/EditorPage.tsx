@@ -172,6 +172,13 @@ function Editor({ workflowId }: { workflowId: number | null }) {
   };
 
   const startRun = async (body: Omit<StartRunBody, 'workflow_id'>) => {
+    // Only a valid workflow runs: never save a version just to have the run refused.
+    await store.getState().whenSynced();
+    const checked = store.getState();
+    if (checked.valid !== true) {
+      const n = checked.errors.length;
+      throw new Error(`Fix the ${n === 1 ? 'error' : `${n} errors`} in the Problems panel first: only a valid workflow can run.`);
+    }
     let id = store.getState().workflowId;
     let v = store.getState().savedVersion ?? undefined;
     if (id === null || isDirty(store.getState())) {
@@ -238,7 +245,10 @@ function Editor({ workflowId }: { workflowId: number | null }) {
   }
 
   const exportBlocked = valid !== true || !current;
-  const exportTitle = valid === false ? `Fix ${errors} error(s) to export; Save keeps a draft.` : !current ? 'Checking…' : 'Download or copy the workflow';
+  const errorWords = `${errors} error${errors === 1 ? '' : 's'}`;
+  const exportTitle = valid === false ? `Fix ${errorWords} to export; Save keeps a draft.` : !current ? 'Checking…' : 'Download or copy the workflow';
+  const runBlocked = valid !== true || !current;
+  const runTitle = valid === false ? `Fix ${errorWords} first: only a valid workflow can run (see Problems).` : !current ? 'Checking…' : 'Run this workflow';
 
   return (
     <div
@@ -320,7 +330,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
           <button className="btn small" onClick={() => void save()} disabled={saving} title="Save a new version (Ctrl+S)" data-testid="save">
             {saving ? 'Saving…' : 'Save'}
           </button>
-          <button className="btn primary small" onClick={() => setDialog('run')} title="Run this workflow" data-testid="run">
+          <button className="btn primary small" onClick={() => setDialog('run')} disabled={runBlocked} title={runTitle} data-testid="run">
             ▶ Run
           </button>
         </div>

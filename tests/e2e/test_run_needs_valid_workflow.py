@@ -1,0 +1,24 @@
+"""Run is off while the workflow has errors (like Export), with a title that
+says why; nothing is saved for a run that cannot start."""
+from __future__ import annotations
+
+from .conftest import api, open_new_editor, wait_checked
+from .test_editor_basics import YAML, type_yaml
+
+
+def test_run_is_disabled_while_the_workflow_has_errors_and_nothing_is_saved(page):
+    open_new_editor(page)
+    before = len(api(page, "GET", "/workflows"))
+    type_yaml(page, YAML.replace("dependsOn: [draft]", "dependsOn: [drafts]"))
+    wait_checked(page)
+    page.get_by_test_id("problem").first.wait_for()
+    run = page.get_by_test_id("run")
+    assert run.is_disabled()
+    assert "Fix" in (run.get_attribute("title") or "")
+    assert page.get_by_test_id("export").is_disabled()
+    assert len(api(page, "GET", "/workflows")) == before
+
+    type_yaml(page, YAML)
+    wait_checked(page)
+    page.wait_for_selector("[data-testid=run]:not([disabled])")
+    assert run.get_attribute("title") == "Run this workflow"
