@@ -49,6 +49,13 @@ class ParsedText:
         return not self.diagnostics
 
 
+_UNCLOSED = {
+    "while parsing a flow sequence": "the `[` opened here is never closed",
+    "while parsing a flow mapping": "the `{` opened here is never closed",
+    "while scanning a quoted scalar": "the quote opened here is never closed",
+}
+
+
 class _Refused(Exception):
     def __init__(self, code: str, message: str, line: int | None, column: int | None, hint: str | None = None):
         super().__init__(message)
@@ -179,8 +186,13 @@ class _EventBuilder:
                 )
             return value, self.positions
         except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark or exc.context_mark
             problem = exc.problem or exc.context or "syntax error"
+            mark, opened = exc.problem_mark or exc.context_mark, exc.context_mark
+            if opened is not None and mark is not None and opened.line != mark.line and exc.context in _UNCLOSED:
+                # libyaml notices an unclosed bracket or quote lines later, often where the text
+                # ends; point at where it was opened, which is where the author has to look.
+                problem = f"{_UNCLOSED[exc.context]} ({problem} by line {mark.line + 1})"
+                mark = opened
             line, column = (mark.line + 1, mark.column + 1) if mark else (None, None)
             raise _Refused("syntax", f"YAML syntax error: {problem}", line, column) from None
         except yaml.YAMLError as exc:

@@ -1,6 +1,8 @@
 """Loading text: YAML features refused with their line, malformed text explained, never an exception."""
 import time
 
+import pytest
+
 from designer.documents import MAX_DOCUMENT_BYTES, load_source
 
 MINIMAL = "name: w\nsteps:\n  - id: a\n    instructions: hi\n"
@@ -51,6 +53,17 @@ def test_malformed_yaml_gives_line_and_column():
     error = loaded.report.errors[0]
     assert error.code == "syntax"
     assert error.line and error.column
+
+
+@pytest.mark.parametrize("text, line, column, words", [
+    ("name: w\nsteps:\n  - id: a\n    instructions: b\n  - id: [oops\n", 5, 9, "the `[` opened here is never closed"),
+    ('name: "w\nsteps: []\n', 1, 7, "the quote opened here is never closed"),
+    ("name: w\nsteps: {a: 1\n", 2, 8, "the `{` opened here is never closed"),
+])
+def test_an_unclosed_bracket_or_quote_points_where_it_was_opened_not_where_the_text_ends(text, line, column, words):
+    error = load_source(text).report.errors[0]
+    assert (error.code, error.line, error.column) == ("syntax", line, column)
+    assert words in error.message
 
 
 def test_malformed_json_gives_line_and_column():
