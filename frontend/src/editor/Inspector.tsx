@@ -475,95 +475,120 @@ function StepForm({ stepKey }: { stepKey: string }) {
     s.applyDoc(renamed.doc, { select: { kind: 'step', key: renamed.key } });
   };
 
+  const isLoop = isObject(step.loop);
+  const judgeLoop = isLoop && typeof (step.loop as JsonObject).untilAgent === 'string';
+  const title =
+    kind === 'forEach' ? 'forEach loop' : kind === 'repeat' ? (judgeLoop ? 'Judge loop (repeat-until)' : 'Repeat-until loop') : isInclude ? 'Include step' : 'Step';
+  const deleteButton = (
+    <button className="btn small danger ghost" onClick={() => store.getState().applyDoc(removeSteps(store.getState().doc, [stepKey]), { select: null })}>
+      Delete
+    </button>
+  );
+  const identity = (
+    <>
+      {found.scope && <p className="muted small">Inner step of loop “{found.scope}”.</p>}
+      <Field field="id" label="Id" help={HELP['step.id']} problems={problems('id')}>
+        <input
+          id="f-id"
+          className="input mono"
+          value={idText}
+          onChange={(e) => setIdText(e.target.value)}
+          onBlur={commitId}
+          onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
+        />
+      </Field>
+    </>
+  );
+  const general = (
+    <>
+      {isInclude ? (
+        <Field field="include" label="Include" help={HELP['step.include']} problems={problems('include')}>
+          <TextInput field="include" mono value={str(step.include)} onChange={(v) => set('include')(v)} placeholder={includes[0] ?? 'workflows/sub.yaml'} />
+          {includes.length > 0 && <div className="field-help">Named includes: {includes.join(', ')}</div>}
+        </Field>
+      ) : (
+        <>
+          <Field field="agent" label="Agent" help={HELP['step.agent']} problems={problems('agent')}>
+            <SelectInput field="agent" value={typeof step.agent === 'string' ? step.agent : undefined} unsetLabel="(default agent)" options={agents.map((a) => ({ value: a, label: a }))} onChange={set('agent')} />
+          </Field>
+          <Field field="instructions" label="Instructions" help={HELP['step.instructions']} problems={problems('instructions')}>
+            <TextInput field="instructions" multiline rows={5} value={str(step.instructions)} onChange={(v) => set('instructions')(optStr(v))} />
+          </Field>
+        </>
+      )}
+      <Field field="dependsOn" label="Depends on" help={HELP['step.dependsOn']} problems={problems('dependsOn')}>
+        <div className="checks" id="f-dependsOn">
+          {siblings.length === 0 && <span className="muted small">No other step in this scope.</span>}
+          {siblings.map((id) => (
+            <label key={id} className="check">
+              <input
+                type="checkbox"
+                checked={deps.includes(id)}
+                onChange={(e) => {
+                  const next = e.target.checked ? [...deps, id] : deps.filter((d) => d !== id);
+                  set('dependsOn')(next.length ? next : undefined);
+                }}
+              />
+              <span className="mono">{id}</span>
+            </label>
+          ))}
+          {deps.filter((d) => !siblings.includes(d)).map((d) => (
+            <label key={`missing-${d}`} className="check missing" title="Not a step of this scope">
+              <input type="checkbox" checked onChange={() => set('dependsOn')(deps.filter((x) => x !== d).length ? deps.filter((x) => x !== d) : undefined)} />
+              <span className="mono">{d}</span>
+            </label>
+          ))}
+        </div>
+      </Field>
+      {shows('condition') && (
+        <Field field="condition" label="Condition (CEL)" help={HELP['step.condition']} problems={problems('condition')}>
+          <CelInput value={str(step.condition)} variables={celVariables(doc, stepKey, 'condition')} id="f-condition" onChange={(v) => set('condition')(optStr(v))} placeholder="steps.plan.status == 'completed'" />
+        </Field>
+      )}
+      <div className="grid2">
+        <Field field="timeout" label="Timeout" help={HELP['step.timeout']} problems={problems('timeout')}>
+          <TextInput field="timeout" mono value={str(step.timeout)} placeholder="10m" onChange={(v) => set('timeout')(optStr(v))} />
+        </Field>
+        <Field field="retries" label="Retries" help={HELP['step.retries']} problems={problems('retries')}>
+          <NumberInput field="retries" integer value={step.retries} onChange={set('retries')} />
+        </Field>
+      </div>
+      <Field field="maxRetries" label="Max tool-call retries" help={HELP['step.maxRetries']} problems={problems('maxRetries')}>
+        <NumberInput field="maxRetries" integer value={step.maxRetries} onChange={set('maxRetries')} />
+      </Field>
+      {shows('model') && (
+        <Field field="model" label="Model override" help={HELP['step.model']} problems={problems('model')}>
+          <TextInput field="model" mono value={str(step.model)} onChange={(v) => set('model')(optStr(v))} />
+        </Field>
+      )}
+      {shows('contextFiles') && (
+        <Field field="contextFiles" label="Context files" help={HELP['step.contextFiles']} problems={problems('contextFiles')}>
+          <ListInput field="contextFiles" value={step.contextFiles} placeholder="docs/architecture.md" onChange={(v) => set('contextFiles')(v)} />
+        </Field>
+      )}
+    </>
+  );
+
+  // A loop's own settings come first: they are what makes it a loop.
+  if (isLoop) {
+    return (
+      <div className="insp-body">
+        <Section title={title} actions={deleteButton}>
+          {identity}
+        </Section>
+        <LoopForm stepKey={stepKey} step={step} problems={problems} agents={agents} />
+        <Section title="Step settings">{general}</Section>
+      </div>
+    );
+  }
+
   return (
     <div className="insp-body">
-      <Section
-        title={kind === 'forEach' ? 'forEach loop' : kind === 'repeat' ? 'Repeat-until loop' : isInclude ? 'Include step' : 'Step'}
-        actions={
-          <button className="btn small danger ghost" onClick={() => store.getState().applyDoc(removeSteps(store.getState().doc, [stepKey]), { select: null })}>
-            Delete
-          </button>
-        }
-      >
-        {found.scope && <p className="muted small">Inner step of loop “{found.scope}”.</p>}
-        <Field field="id" label="Id" help={HELP['step.id']} problems={problems('id')}>
-          <input
-            id="f-id"
-            className="input mono"
-            value={idText}
-            onChange={(e) => setIdText(e.target.value)}
-            onBlur={commitId}
-            onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
-          />
-        </Field>
-        {isInclude ? (
-          <Field field="include" label="Include" help={HELP['step.include']} problems={problems('include')}>
-            <TextInput field="include" mono value={str(step.include)} onChange={(v) => set('include')(v)} placeholder={includes[0] ?? 'workflows/sub.yaml'} />
-            {includes.length > 0 && <div className="field-help">Named includes: {includes.join(', ')}</div>}
-          </Field>
-        ) : (
-          <>
-            <Field field="agent" label="Agent" help={HELP['step.agent']} problems={problems('agent')}>
-              <SelectInput field="agent" value={typeof step.agent === 'string' ? step.agent : undefined} unsetLabel="(default agent)" options={agents.map((a) => ({ value: a, label: a }))} onChange={set('agent')} />
-            </Field>
-            <Field field="instructions" label="Instructions" help={HELP['step.instructions']} problems={problems('instructions')}>
-              <TextInput field="instructions" multiline rows={5} value={str(step.instructions)} onChange={(v) => set('instructions')(optStr(v))} />
-            </Field>
-          </>
-        )}
-        <Field field="dependsOn" label="Depends on" help={HELP['step.dependsOn']} problems={problems('dependsOn')}>
-          <div className="checks" id="f-dependsOn">
-            {siblings.length === 0 && <span className="muted small">No other step in this scope.</span>}
-            {siblings.map((id) => (
-              <label key={id} className="check">
-                <input
-                  type="checkbox"
-                  checked={deps.includes(id)}
-                  onChange={(e) => {
-                    const next = e.target.checked ? [...deps, id] : deps.filter((d) => d !== id);
-                    set('dependsOn')(next.length ? next : undefined);
-                  }}
-                />
-                <span className="mono">{id}</span>
-              </label>
-            ))}
-            {deps.filter((d) => !siblings.includes(d)).map((d) => (
-              <label key={`missing-${d}`} className="check missing" title="Not a step of this scope">
-                <input type="checkbox" checked onChange={() => set('dependsOn')(deps.filter((x) => x !== d).length ? deps.filter((x) => x !== d) : undefined)} />
-                <span className="mono">{d}</span>
-              </label>
-            ))}
-          </div>
-        </Field>
-        {shows('condition') && (
-          <Field field="condition" label="Condition (CEL)" help={HELP['step.condition']} problems={problems('condition')}>
-            <CelInput value={str(step.condition)} variables={celVariables(doc, stepKey, 'condition')} id="f-condition" onChange={(v) => set('condition')(optStr(v))} placeholder="steps.plan.status == 'completed'" />
-          </Field>
-        )}
-        <div className="grid2">
-          <Field field="timeout" label="Timeout" help={HELP['step.timeout']} problems={problems('timeout')}>
-            <TextInput field="timeout" mono value={str(step.timeout)} placeholder="10m" onChange={(v) => set('timeout')(optStr(v))} />
-          </Field>
-          <Field field="retries" label="Retries" help={HELP['step.retries']} problems={problems('retries')}>
-            <NumberInput field="retries" integer value={step.retries} onChange={set('retries')} />
-          </Field>
-        </div>
-        <Field field="maxRetries" label="Max tool-call retries" help={HELP['step.maxRetries']} problems={problems('maxRetries')}>
-          <NumberInput field="maxRetries" integer value={step.maxRetries} onChange={set('maxRetries')} />
-        </Field>
-        {shows('model') && (
-          <Field field="model" label="Model override" help={HELP['step.model']} problems={problems('model')}>
-            <TextInput field="model" mono value={str(step.model)} onChange={(v) => set('model')(optStr(v))} />
-          </Field>
-        )}
-        {shows('contextFiles') && (
-          <Field field="contextFiles" label="Context files" help={HELP['step.contextFiles']} problems={problems('contextFiles')}>
-            <ListInput field="contextFiles" value={step.contextFiles} placeholder="docs/architecture.md" onChange={(v) => set('contextFiles')(v)} />
-          </Field>
-        )}
+      <Section title={title} actions={deleteButton}>
+        {identity}
+        {general}
       </Section>
-      {isObject(step.loop) && <LoopForm stepKey={stepKey} step={step} problems={problems} agents={agents} />}
-      {!isObject(step.loop) && !isInclude && !found.scope && (
+      {!isInclude && !found.scope && (
         <div className="row">
           <button className="btn small ghost" onClick={() => apply((d) => setLoopField(d, stepKey, 'maxIterations', 3))}>
             Turn into a repeat-until loop
@@ -586,7 +611,7 @@ function LoopForm({ stepKey, step, problems, agents }: { stepKey: string; step: 
   const items = loop.forEach;
   const listMode = Array.isArray(items);
   return (
-    <Section title="Loop">
+    <Section title="Loop settings">
       <div className="segmented" role="group" aria-label="Loop mode">
         <button
           className={isForEach ? 'active' : ''}
