@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import uuid
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -86,9 +87,19 @@ class RunConsumer(_Consumer):
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
             return
-        self.run_id = self.scope["url_route"]["kwargs"]["run_id"]
+        try:  # the id as the broadcaster names the group, whatever case or dashes the URL used
+            self.run_id = str(uuid.UUID(self.scope["url_route"]["kwargs"]["run_id"]))
+        except ValueError:
+            await self.close(code=4404)
+            return
+        self.group = run_group(self.run_id)
+        # Subscribe before reading the run and replaying its events: a status change or an
+        # event that lands in between still reaches this socket.
+        await self.channel_layer.group_add(self.group, self.channel_name)
         run = await _owned_run(user, self.run_id)
         if run is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
             await self.close(code=4404)
             return
         await self._join_credential()
@@ -100,9 +111,6 @@ class RunConsumer(_Consumer):
         # Clients that understand {"kind": "events"} get many events per message.
         self.batch = query.get("batch", ["0"])[0] in ("1", "true")
         self.lock = asyncio.Lock()
-        self.group = run_group(self.run_id)
-        # Subscribe before replaying, so nothing emitted in between is missed.
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         async with self.lock:
             await self._refill(None)
@@ -170,6 +178,10 @@ class RunConsumer(_Consumer):
                 async with self.lock:
                     await self._refill(None)
             if status not in ACTIVE_STATUSES and self.last >= last_seq:
+                # The last word is the run's final record, in case its announcement was missed.
+                run = await _owned_run(self.scope["user"], self.run_id)
+                if run is not None:
+                    await self.send(text_data=json.dumps({"kind": "run", "run": run_dict(run)}, default=str))
                 return
             self.polled = seen
             await asyncio.sleep(POLL_SECONDS)

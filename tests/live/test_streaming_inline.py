@@ -45,6 +45,17 @@ async def test_a_runs_events_arrive_live_and_in_order(server):
     assert [v["done"] for v in verdicts] == [False, False, False, False, True]
 
 
+async def test_a_run_id_written_in_capitals_without_dashes_streams_live_the_same(server):
+    with server.client("owner") as client:
+        run = start_run(client, latency=0.1)
+        odd = run["id"].upper().replace("-", "")
+        async with ws_connect(server, f"/ws/runs/{odd}/") as ws:
+            events, updates = await collect(ws, timeout=1.5)  # live: no wait for the slow tail poll
+        final = wait_status(client, run["id"], ("completed",))
+    assert_every_event_once(events, final["last_seq"])
+    assert updates[-1]["status"] == "completed"
+
+
 async def test_a_client_that_reconnects_with_after_gets_every_missed_event_exactly_once(server):
     with server.client("owner") as client:
         run = start_run(client, latency=0.1)
