@@ -24,3 +24,65 @@ def test_a_loops_settings_come_before_the_general_step_fields(page):
     wait_checked(page)
     heads = page.locator(".insp-section-head h4").all_inner_texts()
     assert heads[0] == "Step" and "Loop settings" not in heads, heads
+
+
+CHIPS_YAML = """\
+name: chips
+agents:
+  writer:
+    description: Writes.
+steps:
+  - id: plan
+    agent: writer
+    instructions: Plan the work in a few short bullet points, each one a task for later.
+  - id: guarded
+    agent: writer
+    dependsOn: [plan]
+    condition: "steps.plan.status == 'completed' && size(steps.plan.content) > 10"
+    timeout: 10m
+    retries: 2
+    instructions: Write carefully, then check the draft against the outline twice.
+  - id: second
+    agent: writer
+    dependsOn: [plan]
+    timeout: 5m
+    retries: 1
+    instructions: Write a second version of the draft in a different voice.
+  - id: third
+    agent: writer
+    dependsOn: [plan]
+    instructions: Write a third version.
+"""
+
+
+def boxes(page):
+    out = {}
+    for key in ("plan", "guarded", "second", "third"):
+        out[key] = node(page, key).bounding_box()
+    return out
+
+
+def overlapping(b: dict) -> list[tuple[str, str]]:
+    keys = list(b)
+    bad = []
+    for i, a in enumerate(keys):
+        for c in keys[i + 1:]:
+            p, q = b[a], b[c]
+            if p["x"] < q["x"] + q["width"] and q["x"] < p["x"] + p["width"] and p["y"] < q["y"] + q["height"] and q["y"] < p["y"] + p["height"]:
+                bad.append((a, c))
+    return bad
+
+
+def test_tidy_up_leaves_room_for_nodes_with_chips(page):
+    from .test_editor_basics import type_yaml
+
+    open_new_editor(page)
+    type_yaml(page, CHIPS_YAML)
+    node(page, "third").wait_for()
+    wait_checked(page)
+    page.get_by_role("button", name="Tidy up").click()
+    page.wait_for_timeout(600)
+    b = boxes(page)
+    assert not overlapping(b), b
+    # The chip glyphs are text, never an emoji that may be missing.
+    assert "timeout" in node(page, "guarded").inner_text()

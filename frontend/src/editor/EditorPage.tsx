@@ -32,6 +32,13 @@ function download(name: string, text: string, type: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** Sizes the canvas has measured, by node id (what elk should lay out). */
+function measuredSizes(nodes: { id: string; measured?: { width?: number; height?: number } }[]): Map<string, { width: number; height: number }> {
+  const out = new Map<string, { width: number; height: number }>();
+  for (const n of nodes) if (n.measured?.width && n.measured.height) out.set(n.id, { width: n.measured.width, height: n.measured.height });
+  return out;
+}
+
 function fileBase(doc: WorkflowDoc): string {
   const name = typeof doc.name === 'string' && doc.name.trim() ? doc.name.trim() : 'workflow';
   return name.replace(/[^A-Za-z0-9_.-]+/g, '-');
@@ -296,7 +303,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
             ↷ Redo
           </button>
           <span className="sep" />
-          <button className="btn ghost small" onClick={() => void tidyUp(store).then(() => store.getState().requestFit())} title="Auto-layout with elkjs">
+          <button className="btn ghost small" onClick={() => void tidyUp(store, measuredSizes(flow.getNodes())).then(() => store.getState().requestFit())} title="Auto-layout with elkjs">
             Tidy up
           </button>
           <button className="btn ghost small" onClick={() => void flow.fitView({ padding: 0.15, maxZoom: 1 })} title="Fit the view" data-testid="fit">

@@ -89,11 +89,11 @@ export function deleteSelection(store: EditorStore): void {
 }
 
 /** Lays out the whole document with elkjs (one undoable change). */
-export async function tidyUp(store: EditorStore): Promise<void> {
+export async function tidyUp(store: EditorStore, measured?: ReadonlyMap<string, { width: number; height: number }>): Promise<void> {
   const { doc, layout } = store.getState();
   const graph = documentToGraph(doc, layout);
   if (graph.unmapped) return;
-  const next = await autoLayout(graph);
+  const next = await autoLayout(graph, measured);
   store.getState().setLayout(next, { history: true });
 }
 

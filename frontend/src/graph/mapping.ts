@@ -10,6 +10,7 @@
 import type { Edge, Node } from '@xyflow/react';
 import { clone, isObject, type Layout, type Position, type Step, type WorkflowDoc } from '../doc/types';
 import { innerSteps, joinKey, localKeys } from './keys';
+import { stepNodeHeight } from '../nodes/size';
 
 export type NodeKind = 'step' | 'include' | 'forEach' | 'repeat';
 
@@ -40,6 +41,7 @@ export interface Graph {
 
 // Geometry shared with the node components and the auto-layout.
 export const STEP_W = 240;
+/** The smallest step node; a step's own height comes from stepHeight(). */
 export const STEP_H = 96;
 export const LOOP_HEADER = 128;
 export const LOOP_PAD = 24;
@@ -56,6 +58,11 @@ export function kindOf(step: Step): NodeKind {
 
 export function isContainer(kind: NodeKind): boolean {
   return kind === 'forEach' || kind === 'repeat';
+}
+
+/** How tall a step or include node is drawn (its text and chips), from nodes/size.ts. */
+export function stepHeight(step: Step, kind: NodeKind): number {
+  return isContainer(kind) ? SINGLE_LOOP_H : stepNodeHeight(step, kind === 'include' ? 'include' : 'step');
 }
 
 /** Strips `loop.steps` items: they live in child nodes. Keeps key order. */
@@ -106,7 +113,7 @@ export function documentToGraph(doc: WorkflowDoc, layout?: Layout | null): Graph
       }
       nodes.push(node);
       scopeNodes.push(node);
-      let size: Sized = { width: STEP_W, height: STEP_H };
+      let size: Sized = { width: STEP_W, height: stepHeight(raw, kind) };
       if (isContainer(kind)) {
         if (inner && inner.length > 0) {
           const innerSize = mapScope(inner, key);

@@ -2,7 +2,7 @@
 // inner steps. Returns positions for the layout (kept apart from the document).
 import type { ELK as ElkApi, ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
 import type { Layout } from '../doc/types';
-import { isContainer, LOOP_HEADER, LOOP_PAD, SINGLE_LOOP_H, SINGLE_LOOP_W, STEP_H, STEP_W, type Graph } from '../graph/mapping';
+import { isContainer, LOOP_HEADER, LOOP_PAD, SINGLE_LOOP_H, SINGLE_LOOP_W, STEP_W, stepHeight, type Graph } from '../graph/mapping';
 
 // elkjs is large: loaded on first use, not with the page.
 let elk: Promise<ElkApi> | null = null;
@@ -38,7 +38,12 @@ const OPTIONS: Record<string, string> = {
   'elk.layered.thoroughness': '1',
 };
 
-export async function autoLayout(graph: Graph): Promise<Layout> {
+/**
+ * The elk graph of a document's graph: steps as tall as they are drawn
+ * (`measured` sizes when the canvas has them, else the estimate from what the
+ * node shows), loops sized by their inner steps.
+ */
+export function elkGraph(graph: Graph, measured?: ReadonlyMap<string, { width: number; height: number }>): ElkNode {
   const byParent = new Map<string, ElkNode[]>();
   const edgesByScope = new Map<string, ElkExtendedEdge[]>();
   const elkNodes = new Map<string, ElkNode>();
@@ -47,8 +52,8 @@ export async function autoLayout(graph: Graph): Promise<Layout> {
     const hasChildren = container && n.data.childCount > 0 && n.data.hasInnerSteps;
     const node: ElkNode = {
       id: n.id,
-      width: container ? (hasChildren ? undefined : SINGLE_LOOP_W) : STEP_W,
-      height: container ? (hasChildren ? undefined : SINGLE_LOOP_H) : STEP_H,
+      width: container ? (hasChildren ? undefined : SINGLE_LOOP_W) : Math.max(STEP_W, measured?.get(n.id)?.width ?? 0),
+      height: container ? (hasChildren ? undefined : SINGLE_LOOP_H) : Math.max(stepHeight(n.data.step, n.data.kind), measured?.get(n.id)?.height ?? 0),
       layoutOptions: hasChildren
         ? { ...OPTIONS, 'elk.padding': `[top=${LOOP_HEADER},left=${LOOP_PAD},bottom=${LOOP_PAD + 40},right=${LOOP_PAD + 40}]` }
         : undefined,
@@ -83,13 +88,16 @@ export async function autoLayout(graph: Graph): Promise<Layout> {
       n.height = SINGLE_LOOP_H;
     }
   }
-  const root: ElkNode = {
+  return {
     id: '__root',
     layoutOptions: { ...OPTIONS, 'elk.padding': '[top=20,left=20,bottom=20,right=20]' },
     children: byParent.get('') ?? [],
     edges: edgesByScope.get('') ?? [],
   };
-  const out = await (await getElk()).layout(root);
+}
+
+export async function autoLayout(graph: Graph, measured?: ReadonlyMap<string, { width: number; height: number }>): Promise<Layout> {
+  const out = await (await getElk()).layout(elkGraph(graph, measured));
   const positions: Layout['positions'] = {};
   const walk = (nodes: ElkNode[] | undefined) => {
     for (const n of nodes ?? []) {

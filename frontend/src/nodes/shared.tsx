@@ -68,9 +68,7 @@ export function Chip({ label, value, title, mono }: { label?: string; value: Rea
   );
 }
 
-export function truncate(text: string, n: number): string {
-  return text.length > n ? text.slice(0, n - 1) + '…' : text;
-}
+export { truncate } from './size';
 
 /** Status class for the node frame while a run is shown. */
 export function useRunClass(key: string): string {

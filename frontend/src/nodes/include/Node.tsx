@@ -2,6 +2,7 @@ import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
 import { useEditor } from '../../store/context';
 import { Chip, Handles, ProblemBadges, RunStatus, useRunClass } from '../shared';
+import { stepChips } from '../size';
 import type { IncludeNode as IncludeNodeType } from './types';
 
 export const IncludeNode = memo(function IncludeNode({ data, selected }: NodeProps<IncludeNodeType>) {
@@ -24,8 +25,9 @@ export const IncludeNode = memo(function IncludeNode({ data, selected }: NodePro
       </div>
       <div className="node-text mono">{path ?? (target.includes('/') || target.endsWith('.yaml') ? 'file path' : 'not in includes')}</div>
       <div className="chips">
-        {typeof step.timeout === 'string' && <Chip label="⏱" value={step.timeout} />}
-        {typeof step.retries === 'number' && step.retries > 0 && <Chip label="retries" value={step.retries} />}
+        {stepChips(step, 'include').map((c) => (
+          <Chip key={c.label} label={c.label} value={c.value} title={c.title} mono={c.mono} />
+        ))}
         <RunStatus nodeKey={key} />
       </div>
     </div>

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
 import { Chip, Handles, ProblemBadges, RunStatus, truncate, useRunClass } from '../shared';
+import { stepChips } from '../size';
 import type { StepNode as StepNodeType } from './types';
 
 export const StepNode = memo(function StepNode({ data, selected }: NodeProps<StepNodeType>) {
@@ -21,9 +22,9 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
       </div>
       {typeof step.instructions === 'string' && <div className="node-text">{truncate(step.instructions, 90)}</div>}
       <div className="chips">
-        {typeof step.condition === 'string' && <Chip label="if" value={truncate(step.condition, 28)} title={step.condition} mono />}
-        {typeof step.timeout === 'string' && <Chip label="⏱" value={step.timeout} />}
-        {typeof step.retries === 'number' && step.retries > 0 && <Chip label="retries" value={step.retries} />}
+        {stepChips(step, 'step').map((c) => (
+          <Chip key={c.label} label={c.label} value={c.value} title={c.title} mono={c.mono} />
+        ))}
         <RunStatus nodeKey={key} />
       </div>
     </div>
