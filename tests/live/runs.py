@@ -4,32 +4,7 @@ from __future__ import annotations
 import json
 import time
 
-LOOP = """
-name: live-loop
-agents:
-  writer: {description: Writes.}
-  judge:
-    description: Judges.
-    resultSchema:
-      type: object
-      required: [done]
-      properties: {done: {type: boolean}, reason: {type: string}}
-steps:
-  - id: dev
-    loop:
-      maxIterations: ITERATIONS
-      untilAgent: judge
-      outputMode: cumulative
-      steps:
-        - id: draft
-          agent: writer
-          instructions: Write a draft.
-        - id: review
-          agent: writer
-          dependsOn: [draft]
-          instructions: Review it.
-"""
-
+from tests.support.documents import judge_loop
 
 def script(latency: float, done_at: int) -> dict:
     verdicts = [{"content": f"round {i}", "result": {"done": False, "reason": f"not yet {i}"}} for i in range(done_at - 1)]
@@ -38,7 +13,7 @@ def script(latency: float, done_at: int) -> dict:
 
 
 def start_run(client, iterations: int = 6, latency: float = 0.05, done_at: int = 5, **extra) -> dict:
-    workflow = client.post("/workflows", json={"source": LOOP.replace("ITERATIONS", str(iterations))})
+    workflow = client.post("/workflows", json={"source": judge_loop("live-loop", iterations, review=True)})
     assert workflow.status_code == 201, workflow.text
     run = client.post("/runs", json={"workflow_id": workflow.json()["id"], "script": script(latency, done_at), **extra})
     assert run.status_code == 201, run.text

@@ -5,30 +5,11 @@ import time
 import pytest
 
 from runtime.models import Run, RunEvent
+from tests.support.documents import judge_loop
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LOOP = """
-name: review-loop
-agents:
-  writer: {description: Writes.}
-  judge:
-    description: Judges.
-    resultSchema:
-      type: object
-      required: [done]
-      properties: {done: {type: boolean}, reason: {type: string}}
-steps:
-  - id: dev
-    loop:
-      maxIterations: 4
-      untilAgent: judge
-      outputMode: cumulative
-      steps:
-        - id: draft
-          agent: writer
-          instructions: Write a draft.
-"""
+LOOP = judge_loop("review-loop", 4)
 
 SCRIPT = {
     "replies": {
