@@ -21,20 +21,6 @@ def author_client(client, db):
     return client
 
 
-@pytest.fixture(autouse=True)
-def no_run_outlives_its_test():
-    yield
-    import concurrent.futures
-
-    from runtime import backends
-
-    for run_id in list(backends._live):
-        backends.control_local(run_id, "stop")
-    pending = backends.local_futures()
-    if pending:
-        concurrent.futures.wait(pending, timeout=30)
-
-
 def post(client, path, body):
     return client.post(path, data=json.dumps(body), content_type="application/json")
 

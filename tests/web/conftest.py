@@ -32,19 +32,3 @@ def stranger_client(stranger):
 @pytest.fixture
 def owner_token(owner):
     return create_token(owner, "tests")
-
-
-@pytest.fixture(autouse=True)
-def no_run_outlives_its_test():
-    """Runs execute on a background loop; let them finish before the database is flushed."""
-    yield
-    import concurrent.futures
-
-    from runtime import backends
-    from runtime.engine import RunControl  # noqa: F401  (imported for the side effect of loading the engine)
-
-    for run_id in list(backends._live):
-        backends.control_local(run_id, "stop")
-    pending = backends.local_futures()
-    if pending:
-        concurrent.futures.wait(pending, timeout=30)
