@@ -10,6 +10,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from .conftest import SPEC, open_new_editor, wait_checked
+from .test_editor_basics import show_yaml
 
 SCRIPT = """\
 latency: 0.25
@@ -55,6 +56,7 @@ def set_text(page, selector: str, value: str) -> None:
 
 
 def yaml_text(page) -> str:
+    show_yaml(page)
     return page.locator("[data-testid=yaml-editor]").inner_text()
 
 
@@ -111,6 +113,7 @@ def test_build_validate_export_save_and_run_a_judge_loop(page, tmp_path):
     assert node(page, "refine").get_by_test_id("error-badge").count() == 0
 
     # The YAML view follows the canvas (the server renders it just after its verdict).
+    show_yaml(page)
     page.wait_for_function(
         "() => { const t = document.querySelector('[data-testid=yaml-editor]').innerText;"
         " return t.includes('untilAgent: judge') && t.includes('id: review') && t.includes('delay: 0s'); }")

@@ -23,7 +23,15 @@ steps:
 """
 
 
+def show_yaml(page) -> None:
+    """Opens the YAML panel (closed by default below 1440 px wide)."""
+    if page.locator("[data-testid=yaml-editor]").count() == 0:
+        page.get_by_test_id("toggle-yaml").click()
+    page.locator("[data-testid=yaml-editor]").wait_for()
+
+
 def type_yaml(page, text: str) -> None:
+    show_yaml(page)
     page.locator("[data-testid=yaml-editor]").click()
     page.keyboard.press("Control+a")
     page.keyboard.press("Delete")
@@ -31,6 +39,7 @@ def type_yaml(page, text: str) -> None:
 
 
 def yaml_has(page, *parts: str) -> None:
+    show_yaml(page)
     js = " && ".join(f"t.includes({p!r})" for p in parts)
     page.wait_for_function(f"() => {{ const t = document.querySelector('[data-testid=yaml-editor]').innerText; return {js}; }}")
 
@@ -96,6 +105,7 @@ def test_undo_redo_and_keyboard_delete(page):
     page.keyboard.press("Delete")
     page.locator("[data-testid='node-draft']").wait_for(state="detached")
     wait_checked(page)
+    show_yaml(page)
     page.wait_for_function("() => { const t = document.querySelector('[data-testid=yaml-editor]').innerText;"
                            " return t.includes('id: polish') && !t.includes('id: draft'); }")
 

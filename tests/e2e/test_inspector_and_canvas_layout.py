@@ -86,3 +86,33 @@ def test_tidy_up_leaves_room_for_nodes_with_chips(page):
     assert not overlapping(b), b
     # The chip glyphs are text, never an emoji that may be missing.
     assert "timeout" in node(page, "guarded").inner_text()
+
+
+def test_palette_items_keep_the_graph_compact_and_readable(page):
+    open_new_editor(page)
+    for kind in ("step", "step", "step", "step", "forEach", "step"):
+        page.get_by_test_id(f"palette-{kind}").click()
+    wait_checked(page)
+    page.get_by_test_id("fit").click()
+    page.wait_for_timeout(400)
+    nodes = page.locator(".react-flow__node")
+    assert nodes.count() >= 7  # the forEach brings an inner step
+    zoom = page.evaluate(
+        "() => new DOMMatrix(getComputedStyle(document.querySelector('.react-flow__viewport')).transform).a")
+    # One column of seven nodes fits at ~0.5; a compact graph stays readable.
+    assert zoom >= 0.6, zoom
+    b = {str(i): nodes.nth(i).bounding_box() for i in range(nodes.count())}
+    top = {k: v for k, v in b.items() if "loop" not in (nodes.nth(int(k)).get_attribute("class") or "")}
+    assert len({round(v["x"]) for v in top.values()}) >= 2, "everything in one column"
+
+
+def test_yaml_panel_starts_closed_on_a_narrow_window_and_remembers_the_choice(page):
+    open_new_editor(page)
+    assert page.locator("[data-testid=yaml-editor]").count() == 0
+    toggle = page.get_by_test_id("toggle-yaml")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()
+    page.locator("[data-testid=yaml-editor]").wait_for()
+    open_new_editor(page)  # a new page load
+    page.locator("[data-testid=yaml-editor]").wait_for()
+    assert page.get_by_test_id("toggle-yaml").get_attribute("aria-pressed") == "true"

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { api, errorText, type StartRunBody } from '../api/client';
 import { Banner } from '../components/Banner';
@@ -39,6 +39,27 @@ function measuredSizes(nodes: { id: string; measured?: { width?: number; height?
   return out;
 }
 
+const YAML_PREF = 'ld:show-yaml';
+
+/** The YAML panel: as the user last left it, else open only on wide windows (it squeezes the canvas below ~1440 px). */
+function initialShowYaml(): boolean {
+  try {
+    const saved = window.localStorage.getItem(YAML_PREF);
+    if (saved === '1' || saved === '0') return saved === '1';
+  } catch {
+    // storage unavailable: fall back to the width
+  }
+  return window.innerWidth >= 1440;
+}
+
+function rememberShowYaml(show: boolean): void {
+  try {
+    window.localStorage.setItem(YAML_PREF, show ? '1' : '0');
+  } catch {
+    // not remembered; still toggled
+  }
+}
+
 function fileBase(doc: WorkflowDoc): string {
   const name = typeof doc.name === 'string' && doc.name.trim() ? doc.name.trim() : 'workflow';
   return name.replace(/[^A-Za-z0-9_.-]+/g, '-');
@@ -74,7 +95,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
   const [loading, setLoading] = useState(workflowId !== null);
   const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
   const [dialog, setDialog] = useState<'import' | 'run' | null>(null);
-  const [showYaml, setShowYaml] = useState(true);
+  const [showYaml, setShowYaml] = useState(initialShowYaml);
   const [saving, setSaving] = useState(false);
   const [exportOpen, setExportOpen] = useState(false);
   const [dragOver, setDragOver] = useState(false);
@@ -223,6 +244,16 @@ function Editor({ workflowId }: { workflowId: number | null }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [store, save, dialog]);
 
+  // The canvas changes width with the YAML panel: fit the graph to it again.
+  const firstYaml = useRef(true);
+  useEffect(() => {
+    if (firstYaml.current) {
+      firstYaml.current = false;
+      return;
+    }
+    store.getState().requestFit();
+  }, [showYaml, store]);
+
   // Do not lose work on leaving: closing the tab, or going elsewhere in the app.
   useEffect(() => {
     const unsaved = () => isDirty(store.getState()) && store.getState().revision > 0;
@@ -309,7 +340,16 @@ function Editor({ workflowId }: { workflowId: number | null }) {
           <button className="btn ghost small" onClick={() => void flow.fitView({ padding: 0.15, maxZoom: 1 })} title="Fit the view" data-testid="fit">
             Fit
           </button>
-          <button className={`btn ghost small${showYaml ? ' active' : ''}`} onClick={() => setShowYaml(!showYaml)} aria-pressed={showYaml}>
+          <button
+            className={`btn ghost small${showYaml ? ' active' : ''}`}
+            onClick={() => {
+              rememberShowYaml(!showYaml);
+              setShowYaml(!showYaml);
+            }}
+            aria-pressed={showYaml}
+            title={showYaml ? 'Hide the YAML view' : 'Show the YAML view beside the canvas'}
+            data-testid="toggle-yaml"
+          >
             YAML
           </button>
           <span className="sep" />

@@ -30,11 +30,12 @@ export const Palette = memo(function Palette() {
             e.dataTransfer.setData(PALETTE_MIME, item.kind);
             e.dataTransfer.effectAllowed = 'copy';
           }}
-          onClick={() => {
+          onClick={(e) => {
             // A plain step goes into the selected loop, if one is selected.
             const sel = selection?.kind === 'step' ? selection.key : '';
             const scope = item.kind === 'step' && sel ? loopScope(store, sel) : '';
-            addFromPalette(store, item.kind, undefined, scope);
+            const wrap = (e.currentTarget as HTMLElement).closest('.canvas-wrap')?.getBoundingClientRect();
+            addFromPalette(store, item.kind, undefined, scope, wrap && wrap.height > 0 ? wrap.width / wrap.height : undefined);
           }}
         >
           <span className="palette-icon" aria-hidden>

@@ -1,7 +1,7 @@
 // Editor gestures that combine document edits (pure ops) with the store.
 import { addStep, disconnect, makeJudge, removeSteps, uniqueAgentName, uniqueStepId } from '../doc/ops';
 import { isObject, type Position, type Step, type WorkflowDoc } from '../doc/types';
-import { documentToGraph, LOOP_HEADER, LOOP_PAD, STEP_H } from '../graph/mapping';
+import { documentToGraph, LOOP_HEADER, LOOP_PAD, SINGLE_LOOP_H, SINGLE_LOOP_W, STEP_H, STEP_W, stepHeight, type NodeKind } from '../graph/mapping';
 import { autoLayout } from '../layout/elk';
 import { defaultForEach } from '../nodes/forEach/defaults';
 import { defaultInclude } from '../nodes/include/defaults';
@@ -16,24 +16,84 @@ function firstAgent(doc: WorkflowDoc, avoid?: string): string | undefined {
   return Object.keys(doc.agents).find((n) => n !== avoid);
 }
 
-/** Where to put a new node when no drop point is given: below everything in its scope. */
-function freeSpot(store: EditorStore, scope: string): Position {
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+const GAP_X = 80;
+const GAP_Y = 40;
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.x < b.x + b.w + GAP_Y / 2 && b.x < a.x + a.w + GAP_Y / 2 && a.y < b.y + b.h + GAP_Y / 2 && b.y < a.y + a.h + GAP_Y / 2;
+}
+
+/**
+ * Where a new top-level node goes so the graph stays compact: next to or
+ * below an existing node, in the free slot that keeps the whole graph's
+ * bounding box closest to the canvas's shape (`aspect` = width / height), so
+ * that Fit keeps the text readable. Pure; exported for tests.
+ */
+export function compactSpot(boxes: readonly Box[], size: { w: number; h: number }, aspect = 1.5): Position {
+  if (boxes.length === 0) return { x: 0, y: 0 };
+  const minX = Math.min(...boxes.map((b) => b.x));
+  const minY = Math.min(...boxes.map((b) => b.y));
+  const maxX = Math.max(...boxes.map((b) => b.x + b.w));
+  const maxY = Math.max(...boxes.map((b) => b.y + b.h));
+  const candidates: Position[] = [];
+  for (const b of boxes) {
+    candidates.push({ x: b.x + b.w + GAP_X, y: b.y }, { x: b.x, y: b.y + b.h + GAP_Y });
+  }
+  candidates.push({ x: maxX + GAP_X, y: minY }, { x: minX, y: maxY + GAP_Y });
+  let best: Position | null = null;
+  let bestScore = Infinity;
+  for (const c of candidates) {
+    const box = { x: c.x, y: c.y, w: size.w, h: size.h };
+    if (boxes.some((b) => overlaps(box, b))) continue;
+    const w = Math.max(maxX, c.x + size.w) - Math.min(minX, c.x);
+    const h = Math.max(maxY, c.y + size.h) - Math.min(minY, c.y);
+    // What Fit has to show: the larger of the two sides, in canvas proportions.
+    const score = Math.max(w, h * aspect) + (c.y - minY) * 0.01 + (c.x - minX) * 0.001;
+    if (score < bestScore) {
+      bestScore = score;
+      best = c;
+    }
+  }
+  return best ?? { x: minX, y: maxY + GAP_Y };
+}
+
+/** Where to put a new node when no drop point is given. */
+function freeSpot(store: EditorStore, scope: string, kind: NodeKind, aspect?: number): Position {
   const { doc, layout } = store.getState();
   const graph = documentToGraph(doc, layout);
-  let maxY = scope ? LOOP_HEADER - 40 - STEP_H : -STEP_H;
-  let x = scope ? LOOP_PAD : 0;
+  if (!scope) {
+    const boxes: Box[] = graph.nodes
+      .filter((n) => n.data.scope === '')
+      .map((n) => ({ x: n.position.x, y: n.position.y, w: n.width ?? STEP_W, h: n.height ?? stepHeight(n.data.step, n.data.kind) }));
+    const container = kind === 'forEach' || kind === 'repeat';
+    return compactSpot(boxes, { w: container ? SINGLE_LOOP_W : STEP_W, h: container ? SINGLE_LOOP_H : STEP_H }, aspect);
+  }
+  // Inside a loop: below its last inner step.
+  let maxY = LOOP_HEADER - GAP_Y - STEP_H;
+  let x = LOOP_PAD;
   for (const n of graph.nodes) {
     if (n.data.scope !== scope) continue;
-    const bottom = n.position.y + (n.height ?? STEP_H);
+    const bottom = n.position.y + (n.height ?? stepHeight(n.data.step, n.data.kind));
     if (bottom > maxY) {
       maxY = bottom;
       x = n.position.x;
     }
   }
-  return { x, y: maxY + 40 };
+  return { x, y: maxY + GAP_Y };
 }
 
-export function addFromPalette(store: EditorStore, kind: PaletteKind, at?: Position, scope = ''): string | null {
+/**
+ * Adds a step or loop from the palette: at `at` (a drop), else in a free slot
+ * that keeps the graph compact for a canvas of shape `aspect` (width / height).
+ */
+export function addFromPalette(store: EditorStore, kind: PaletteKind, at?: Position, scope = '', aspect?: number): string | null {
   const state = store.getState();
   if (state.readOnly) return null;
   let doc = state.doc;
@@ -65,7 +125,7 @@ export function addFromPalette(store: EditorStore, kind: PaletteKind, at?: Posit
     }
   }
   const result = addStep(doc, scope, step);
-  const position = at ?? freeSpot(store, scope);
+  const position = at ?? freeSpot(store, scope, kind === 'judge' ? 'repeat' : kind === 'forEach' || kind === 'repeat' ? kind : 'step', aspect);
   const layout = { version: 1 as const, positions: { ...state.layout.positions, [result.key]: position } };
   store.getState().applyDoc(result.doc, { layout, select: { kind: 'step', key: result.key } });
   // Placed by a click (not a drop): bring it into view.

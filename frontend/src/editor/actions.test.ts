@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { compactSpot } from './actions';
+
+const step = { w: 240, h: 96 };
+
+describe('compactSpot', () => {
+  it('starts at the origin', () => {
+    expect(compactSpot([], step)).toEqual({ x: 0, y: 0 });
+  });
+
+  it('never overlaps a node and does not stack everything in one column', () => {
+    const boxes: { x: number; y: number; w: number; h: number }[] = [];
+    for (let i = 0; i < 8; i++) {
+      const p = compactSpot(boxes, step, 1.5);
+      for (const b of boxes) {
+        const overlap = p.x < b.x + b.w && b.x < p.x + step.w && p.y < b.y + b.h && b.y < p.y + step.h;
+        expect(overlap).toBe(false);
+      }
+      boxes.push({ ...p, ...step });
+    }
+    const columns = new Set(boxes.map((b) => b.x)).size;
+    const rows = new Set(boxes.map((b) => b.y)).size;
+    expect(columns).toBeGreaterThan(1);
+    expect(rows).toBeGreaterThan(1);
+    const width = Math.max(...boxes.map((b) => b.x + b.w));
+    const height = Math.max(...boxes.map((b) => b.y + b.h));
+    // Far closer to the canvas's shape than one column (8 x 136 = 1088 px tall, 240 wide).
+    expect(width / height).toBeGreaterThan(0.8);
+  });
+});
