@@ -116,3 +116,24 @@ def test_yaml_panel_starts_closed_on_a_narrow_window_and_remembers_the_choice(pa
     open_new_editor(page)  # a new page load
     page.locator("[data-testid=yaml-editor]").wait_for()
     assert page.get_by_test_id("toggle-yaml").get_attribute("aria-pressed") == "true"
+
+
+def test_a_very_long_workflow_name_ends_in_an_ellipsis_in_the_lists(page):
+    from .conftest import api
+
+    page.goto("/")
+    long_name = "a-very-long-workflow-name-" * 12
+    saved = api(page, "POST", "/workflows", {"document": {"name": long_name, "steps": [{"id": "start", "instructions": "Go."}]}})
+    long_name = saved["name"]  # as the server keeps it
+    assert len(long_name) > 100
+    api(page, "POST", "/workflows", {"document": {"name": "short", "steps": [{"id": "start", "instructions": "Go."}]}})
+    page.goto("/")
+    table = page.get_by_test_id("workflow-table")
+    table.wait_for()
+    link = table.locator(f"a[title='{long_name}']")
+    assert link.inner_text() == long_name
+    short = table.get_by_role("link", name="short", exact=True)
+    long_row = link.locator("xpath=ancestor::tr").bounding_box()
+    short_row = short.locator("xpath=ancestor::tr").bounding_box()
+    assert abs(long_row["height"] - short_row["height"]) < 2, (long_row, short_row)
+    assert long_row["width"] <= 1280

@@ -82,8 +82,13 @@ export function RunsList() {
                     {shortId(r.id)}
                   </Link>
                 </td>
-                <td>
-                  {r.workflow_name} <span className="muted small">v{r.version}</span>
+                <td className="cell-name">
+                  <span className="name-with-version">
+                    <span className="ellipsis" title={r.workflow_name}>
+                      {r.workflow_name}
+                    </span>
+                    <span className="muted small">v{r.version}</span>
+                  </span>
                 </td>
                 <td>
                   <span className={`pill status-pill status-${r.status}`}>{r.status}</span>
@@ -91,7 +96,7 @@ export function RunsList() {
                 <td>{r.provider}</td>
                 <td>{r.tokens?.total ?? 0}</td>
                 <td>{typeof r.cost_usd === 'number' ? `$${r.cost_usd.toFixed(4)}` : ''}</td>
-                <td className="muted">{when(r.started_at ?? r.created_at)}</td>
+                <td className="muted nowrap">{when(r.started_at ?? r.created_at)}</td>
               </tr>
             ))}
           </tbody>

@@ -128,8 +128,8 @@ export function WorkflowsList() {
             {items.map((w) => (
               <Fragment key={w.id}>
                 <tr>
-                  <td>
-                    <Link to={`/workflows/${w.id}`} className="strong">
+                  <td className="cell-name">
+                    <Link to={`/workflows/${w.id}`} className="strong ellipsis" title={w.name || 'Untitled'}>
                       {w.name || 'Untitled'}
                     </Link>
                   </td>
@@ -137,7 +137,7 @@ export function WorkflowsList() {
                   <td>
                     <span className={`pill ${w.valid ? 'pill-ok' : 'pill-bad'}`}>{w.valid ? 'valid' : 'draft with errors'}</span>
                   </td>
-                  <td className="muted">{when(w.updated_at)}</td>
+                  <td className="muted nowrap">{when(w.updated_at)}</td>
                   <td className="actions">
                     <button className="btn ghost small" onClick={() => setOpen(open === w.id ? null : w.id)} aria-expanded={open === w.id}>
                       History

@@ -129,7 +129,9 @@ function RunView({ runId }: { runId: string }) {
       <div className="toolbar">
         <div className="toolbar-title">
           <span className="wf-name">
-            Run {shortId(runId)} · {run ? <Link to={`/workflows/${run.workflow_id}`}>{run.workflow_name}</Link> : '…'}
+            Run {shortId(runId)} · {run ? <Link to={`/workflows/${run.workflow_id}`} title={run.workflow_name}>
+                {run.workflow_name}
+              </Link> : '…'}
           </span>
           {run && <span className="muted small">v{run.version}</span>}
           {status && (
