@@ -50,6 +50,18 @@ describe('parseStepId', () => {
 });
 
 describe('reduceEvents', () => {
+  it("shows a loop's judge running, then completed, from its turns (it has no step events)", () => {
+    seq = 0;
+    const request = [ev('agent_turn', 'dev.0.untilAgent', { agent: 'judge', data: { phase: 'request', prompt: { system: 's', user: 'judge it' } } })];
+    const running = reduceEvents(emptyRun(), request);
+    expect(running.loops.dev.iterations[0].steps.untilAgent.status).toBe('running');
+    const done = reduceEvents(running, [
+      ev('agent_turn', 'dev.0.untilAgent', { agent: 'judge', tokens: { prompt: 4, completion: 2, total: 6 }, data: { phase: 'response', content: 'not yet' } }),
+    ]);
+    const judge = done.loops.dev.iterations[0].steps.untilAgent;
+    expect([judge.status, judge.content, judge.tokens?.total]).toEqual(['completed', 'not yet', 6]);
+  });
+
   it('builds iterations, verdicts, statuses and the cumulative output of a judge loop', () => {
     const s = reduceEvents(emptyRun(), judgeRun());
     expect(s.status).toBe('completed');

@@ -269,9 +269,22 @@ function apply(state: RunState, ev: RunEvent): void {
       if (!id) break;
       const prompt = promptText(data.prompt);
       const model = str(data.model);
+      // A loop's judge has turns but no step_start / step_end: its turns say when it runs.
+      const judge = id.inner === 'untilAgent';
       touch(state, id, (s) => {
         if (prompt !== undefined) s.prompt = prompt;
         if (model) s.model = model;
+        if (judge && data.phase === 'request' && s.status !== 'running') {
+          s.status = 'running';
+          s.startedAt = s.startedAt ?? ev.timestamp;
+        }
+        if (judge && data.phase === 'response') {
+          s.status = 'completed';
+          s.endedAt = ev.timestamp;
+          if (ev.tokens) s.tokens = ev.tokens;
+          const content = str(data.content);
+          if (content) s.content = content;
+        }
       });
       break;
     }
