@@ -59,8 +59,7 @@ class _Consumer(AsyncWebsocketConsumer):
         await self.close(code=4401)
 
 
-@_query
-def _owned_run(user, run_id):
+def _run_of(user, run_id):
     try:
         run = Run.objects.labelled().filter(pk=run_id, owner=user).first()
     except Exception:  # a malformed id
@@ -68,12 +67,25 @@ def _owned_run(user, run_id):
     return run
 
 
-@_query
-def _events_between(run_id, after: int, upto: int | None) -> list[dict]:
+_owned_run = _query(_run_of)
+
+
+def _event_rows(run_id, after: int, upto: int | None) -> list[tuple[int, str]]:
     rows = RunEvent.objects.filter(run_id=run_id, seq__gt=after)
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
     return list(rows.order_by("seq").values_list("seq", "event_json")[:REPLAY_PAGE])
+
+
+_events_between = _query(_event_rows)
+
+
+@_query
+def _open(user, run_id, after: int):
+    """The owned run and the first page of its replay, in one trip to a thread (sockets often
+    open many at once), or None."""
+    run = _run_of(user, run_id)
+    return None if run is None else (run, _event_rows(run_id, after, None))
 
 
 @_query
@@ -96,13 +108,6 @@ class RunConsumer(_Consumer):
         # Subscribe before reading the run and replaying its events: a status change or an
         # event that lands in between still reaches this socket.
         await self.channel_layer.group_add(self.group, self.channel_name)
-        run = await _owned_run(user, self.run_id)
-        if run is None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
-            await self.close(code=4404)
-            return
-        await self._join_credential()
         query = parse_qs(self.scope.get("query_string", b"").decode())
         try:
             self.last = max(0, int(query.get("after", ["0"])[0]))
@@ -110,10 +115,22 @@ class RunConsumer(_Consumer):
             self.last = 0
         # Clients that understand {"kind": "events"} get many events per message.
         self.batch = query.get("batch", ["0"])[0] in ("1", "true")
+        opened = await _open(user, self.run_id, self.last)
+        if opened is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+            await self.close(code=4404)
+            return
+        run, rows = opened
+        await self._join_credential()
         self.lock = asyncio.Lock()
         await self.accept()
         async with self.lock:
-            await self._refill(None)
+            await self._deliver([text for _, text in rows])
+            if rows:
+                self.last = rows[-1][0]
+            if len(rows) == REPLAY_PAGE:
+                await self._refill(None)
         # run_dict reads only what _owned_run loaded: no query, so no thread hop.
         await self.send(text_data=json.dumps({"kind": "run", "run": run_dict(run)}, default=str))
         self.polled = -1
