@@ -142,3 +142,25 @@ def test_workflows_list_versions_duplicate_and_delete(page):
     copy.get_by_role("button", name="Delete").click()
     copy.wait_for(state="detached")
     assert row.count() == 1
+
+
+def test_renaming_an_agent_or_a_step_happens_on_enter_and_rewrites_references(page):
+    open_new_editor(page)
+    type_yaml(page, YAML)
+    wait_checked(page)
+    page.get_by_role("tab", name="Agents").click()
+    page.locator(".agent-chip", has_text="writer").click()
+    name = page.locator("#f-name")
+    name.fill("")
+    name.press("Enter")  # empty: back to the current name, nothing renamed
+    assert name.input_value() == "writer"
+    name.fill("author")
+    name.press("Enter")
+    yaml_has(page, "author:", "agent: author")
+    wait_checked(page)
+    assert "0 errors" in page.get_by_test_id("problems").inner_text()
+    page.locator("[data-testid='node-draft'] .node-title").click()
+    step_id = page.locator("#f-id")
+    step_id.fill("first-draft")
+    step_id.press("Enter")
+    yaml_has(page, "id: first-draft", "- first-draft")

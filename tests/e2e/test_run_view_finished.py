@@ -4,14 +4,11 @@ after an iteration shows the node."""
 from __future__ import annotations
 
 from .conftest import api
-from .test_run_view_replay import SCRIPT, WORKFLOW
+from .test_run_view_replay import start_run
 
 
 def finished_run(page) -> dict:
-    page.goto("/runs")
-    wf = api(page, "POST", "/workflows", {"source": WORKFLOW})
-    run = api(page, "POST", "/runs", {"workflow_id": wf["id"], "provider": "simulated",
-                                      "script": SCRIPT.replace("latency: 0.35", "latency: 0.05")})
+    run = start_run(page, latency=0.05)
     page.goto(f"/runs/{run['id']}")
     page.wait_for_selector("[data-testid=run-status]:text('completed')", timeout=30_000)
     return run
@@ -48,10 +45,7 @@ def test_a_finished_run_shows_finished_words_and_one_based_rounds(page):
 
 
 def test_the_header_tokens_add_up_while_the_run_goes(page):
-    page.goto("/runs")
-    wf = api(page, "POST", "/workflows", {"source": WORKFLOW})
-    run = api(page, "POST", "/runs", {"workflow_id": wf["id"], "provider": "simulated",
-                                      "script": SCRIPT.replace("latency: 0.35", "latency: 1.0")})
+    run = start_run(page, latency=1.0)
     page.goto(f"/runs/{run['id']}")
     page.get_by_test_id("verdict").first.wait_for(timeout=20_000)
     assert page.get_by_test_id("run-status").inner_text() == "running", "the run ended too soon for this test"

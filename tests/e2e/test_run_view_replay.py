@@ -49,11 +49,13 @@ replies:
 """
 
 
-def start_run(page) -> dict:
+def start_run(page, latency: float = 0.35) -> dict:
+    """Saves WORKFLOW and starts it with SCRIPT, each simulated reply taking ``latency`` seconds."""
     page.goto("/runs")  # any page of the app: gives the CSRF cookie
     wf = api(page, "POST", "/workflows", {"source": WORKFLOW})
     assert wf["valid"], wf["errors"]
-    return api(page, "POST", "/runs", {"workflow_id": wf["id"], "provider": "simulated", "script": SCRIPT})
+    script = SCRIPT.replace("latency: 0.35", f"latency: {latency}")
+    return api(page, "POST", "/runs", {"workflow_id": wf["id"], "provider": "simulated", "script": script})
 
 
 def applied(page) -> int:
@@ -117,10 +119,7 @@ def test_a_finished_run_replays_from_stored_events(page):
 
 
 def test_pause_resume_and_stop_from_the_run_view(page):
-    page.goto("/runs")
-    wf = api(page, "POST", "/workflows", {"source": WORKFLOW})
-    run = api(page, "POST", "/runs", {"workflow_id": wf["id"], "provider": "simulated",
-                                      "script": SCRIPT.replace("latency: 0.35", "latency: 1.0")})
+    run = start_run(page, latency=1.0)
     page.goto(f"/runs/{run['id']}")
     status = page.get_by_test_id("run-status")
     page.wait_for_selector("[data-testid=run-status]:text('running')", timeout=20_000)

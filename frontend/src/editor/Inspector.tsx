@@ -30,7 +30,7 @@ import { locate } from '../graph/keys';
 import { kindOf } from '../graph/mapping';
 import { useEditor, useEditorStore } from '../store/context';
 import type { Selection } from '../store/editorStore';
-import { Field, ListInput, NumberInput, Section, SelectInput, TextInput } from './fields';
+import { Field, ListInput, NumberInput, Section, RenameInput, SelectInput, TextInput } from './fields';
 import { HELP } from './help';
 
 type Tab = 'workflow' | 'agents' | 'options' | 'includes';
@@ -307,24 +307,17 @@ function AgentForm({ name }: { name: string }) {
   const apply = useApply();
   const problems = useProblems((t) => t.kind === 'agent' && t.name === name);
   const set = (field: string) => (v: Json | undefined) => apply((d) => setAgentField(d, name, field, v), `agent.${name}.${field}`);
-  const [nameText, setNameText] = useState(name);
   const judge = isJudge(agent);
   return (
     <Section title={`Agent “${name}”`}>
       <Field field="name" label="Name" help={HELP['agent.name']} problems={problems('')}>
-        <input
-          id="f-name"
-          className="input"
-          value={nameText}
-          onChange={(e) => setNameText(e.target.value)}
-          onBlur={() => {
-            const next = nameText.trim();
-            if (next && next !== name) {
-              const s = store.getState();
-              s.applyDoc(renameAgent(s.doc, name, next), { select: { kind: 'agent', name: next } });
-            } else setNameText(name);
+        <RenameInput
+          field="name"
+          value={name}
+          onRename={(next) => {
+            const s = store.getState();
+            s.applyDoc(renameAgent(s.doc, name, next), { select: { kind: 'agent', name: next } });
           }}
-          onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
         />
       </Field>
       <Field field="description" label="Description" help={HELP['agent.description']} problems={problems('description')}>
@@ -446,11 +439,6 @@ function StepForm({ stepKey }: { stepKey: string }) {
   const apply = useApply();
   const problems = useProblems((t) => t.kind === 'step' && t.key === stepKey);
   const found = locate(doc, stepKey);
-  const [idText, setIdText] = useState(found ? str(found.step.id) : '');
-  useEffect(() => {
-    if (found) setIdText(str(found.step.id));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [stepKey]);
   if (!found) return <div className="insp-body muted">This step no longer exists.</div>;
   const step = found.step;
   const kind = kindOf(step);
@@ -463,12 +451,7 @@ function StepForm({ stepKey }: { stepKey: string }) {
   const set = (field: string) => (v: Json | undefined) => apply((d) => setStepField(d, stepKey, field, v), coalesce(field));
   const shows = (field: string) => !isInclude || step[field] !== undefined;
 
-  const commitId = () => {
-    const next = idText.trim();
-    if (next === step.id || !next) {
-      setIdText(str(step.id));
-      return;
-    }
+  const renameTo = (next: string) => {
     const s = store.getState();
     const renamed = renameStep(s.doc, stepKey, next);
     s.renameKey(stepKey, renamed.key);
@@ -488,14 +471,7 @@ function StepForm({ stepKey }: { stepKey: string }) {
     <>
       {found.scope && <p className="muted small">Inner step of loop “{found.scope}”.</p>}
       <Field field="id" label="Id" help={HELP['step.id']} problems={problems('id')}>
-        <input
-          id="f-id"
-          className="input mono"
-          value={idText}
-          onChange={(e) => setIdText(e.target.value)}
-          onBlur={commitId}
-          onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
-        />
+        <RenameInput field="id" mono value={str(step.id)} onRename={renameTo} />
       </Field>
     </>
   );

@@ -207,3 +207,27 @@ export function Section({ title, children, actions }: { title: string; children:
     </section>
   );
 }
+
+/**
+ * A name that other parts of the document refer to (a step id, an agent name): renaming
+ * rewrites those references, so it happens once, on blur or Enter, not per keystroke.
+ * Empty or unchanged text goes back to the current name.
+ */
+export function RenameInput({ field, value, mono, onRename }: { field: string; value: string; mono?: boolean; onRename: (next: string) => void }) {
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  return (
+    <input
+      id={`f-${field}`}
+      className={`input${mono ? ' mono' : ''}`}
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      onBlur={() => {
+        const next = text.trim();
+        if (next && next !== value) onRename(next);
+        else setText(value);
+      }}
+      onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
+    />
+  );
+}
