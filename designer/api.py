@@ -32,6 +32,7 @@ class ValidationOut(Schema):
     document: Optional[dict] = None
     yaml: Optional[str] = None
     canonical: Optional[str] = None
+    iteration_outputs: dict[str, list[str]] = {}
 
 
 class RenderIn(Schema):
@@ -61,11 +62,12 @@ def render(request, payload: RenderIn):
 from datetime import datetime  # noqa: E402
 
 from django.http import HttpResponse  # noqa: E402
-from ninja import File  # noqa: E402
+from ninja import File, Form  # noqa: E402
 from ninja.files import UploadedFile  # noqa: E402
 
 from designer import workflows  # noqa: E402
 from designer.documents import load_source, validate_document  # noqa: E402
+from designer.graph import iteration_outputs  # noqa: E402
 from designer.errors import BadRequest  # noqa: E402
 from runtime.access import API_AUTH  # noqa: E402
 
@@ -97,6 +99,7 @@ class WorkflowOut(Schema):
     valid: bool
     errors: list[dict]
     warnings: list[dict]
+    iteration_outputs: dict[str, list[str]] = {}
     created_at: datetime
     updated_at: datetime
 
@@ -115,6 +118,7 @@ def workflow_out(version) -> dict:
         "id": workflow.id, "name": workflow.name, "version": version.number, "document": version.document,
         "source": version.source, "layout": version.layout or {}, "valid": report.valid,
         "errors": [d.as_dict() for d in report.errors], "warnings": [d.as_dict() for d in report.warnings],
+        "iteration_outputs": iteration_outputs(version.document),
         "created_at": workflow.created_at, "updated_at": version.created_at,
     }
 
@@ -136,7 +140,8 @@ def create_workflow(request, payload: WorkflowIn):
 
 
 @router.post("/workflows/import", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])
-def import_workflow(request, file: UploadedFile = File(...)):
+def import_workflow(request, file: UploadedFile = File(...), into: Optional[int] = Form(None, ge=1, le=2**63 - 1)):
+    """A YAML or JSON file as a new workflow, or with `into` as the next version of that workflow (one of yours)."""
     if file.size is not None and file.size > MAX_UPLOAD_BYTES:
         raise BadRequest(f"{file.name} is {file.size:,} bytes; a workflow file is at most 1 MiB", status=413)
     data = file.read(MAX_UPLOAD_BYTES + 1)
@@ -144,7 +149,10 @@ def import_workflow(request, file: UploadedFile = File(...)):
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise BadRequest(f"{file.name} is not UTF-8 text") from None
-    workflow = workflows.create(request.auth, source=text, document=None)
+    if into is not None:
+        workflow = workflows.save_version(request.auth, into, source=text, document=None)
+    else:
+        workflow = workflows.create(request.auth, source=text, document=None)
     return Status(201, workflow_out(workflow.latest()))
 
 

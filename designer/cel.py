@@ -71,9 +71,38 @@ def _compile(expression: str) -> Tree:
         with _env_lock:  # the lark parser keeps state between calls
             return _env.compile(normalize(expression))
     except celpy.CELParseError as exc:
-        raise CelError(_first_line(str(exc)) or "syntax error") from None
+        raise CelError(_syntax_message(exc, expression)) from None
     except Exception as exc:  # lark can raise other errors on odd input
         raise CelError(f"syntax error: {_first_line(str(exc))}") from None
+
+
+# lark's token names, in the words a person reads.
+_OPERANDS = {"STRING_LIT", "MLSTRING_LIT", "BYTES_LIT", "INT_LIT", "UINT_LIT", "FLOAT_LIT", "BOOL_LIT", "NULL_LIT",
+             "IDENT", "LPAR", "LSQB", "LBRACE", "DOT", "BANG", "MINUS"}
+_CLOSERS = {"RPAR": "')'", "RSQB": "']'", "RBRACE": "'}'", "COMMA": "','", "COLON": "':'"}
+
+
+def _syntax_message(exc: Exception, expression: str) -> str:
+    """'syntax error at column N: expected ...' from the parser's own account of what it wanted."""
+    cause = exc.__cause__ or exc.__context__
+    expected = set(getattr(cause, "expected", None) or getattr(cause, "allowed", None) or ())
+    token = getattr(cause, "token", None)
+    ended = token is not None and (getattr(token, "type", "") == "$END" or str(token) == "")
+    # At the end of the text lark points at the last token; the person needs the place after it.
+    column = len(expression.rstrip()) + 1 if ended else getattr(exc, "column", None)
+    where = f"syntax error at column {column}" if column else "syntax error"
+    words = [_CLOSERS[name] for name in sorted(_CLOSERS) if name in expected]
+    if expected & _OPERANDS:
+        words.append("a value")
+    if not words and expected:
+        words.append("an operator")
+    if ended:
+        found = "the expression ends too early"
+    elif token is not None:
+        found = f"unexpected {str(token)!r}"
+    else:
+        found = "unexpected character"
+    return f"{where}: {found}" + (f", expected {' or '.join(words)}" if words else "")
 
 
 def _first_line(text: str) -> str:

@@ -87,3 +87,31 @@ def find_cycles(steps: list) -> list[list[str]]:
                 path.pop()
                 stack.pop()
     return cycles
+
+
+def terminal_ids(steps: list) -> list[str]:
+    """The steps no other step of the scope depends on, in document order.
+
+    Their outputs are the scope's output: a loop iteration's content is their
+    contents joined (one terminal: its result too), and so is an include's.
+    """
+    used = {d for step in steps for d in _deps(step)}
+    return [step_id for step_id in _ids(steps) if step_id not in used]
+
+
+def iteration_outputs(document: Any) -> dict[str, list[str]]:
+    """For each loop step with inner steps, by its JSON pointer: the inner steps its iterations' output comes from."""
+    out: dict[str, list[str]] = {}
+
+    def walk(steps: Any, base: str) -> None:
+        if not isinstance(steps, list):
+            return
+        for i, step in enumerate(steps):
+            loop = step.get("loop") if isinstance(step, dict) else None
+            if isinstance(loop, dict) and isinstance(loop.get("steps"), list) and loop["steps"]:
+                out[f"{base}/{i}"] = terminal_ids(loop["steps"])
+                walk(loop["steps"], f"{base}/{i}/loop/steps")
+
+    if isinstance(document, dict):
+        walk(document.get("steps"), "/steps")
+    return out

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from asgiref.sync import async_to_sync
 from django import forms
+from django.contrib.auth import password_validation
 from django.conf import settings
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
@@ -72,7 +73,9 @@ def signup(request):
             return redirect("/")
     else:
         form = SignupForm()
-    return render(request, "signup.html", {"form": form, "first_user": first_user})
+    # The password rules up front, from the same validators that judge the password.
+    rules = password_validation.password_validators_help_texts()
+    return render(request, "signup.html", {"form": form, "first_user": first_user, "password_rules": rules})
 
 
 class KeyForm(forms.Form):

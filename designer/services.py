@@ -6,6 +6,7 @@ from typing import Any
 from designer.diagnostics import Report
 from designer.documents import Loaded, dump_json, dump_yaml, load_source, validate_document
 from designer.errors import BadRequest
+from designer.graph import iteration_outputs
 
 
 def load_input(source: str | None, document: Any) -> Loaded:
@@ -27,6 +28,7 @@ def validation_answer(loaded: Loaded) -> dict:
         "document": loaded.document if loaded.parsed else None,
         "yaml": rendered,
         "canonical": rendered if loaded.valid else None,
+        "iteration_outputs": iteration_outputs(loaded.document) if loaded.parsed else {},
     }
 
 

@@ -5,7 +5,7 @@ from typing import Any, Literal, Optional
 
 from ninja import Query, Router, Schema, Status
 
-from runtime import runs
+from runtime import keys, runs
 from runtime.access import API_AUTH
 from runtime.serializers import run_dict
 
@@ -31,6 +31,12 @@ def create_run(request, payload: RunIn):
     run = runs.create_run(request.auth, workflow_id=payload.workflow_id, version=payload.version, provider=payload.provider,
                           model=payload.model, script=payload.script, budgets=payload.budgets, policies=payload.policies)
     return Status(201, run_dict(runs.owned(request.auth, run.id)))
+
+
+@router.get("/providers", response=list[dict])
+def list_providers(request):
+    """Each provider and whether a run can use it now: its key comes from your account, the server, or nowhere."""
+    return keys.availability(request.auth)
 
 
 @router.get("/runs", response=list[dict])

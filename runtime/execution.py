@@ -115,16 +115,17 @@ async def _watch(run_id, control: RunControl) -> None:
 
 
 def _providers_for(run: Run):
-    """The run's providers: the owner's stored keys first, then the server's environment."""
+    """The run's providers, with the keys :func:`runtime.keys.resolve` picks (the owner's first, then the server's)."""
     from types import SimpleNamespace
 
-    from runtime.access import provider_key
+    from runtime import keys
 
     config = {name: getattr(settings, name, None) for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY")}
     overrides: dict[str, dict] = {}
-    for name in ("openai", "anthropic"):
-        key, base_url = provider_key(run.owner, name)
-        if key:
+    for name in keys.KEYED:
+        found = keys.resolve(run.owner, name)
+        key, base_url = found.api_key, found.base_url
+        if found.source == "account":
             config[f"{name.upper()}_API_KEY"] = key
             if base_url:
                 config[f"{name.upper()}_BASE_URL"] = base_url

@@ -232,7 +232,8 @@ def _apply(row: RunIteration, event: dict) -> None:
         row.status = data.get("status") or "completed"
         row.content = data.get("content") or ""
         row.result = data.get("result")
-        row.duration_ms = _duration_ms(event.get("duration"))
+        given = data.get("duration_ms")
+        row.duration_ms = float(given) if isinstance(given, (int, float)) else _duration_ms(event.get("duration"))
         ended = _timestamp(event)
         if row.duration_ms is None and ended and row.started_at:
             row.duration_ms = (ended - row.started_at).total_seconds() * 1000

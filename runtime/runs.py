@@ -18,6 +18,8 @@ from designer.workflows import owned as owned_workflow
 from runtime import backends
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent, RunIteration, RunStatus
 from runtime.providers import names as provider_names
+from runtime import keys
+from runtime.providers.failures import missing_key
 from runtime.script import ScriptError, parse_script
 
 MAX_BUDGET = 10**15  # more than any run spends; keeps the numbers storable everywhere
@@ -95,6 +97,9 @@ def create_run(user, *, workflow_id: int, version: int | None, provider: str, mo
         raise DocumentInvalid(f"version {number} has errors; fix them before running", [d.as_dict() for d in report.errors])
     if provider not in provider_names():
         raise BadRequest(f"unknown provider `{provider}` (known: {', '.join(provider_names())})")
+    if provider in keys.KEYED and keys.resolve(user, provider).source is None:
+        # Refused before it starts: a run without a key would only fail at its first call.
+        raise BadRequest(missing_key(provider))
     run = Run.objects.create(
         owner=user, workflow=workflow, version=found, provider=provider, model=(model or "")[:200],
         script=_script(script), budgets=_budgets(budgets), policies=_policies(policies),
@@ -150,7 +155,15 @@ def history(run: Run) -> list[dict]:
 
 def metrics(run: Run) -> dict:
     steps: dict[str, dict] = defaultdict(lambda: {"tokens": 0, "duration_ms": None, "status": None})
-    for event in (json.loads(t) for t in RunEvent.objects.filter(run=run, type__in=("step_end", "agent_turn")).values_list("event_json", flat=True)):
+    for event in (json.loads(t) for t in RunEvent.objects.filter(run=run, type__in=("step_end", "agent_turn", "judge_verdict")).values_list("event_json", flat=True)):
+        if event.get("type") == "judge_verdict":
+            # The judge's turns run under `<loop>.<iteration>.untilAgent`: give that row a time and a status.
+            data = event.get("data") or {}
+            judge = steps[f"{event.get('stepId') or ''}.{data.get('iteration')}.untilAgent"]
+            judge["duration_ms"] = data.get("duration_ms")
+            judge["status"] = "failed open" if data.get("failed_open") else "completed"
+            judge.update(kind="judge", loop=event.get("stepId") or "", iteration=data.get("iteration"))
+            continue
         step_id = event.get("stepId") or ""
         step = steps[step_id]
         tokens = event.get("tokens") or {}

@@ -16,6 +16,7 @@ def run_dict(run: Run) -> dict:
         "model": run.model,
         "budgets": run.budgets or {},
         "policies": run.policies,
+        "script": run.script,
         "backend": run.backend,
         "created_at": _iso(run.created_at),
         "started_at": _iso(run.started_at),

@@ -69,7 +69,7 @@ def ancestor_map(steps: list) -> dict[str, set[str]]:
 
 
 def _step(step: dict, path: list, visible: set[str], *, loop_kind: str | None) -> list[Diagnostic]:
-    out: list[Diagnostic] = []
+    out: list[Diagnostic] = _blank(step.get("condition"), path + ["condition"])
     condition = step.get("condition")
     if isinstance(condition, str) and condition.strip():
         allowed = {"steps"} | ({"item", "index"} if loop_kind == "forEach" else set()) | ({"iteration"} if loop_kind == "repeat" else set())
@@ -79,6 +79,7 @@ def _step(step: dict, path: list, visible: set[str], *, loop_kind: str | None) -
         return out
     inner = loop.get("steps") if isinstance(loop.get("steps"), list) else None
     inner_ids = {s["id"] for s in inner or [] if isinstance(s, dict) and isinstance(s.get("id"), str)}
+    out += _blank(loop.get("until"), path + ["loop", "until"]) + _blank(loop.get("forEach"), path + ["loop", "forEach"])
     if "forEach" in loop:
         items = loop["forEach"]
         if isinstance(items, str) and items.strip():
@@ -97,13 +98,24 @@ def _step(step: dict, path: list, visible: set[str], *, loop_kind: str | None) -
     return out
 
 
+def _blank(value: Any, path: list) -> list[Diagnostic]:
+    """Spaces only: the schema's non-empty rule lets it through, yet no runner can evaluate it."""
+    if isinstance(value, str) and value and not value.strip():
+        return [Diagnostic(code="cel_blank", severity="error", path=pointer(*path), message=f"`{path[-1]}` holds only white space",
+                           hint="write an expression, or remove the field")]
+    return []
+
+
 def _check(expression: str, path: list, allowed: set[str], steps_visible: set[str], bare_content_note: str | None = None) -> list[Diagnostic]:
     at = pointer(*path)
     field = path[-1]
     try:
         found = cel.inspect(expression)
     except cel.CelError as exc:
-        return [Diagnostic(code="cel_syntax", severity="warning", path=at, message=f"`{field}` is not valid CEL: {exc}", hint="this expression will fail when the step runs")]
+        # zenflow's schema takes any string here, but no runner can evaluate it: the step would fail
+        # when it runs, so it blocks a run here rather than fail minutes into one.
+        return [Diagnostic(code="cel_syntax", severity="error", path=at, message=f"`{field}` is not valid CEL: {exc}",
+                           hint="upstream's schema accepts any string here, but the step fails when it runs (in any runner)")]
     out = []
     for ref in found.hyphen_dot_refs:
         out.append(Diagnostic(code="cel_hyphen_dot", severity="warning", path=at, message=f"`steps.{ref}` parses as a subtraction in CEL", hint=f"write steps['{ref}'] (this designer's runtime reads the dot form as meant, other runners may not)"))

@@ -34,6 +34,7 @@ function TopBar({ page }: { page: string }) {
         <Link to="/runs" className={page === 'runs' || page === 'run' ? 'active' : ''}>
           Runs
         </Link>
+        <a href="/account/">Account</a>
       </nav>
       <div className="topbar-right">
         {user && <span className="muted">{user}</span>}

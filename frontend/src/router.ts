@@ -11,6 +11,8 @@ export type LeaveGuard = () => string | null;
 export type Confirmer = (question: string) => Promise<boolean>;
 
 let guard: LeaveGuard | null = null;
+/** Called when the user answered the guard's question with "leave" (their edits are discarded). */
+let onDiscard: (() => void) | null = null;
 let confirmer: Confirmer = (q) => Promise.resolve(typeof window.confirm === 'function' ? window.confirm(q) : true);
 let asking = false;
 /** The path the app shows: where Back is undone to when the user stays. */
@@ -21,10 +23,14 @@ function here(): string {
 }
 
 /** Sets the page's leave guard; returns a function that removes it. */
-export function setLeaveGuard(g: LeaveGuard): () => void {
+export function setLeaveGuard(g: LeaveGuard, discard?: () => void): () => void {
   guard = g;
+  onDiscard = discard ?? null;
   return () => {
-    if (guard === g) guard = null;
+    if (guard === g) {
+      guard = null;
+      onDiscard = null;
+    }
   };
 }
 
@@ -51,7 +57,9 @@ async function mayLeave(): Promise<boolean> {
   if (asking) return false;
   asking = true;
   try {
-    return await confirmer(question);
+    const leave = await confirmer(question);
+    if (leave) onDiscard?.();
+    return leave;
   } finally {
     asking = false;
   }

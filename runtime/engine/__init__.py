@@ -101,6 +101,9 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
                                       f"duration budget exceeded: {format_duration(budgets.max_duration_s)}",
                                       "budget:max_duration_s"))
     control.on_stop(lambda: ctx.halt(CANCELLED, "stopped by request", "stopped"))
+    # Pause, resume and stop become events too, so the log shows when the run was held and by what.
+    control.on_change(lambda action: ctx.track(emitter.emit("run_control", message=CONTROL_WORDS[action],
+                                                            data={"action": action})))
     if control.state == "stopping":
         ctx.halt(CANCELLED, "stopped by request", "stopped")
     cancelled_from_outside = False
@@ -118,6 +121,8 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
         internal = f"internal error: {root.exception().__class__.__name__}: {root.exception()}"
         await emitter.emit("error", error=internal)
 
+    if ctx.pending:
+        await asyncio.gather(*ctx.pending, return_exceptions=True)
     result = _result(ctx, outcomes, internal)
     result.duration_s = ctx.clock() - started
     control.state = "finished"
@@ -129,6 +134,10 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     if cancelled_from_outside:
         raise asyncio.CancelledError()
     return result
+
+
+CONTROL_WORDS = {"pause": "run paused: running steps finish, nothing new starts",
+                 "resume": "run resumed", "stop": "run stopped by request"}
 
 
 def _result(ctx: RunContext, outcomes: dict[str, Outcome], internal: str | None) -> RunResult:

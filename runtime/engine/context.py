@@ -72,6 +72,7 @@ class RunContext:
         self.base_dir = base_dir
         self.prices = prices or {}
         self.clock = clock
+        self.pending: set[asyncio.Future] = set()
         self.sleep = sleep
         self.options = document.get("options") or {}
         self.on_failure = self.options.get("onStepFailure") or "cascade"
@@ -93,7 +94,18 @@ class RunContext:
         self.root_task: asyncio.Task | None = None
         self.started = clock()
 
+    def track(self, awaitable) -> None:
+        """Run an emit started from synchronous code (a control callback); the run awaits it before it ends."""
+        task = asyncio.ensure_future(awaitable)
+        self.pending.add(task)
+        task.add_done_callback(self.pending.discard)
+
+    def active_time(self) -> float:
+        """The clock less the time spent paused: what step and iteration durations are measured in."""
+        return self.clock() - self.control.paused_seconds()
+
     # -- halting -------------------------------------------------------------
+
     def halt(self, status: str, reason: str, code: str) -> None:
         """End the run: record why and cancel everything still running."""
         if self.halted:

@@ -39,6 +39,7 @@ import asyncio
 from designer.cel import CelError, evaluate
 from runtime.engine.agent import run_judge
 from runtime.engine.context import RunContext, Scope, duration, iteration_record
+from runtime.events import format_duration
 from runtime.engine.scheduler import run_scope
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, LoopMeta, Outcome
 from runtime.engine.steps import run_step, summarize
@@ -81,6 +82,13 @@ def _iteration_scope(ctx: RunContext, scope: Scope, step: dict, prefix: str, var
                  concurrency=scope.concurrency, outer_deps=deps)
 
 
+async def _iteration_end(ctx: RunContext, path: str, began: float, data: dict) -> None:
+    """iteration_end with the iteration's working time (paused time left out) beside the spec's duration."""
+    seconds = max(ctx.active_time() - began, 0.0)
+    await ctx.emitter.emit("iteration_end", step_id=path, duration=format_duration(seconds),
+                           data={**data, "duration_ms": round(seconds * 1000, 3)})
+
+
 def _completed(outputs: list[Outcome]) -> int:
     return sum(1 for o in outputs if o.status == COMPLETED)
 
@@ -120,13 +128,14 @@ async def run_foreach(ctx: RunContext, scope: Scope, step: dict, path: str, item
         view = LoopView(loop_id=path, kind="forEach", iteration=i, item=item, has_item=True)
         iscope = _iteration_scope(ctx, scope, step, prefix, {"item": item, "index": i}, view, deps)
         await emit("iteration_start", step_id=path, data={"index": i, "item": item})
+        began = ctx.active_time()
         try:
             out, _ = await _run_iteration(ctx, scope, step, iscope, i, n, prefix)
         except asyncio.CancelledError:
             records[i] = Outcome(CANCELLED, error="cancelled")
             await emit("iteration_end", step_id=path, data={"index": i, "item": item, "status": CANCELLED})
             raise
-        await emit("iteration_end", step_id=path, data={"index": i, "item": item, **_iteration_data(out)})
+        await _iteration_end(ctx, path, began, {"index": i, "item": item, **_iteration_data(out)})
         return out
 
     async def worker() -> None:
@@ -203,13 +212,14 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
                             hidden=max(len(history) - 1 - len(shown), 0))
             iscope = _iteration_scope(ctx, scope, step, f"{path}.{it}", {"iteration": it}, view, deps)
             await emit("iteration_start", step_id=path, data={"iteration": it})
+            began = ctx.active_time()
             try:
                 out, inner_outs = await _run_iteration(ctx, scope, step, iscope, it, max_iterations, f"{path}.{it}")
             except asyncio.CancelledError:
                 await emit("iteration_end", step_id=path, data={"iteration": it, "status": CANCELLED})
                 raise
             outputs.append(out)
-            await emit("iteration_end", step_id=path, data={"iteration": it, **_iteration_data(out)})
+            await _iteration_end(ctx, path, began, {"iteration": it, **_iteration_data(out)})
             if out.status != COMPLETED:
                 on_error = policies.on_iteration_error if policies else "abort"
                 if on_error == "abort" or out.status != FAILED:
@@ -248,11 +258,13 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
                     break
             previous_content = out.content
             if judge:
+                asked = ctx.active_time()
                 verdict = await run_judge(ctx, scope, step, path, it, max_iterations, history + [record])
+                judged_ms = round(max(ctx.active_time() - asked, 0.0) * 1000, 3)
                 record.verdict = verdict
                 feedback = verdict
                 await emit("judge_verdict", step_id=path, agent=judge,
-                           data={"iteration": it, "done": verdict["done"], "reason": verdict["reason"],
+                           data={"iteration": it, "done": verdict["done"], "reason": verdict["reason"], "duration_ms": judged_ms,
                                  "failed_open": verdict["failed_open"], "content": verdict["content"],
                                  **({"error": verdict["error"]} if verdict.get("error") else {})})
                 if verdict["done"] is True:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -35,28 +36,56 @@ class RunControl:
     ``state`` is one of ``running``, ``paused``, ``stopping``, ``finished``.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.state = "running"
         self._resumed = asyncio.Event()
         self._resumed.set()
         self._on_stop: list[Callable[[], None]] = []
+        self._clock = clock
+        self._paused_at: float | None = None
+        self._paused_total = 0.0
+        self._on_change: list[Callable[[str], None]] = []
 
     def pause(self) -> None:
         if self.state == "running":
             self.state = "paused"
             self._resumed.clear()
+            self._paused_at = self._clock()
+            self._changed("pause")
 
     def resume(self) -> None:
         if self.state == "paused":
             self.state = "running"
             self._resumed.set()
+            self._end_pause()
+            self._changed("resume")
 
     def stop(self) -> None:
         if self.state in ("running", "paused"):
             self.state = "stopping"
             self._resumed.set()
+            self._end_pause()
+            self._changed("stop")
             for callback in list(self._on_stop):
                 callback()
+
+    def on_change(self, callback: Callable[[str], None]) -> None:
+        """``callback(action)`` after each pause, resume and stop, so the run's events can record them."""
+        self._on_change.append(callback)
+
+    def _changed(self, action: str) -> None:
+        for callback in list(self._on_change):
+            callback(action)
+
+    def _end_pause(self) -> None:
+        if self._paused_at is not None:
+            self._paused_total += self._clock() - self._paused_at
+            self._paused_at = None
+
+    def paused_seconds(self) -> float:
+        """Time spent paused so far: durations leave it out (a paused run is not working)."""
+        current = self._clock() - self._paused_at if self._paused_at is not None else 0.0
+        return self._paused_total + current
 
     @property
     def paused(self) -> bool:

@@ -12,6 +12,7 @@ import asyncio
 from typing import Any
 
 from designer.cel import CelError, evaluate
+from designer.graph import terminal_ids
 from runtime.engine.agent import run_agent_step
 from runtime.engine.context import RunContext, Scope, StepError, duration
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, SKIPPED, Outcome
@@ -81,7 +82,7 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
     dep_outputs = step_outputs(deps, outcomes) or (scope.outer_deps if not deps else [])
     timeout = duration(step.get("timeout")) or (ctx.step_timeout if kind == "agent" else None)
     retries = step.get("retries") or 0
-    started = ctx.clock()
+    started = ctx.active_time()
     tokens = None
 
     async def body() -> tuple[Outcome, dict | None]:
@@ -113,7 +114,7 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
         except (ProviderError, StepError) as exc:
             outcome = Outcome(FAILED, error=_provider_text(ctx, exc))
         except asyncio.CancelledError:
-            await emit("step_end", step_id=path, agent=agent_name, duration=format_duration(ctx.clock() - started),
+            await emit("step_end", step_id=path, agent=agent_name, duration=format_duration(ctx.active_time() - started),
                        error=ctx.halt_reason or "cancelled", data={"status": CANCELLED, "attempts": attempt})
             raise
         if outcome.status != FAILED or attempt > retries:
@@ -122,7 +123,7 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
                                                     f"after: {outcome.error}", data={"level": "info", "retry": attempt})
     if outcome.status == FAILED:
         await emit("error", step_id=path, agent=agent_name, error=outcome.error)
-    await emit("step_end", step_id=path, agent=agent_name, duration=format_duration(ctx.clock() - started),
+    await emit("step_end", step_id=path, agent=agent_name, duration=format_duration(ctx.active_time() - started),
                tokens=tokens, error=outcome.error if outcome.status == FAILED else None,
                data={"status": outcome.status, "content": outcome.content, "result": outcome.result,
                      "attempts": attempt})
@@ -153,8 +154,7 @@ def summarize(steps: list[dict], outcomes: dict[str, Outcome]) -> Outcome:
         out = outcomes.get(s["id"])
         if out is None or out.status == CANCELLED:
             return Outcome(CANCELLED, error=f"{s['id']} was cancelled")
-    used = {d for s in steps for d in (s.get("dependsOn") or [])}
-    terminals = [s["id"] for s in steps if s["id"] not in used]
+    terminals = terminal_ids(steps)
     content = "\n\n".join(outcomes[t].content for t in terminals if outcomes[t].content)
     result = outcomes[terminals[0]].result if len(terminals) == 1 else {t: outcomes[t].result for t in terminals}
     return Outcome(COMPLETED, content, result)

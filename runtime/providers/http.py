@@ -23,6 +23,7 @@ import httpx
 
 from runtime.providers import Provider, ProviderError, redact
 from runtime.providers.addresses import AddressRefused, public_addresses
+from runtime.providers.failures import api_error, unreachable
 from runtime.providers.wire import WireError, WirePool
 
 RETRY_STATUSES = {408, 409, 429, 500, 502, 503, 504, 529}
@@ -108,7 +109,7 @@ class HttpProvider(Provider):
                             self.retries_done += 1
                             wait = self._wait(attempt, resp_headers.get("retry-after"))
                         else:
-                            raise self._error(f"{self.name} API error {status}: {message}", status=status,
+                            raise self._error(api_error(self.name, status, message), status=status,
                                               retryable=status in RETRY_STATUSES)
                     else:
                         try:
@@ -126,8 +127,8 @@ class HttpProvider(Provider):
                 raise self._error(f"{self.name} API URL refused: {exc}", retryable=False) from None
             except (httpx.TransportError, WireError) as exc:
                 if last:
-                    raise self._error(f"{self.name} API unreachable: {exc.__class__.__name__}: {exc}",
-                                      retryable=True) from None
+                    detail = str(exc) if isinstance(exc, WireError) else (str(exc) or exc.__class__.__name__)
+                    raise self._error(unreachable(self.name, detail), retryable=True) from None
                 self.retries_done += 1
                 await asyncio.sleep(self._wait(attempt, None))
 

@@ -17,6 +17,7 @@ import ssl
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from runtime.providers.failures import why_unreachable
 from runtime.providers.addresses import public_addresses
 
 
@@ -134,7 +135,7 @@ class WirePool:
                     target, self.port, ssl=self._ssl, server_hostname=self.host if self.https else None,
                     limit=2 ** 20)
         except (OSError, TimeoutError) as exc:
-            raise WireError(f"cannot connect to {self.host_header}: {exc.__class__.__name__}") from None
+            raise WireError(f"cannot connect to {self.host_header}: {why_unreachable(exc)}") from None
         return _Conn(reader, writer)
 
     async def _head(self, conn: _Conn, data: bytes) -> tuple[int, str, dict[str, str]]:
@@ -185,7 +186,7 @@ class _Exchange:
                     conn.close()
                     if reused and attempt == 0:
                         continue  # the server closed an idle connection: try a fresh one
-                    raise WireError(f"connection to {pool.host_header} failed: {exc.__class__.__name__}") from None
+                    raise WireError(f"connection to {pool.host_header} failed: {why_unreachable(exc)}") from None
                 self.response = WireResponse(status, reason, headers, conn)
                 return self.response
         except BaseException as exc:
@@ -215,5 +216,5 @@ class _Exchange:
             except TimeoutError:
                 raise WireError(f"request to {pool.host_header} timed out after {pool.timeout:g}s") from None
         if isinstance(exc, (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError)):
-            raise WireError(f"connection to {pool.host_header} broke: {exc.__class__.__name__}") from None
+            raise WireError(f"connection to {pool.host_header} broke: {why_unreachable(exc)}") from None
         return False

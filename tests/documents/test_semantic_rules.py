@@ -72,10 +72,13 @@ def test_an_include_named_nowhere_is_an_error():
     assert errors({"name": "w", "steps": [{"id": "a", "include": "workflows/deploy.yaml"}]}) == []
 
 
-def test_cel_that_does_not_compile_is_a_warning_not_an_error():
+def test_cel_that_does_not_compile_is_an_error_with_its_position_and_what_was_expected():
     doc = {"name": "w", "steps": [{"id": "a", "condition": "steps.b.status == "}]}
-    assert errors(doc) == []
-    assert warnings(doc) == [("cel_syntax", "/steps/0/condition")]
+    assert errors(doc) == [("cel_syntax", "/steps/0/condition")]
+    assert warnings(doc) == []
+    report = validate_document(doc)
+    message = next(d.message for d in report.diagnostics if d.code == "cel_syntax")
+    assert "syntax error at column 18" in message and "expected a value" in message
 
 
 def test_bare_content_outside_a_single_step_loop_is_warned():
@@ -134,3 +137,9 @@ def test_each_missing_field_is_reported_once():
 def test_one_bad_duration_is_reported_once():
     report = validate_document({"name": "x", "steps": [{"id": "a", "timeout": "5"}]})
     assert [(d.code, d.path) for d in report.errors] == [("invalid_duration", "/steps/0/timeout")]
+
+
+def test_an_expression_of_spaces_only_is_an_error_naming_the_field():
+    doc = {"name": "w", "steps": [{"id": "l", "condition": "  ", "loop": {"maxIterations": 2, "until": "  \t"}}]}
+    assert ("cel_blank", "/steps/0/condition") in errors(doc)
+    assert ("cel_blank", "/steps/0/loop/until") in errors(doc)

@@ -21,13 +21,16 @@ def test_a_finished_run_shows_finished_words_and_one_based_rounds(page):
     conn = page.get_by_test_id("conn")
     page.wait_for_function("() => document.querySelector('[data-testid=conn]').innerText.includes('finished')")
     assert "live" not in conn.inner_text()
-    for b in ("pause", "resume", "stop"):
+    for b in ("pause", "resume"):
         assert page.get_by_test_id(b).is_disabled()
+    # A finished run cannot be stopped: Stop gives way to Run again and Edit and run.
+    assert page.get_by_test_id("stop").count() == 0
+    assert page.get_by_test_id("run-again").is_enabled() and page.get_by_test_id("edit-and-run").is_enabled()
 
     verdicts = page.get_by_test_id("verdict")
     verdicts.nth(3).wait_for()
-    assert verdicts.first.inner_text().startswith("round 1")
-    assert verdicts.nth(3).inner_text().startswith("round 4")
+    assert verdicts.first.inner_text().startswith("iteration 1")
+    assert verdicts.nth(3).inner_text().startswith("iteration 4")
     summary = page.get_by_test_id("loop-summary-polish").inner_text()
     assert "4 iterations" in summary and "judge said done" in summary, summary
     assert "iteration(s)" not in page.get_by_test_id("run-side").inner_text()

@@ -143,3 +143,50 @@ async def test_pause_holds_back_forEach_items_not_yet_started():
     resumed = kinds.index(("resumed", None))
     assert resumed < kinds.index(("iteration_start", 2)) and resumed < kinds.index(("iteration_start", 3))
     assert result.loops["each"]["rounds_completed"] == 4
+
+
+async def test_time_spent_paused_is_left_out_of_step_and_iteration_durations():
+    d = doc("""
+        name: loop
+        steps:
+          - id: refine
+            loop:
+              maxIterations: 1
+              steps:
+                - id: a
+                  instructions: "A."
+                - id: b
+                  dependsOn: [a]
+                  instructions: "B."
+    """)
+    control = RunControl()
+    sink = HookSink(lambda e: control.pause() if e["type"] == "step_start" and e["stepId"] == "refine.0.a" else None)
+
+    async def resume_after_half_a_second():
+        while control.state != "paused":
+            await asyncio.sleep(0.001)
+        await asyncio.sleep(0.5)
+        control.resume()
+
+    resumer = asyncio.create_task(resume_after_half_a_second())
+    started = asyncio.get_running_loop().time()
+    result, _ = await run(d, script("latency: 0.02\nreplies: {'*': ['ok']}"), control=control, sink=sink)
+    await resumer
+    wall = asyncio.get_running_loop().time() - started
+    assert result.status == "completed" and wall >= 0.5
+    end = sink.of_type("iteration_end")[0]
+    assert end["data"]["duration_ms"] < 300, end
+    assert end["duration"].endswith("s") and not end["duration"].startswith("0.5")
+
+
+async def test_pause_resume_and_stop_are_events_in_the_run_log():
+    control = RunControl()
+    sink = HookSink(lambda e: control.pause() if e["type"] == "step_end" and e["stepId"] == "one" else None)
+    seen: dict = {}
+    resumer = asyncio.create_task(_resume_later(control, sink, seen))
+    await run(doc(CHAIN), control=control, sink=sink)
+    await resumer
+    actions = [e["data"]["action"] for e in sink.events if e["type"] == "run_control"]
+    assert actions == ["pause", "resume"]
+    paused = next(e for e in sink.events if e["type"] == "run_control")
+    assert "paused" in paused["message"] and paused["seq"] < sink.of_type("workflow_end")[0]["seq"]

@@ -35,3 +35,15 @@ def test_login_with_a_wrong_password_says_so_and_a_right_one_opens_the_editor(cl
 def test_signup_errors_are_shown_by_field(client, owner):
     page = client.post("/signup/", {"username": "owner", "password1": "x", "password2": "y"}).content.decode()
     assert "already exists" in page
+
+
+def test_sign_up_states_the_password_rule_before_anyone_fails_it(client, db):
+    page = client.get("/signup/").content.decode()
+    assert 'id="password-rules"' in page and "at least 8 characters" in page
+
+
+def test_the_account_page_has_the_apps_top_bar_with_its_navigation(owner_client):
+    page = owner_client.get("/account/").content.decode()
+    assert 'class="topbar"' in page
+    for link in ('href="/"', 'href="/runs"', 'href="/account/"'):
+        assert link in page

@@ -67,6 +67,10 @@ def test_a_scripted_run_completes_and_records_events_iterations_and_loop_metadat
     metrics = owner_client.get(f"/api/v1/runs/{run['id']}/metrics").json()
     assert metrics["loops"]["dev"]["iterations"] == 2 and metrics["break_reasons"] == {"dev": "judge"}
     assert metrics["loops"]["dev"]["tokens"] == 60 and metrics["steps"]["dev"]["tokens"] == 60 and metrics["tokens"]["total"] == 60
+    judge = metrics["steps"]["dev.0.untilAgent"]
+    assert (judge["kind"], judge["loop"], judge["iteration"]) == ("judge", "dev", 0)
+    assert judge["status"] == "completed" and judge["tokens"] == 15
+    assert isinstance(judge["duration_ms"], float) and judge["duration_ms"] >= 0
     loop_end = [e for e in events if e["type"] == "loop_end"][0]
     assert loop_end["data"]["content"] == "draft one\n\n---\n\ndraft two"
 

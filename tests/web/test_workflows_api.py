@@ -151,3 +151,12 @@ def test_numbers_json_does_not_have_are_refused_and_nothing_is_saved(owner_clien
     assert response.status_code == 400
     assert words in response.json()["detail"]
     assert owner_client.get("/api/v1/workflows").json() == []
+
+
+def test_import_into_an_existing_workflow_adds_a_version_instead_of_a_second_workflow(owner_client, stranger_client):
+    first = owner_client.post("/api/v1/workflows/import", {"file": SimpleUploadedFile("loop.yaml", SOURCE.encode())}).json()
+    again = owner_client.post("/api/v1/workflows/import", {"file": SimpleUploadedFile("loop.yaml", SOURCE.encode()), "into": first["id"]})
+    assert again.status_code == 201 and again.json()["id"] == first["id"] and again.json()["version"] == 2
+    assert [w["name"] for w in owner_client.get("/api/v1/workflows").json()].count("review-loop") == 1
+    theirs = stranger_client.post("/api/v1/workflows/import", {"file": SimpleUploadedFile("loop.yaml", SOURCE.encode()), "into": first["id"]})
+    assert theirs.status_code == 404

@@ -4,6 +4,7 @@ import type { JsonObject, Layout, WorkflowDoc } from '../doc/types';
 import type { RunPolicies } from '../run/policies';
 import type {
   Budgets,
+  ProviderInfo,
   Diag,
   Iteration,
   Run,
@@ -149,9 +150,10 @@ export const api = {
   duplicateWorkflow: (id: number) => request<Workflow>('POST', `/workflows/${id}/duplicate`),
   versions: (id: number) => request<VersionInfo[]>('GET', `/workflows/${id}/versions`),
   version: (id: number, n: number) => request<Workflow>('GET', `/workflows/${id}/versions/${n}`),
-  importFile: (file: File) => {
+  importFile: (file: File, into?: number) => {
     const form = new FormData();
     form.append('file', file);
+    if (into !== undefined) form.append('into', String(into));
     return request<Workflow>('POST', '/workflows/import', form);
   },
   startRun: (body: StartRunBody) => request<Run>('POST', '/runs', body),
@@ -161,6 +163,7 @@ export const api = {
   iterations: (id: string) => request<Iteration[]>('GET', `/runs/${id}/iterations`),
   metrics: (id: string) => request<JsonObject>('GET', `/runs/${id}/metrics`),
   control: (id: string, action: 'pause' | 'resume' | 'stop') => request<Run>('POST', `/runs/${id}/${action}`),
+  providers: () => request<ProviderInfo[]>('GET', '/providers'),
 };
 
 export function errorText(err: unknown): string {

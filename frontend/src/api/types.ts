@@ -3,6 +3,17 @@ import type { JsonObject, Layout, WorkflowDoc } from '../doc/types';
 
 export type Severity = 'error' | 'warning';
 
+export type StopRule = { kind: 'converged'; threshold?: number } | { kind: 'output_contains'; marker: string } | { kind: 'approval' };
+
+/** Run-level policies (POST /runs `policies`): never part of the exported document. */
+export interface RunPolicies {
+  stop_rules: StopRule[];
+  combine: 'any' | 'all';
+  on_iteration_error: 'abort' | 'retry' | 'skip';
+  /** Loop step ids the policies apply to; absent or empty: every loop. */
+  loops?: string[];
+}
+
 export interface Diag {
   code: string;
   class: string;
@@ -21,6 +32,8 @@ export interface ValidateResult {
   document: WorkflowDoc | null;
   yaml: string | null;
   canonical: string | null;
+  /** For each loop with inner steps, by JSON pointer: the inner steps whose output is an iteration's output. */
+  iteration_outputs?: Record<string, string[]>;
 }
 
 export interface WorkflowSummary {
@@ -37,6 +50,7 @@ export interface Workflow extends WorkflowSummary {
   layout: Layout | JsonObject | null;
   errors: Diag[];
   warnings: Diag[];
+  iteration_outputs?: Record<string, string[]>;
   created_at: string;
 }
 
@@ -85,6 +99,18 @@ export interface Run {
   cost_usd: number | null;
   loops: Record<string, LoopSummary> | null;
   last_seq: number;
+  /** The simulated provider's script the run was started with. */
+  script?: JsonObject | string | null;
+  policies?: RunPolicies | null;
+}
+
+/** A provider the run dialog offers, and whether a run can use it now (GET /providers). */
+export interface ProviderInfo {
+  name: 'simulated' | 'openai' | 'anthropic';
+  label: string;
+  ready: boolean;
+  key_source: 'account' | 'server' | null;
+  needs_key: boolean;
 }
 
 export interface RunEvent {

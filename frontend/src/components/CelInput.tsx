@@ -89,7 +89,7 @@ export function CelInput({
   }, [variables]);
   return (
     <div className="cel-input">
-      <CodeEditor value={value} onChange={onChange} extensions={extensions} id={id} testId={testId} placeholder={placeholder} ariaLabel="CEL expression" className="cm-field" />
+      <CodeEditor value={value} onChange={onChange} extensions={extensions} id={id} testId={testId} placeholder={placeholder} ariaLabel="CEL expression" className="cm-field" tabMovesFocus />
       {variables.length > 0 && (
         <details className="cel-vars">
           <summary>{variables.length} variables in scope</summary>

@@ -19,6 +19,8 @@ export interface CodeEditorProps {
   ariaLabel?: string;
   testId?: string;
   id?: string;
+  /** A one-line field: Tab moves to the next control instead of indenting (no keyboard trap). */
+  tabMovesFocus?: boolean;
   /** Lets the parent reach the view (to scroll to a line, focus ...). */
   onView?: (view: EditorView | null) => void;
 }
@@ -33,7 +35,7 @@ export function CodeEditor(props: CodeEditorProps) {
     if (!host.current) return;
     const exts: Extension[] = [
       history(),
-      keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+      keymap.of([...defaultKeymap, ...historyKeymap, ...(props.tabMovesFocus ? [] : [indentWithTab])]),
       syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
       bracketMatching(),
       indentOnInput(),

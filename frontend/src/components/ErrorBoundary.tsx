@@ -15,9 +15,10 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
   render() {
     if (!this.state.error) return this.props.children;
     return (
-      <div className="page-message">
+      <div className="page-message" data-testid="error-boundary" role="alert">
         <h2>Something went wrong on this page</h2>
         <p className="muted">{this.state.error.message}</p>
+        <p>Unsaved edits in the editor are kept in this browser: reload to get them back.</p>
         <p>
           <button className="btn" onClick={() => window.location.reload()}>
             Reload

@@ -1,6 +1,7 @@
 // The app's own "leave this page?" dialog, asked by the router's leave guard.
 import { useEffect, useRef, useState } from 'react';
 import { setConfirmer } from '../router';
+import { Modal } from './Modal';
 
 interface Pending {
   question: string;
@@ -28,22 +29,9 @@ export function LeaveConfirm() {
     [],
   );
 
-  useEffect(() => {
-    if (!pending) return;
-    stayRef.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.preventDefault();
-        pending.answer(false);
-      }
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, [pending]);
-
   if (!pending) return null;
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && pending.answer(false)}>
+    <Modal onClose={() => pending.answer(false)}>
       <div className="modal modal-narrow" role="alertdialog" aria-modal="true" aria-labelledby="leave-title" data-testid="leave-confirm">
         <header className="modal-head">
           <h3 id="leave-title">Leave without saving?</h3>
@@ -54,11 +42,11 @@ export function LeaveConfirm() {
           <button className="btn danger" onClick={() => pending.answer(true)} data-testid="leave-discard">
             Discard changes and leave
           </button>
-          <button className="btn primary" ref={stayRef} onClick={() => pending.answer(false)} data-testid="leave-stay">
+          <button className="btn primary" ref={stayRef} data-autofocus onClick={() => pending.answer(false)} data-testid="leave-stay">
             Stay
           </button>
         </footer>
       </div>
-    </div>
+    </Modal>
   );
 }

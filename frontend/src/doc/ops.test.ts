@@ -7,6 +7,7 @@ import {
   makeJudge,
   removeSteps,
   renameAgent,
+  renameCelRefs,
   renameInLayout,
   renameStep,
   setLoopField,
@@ -128,5 +129,39 @@ describe('pointers', () => {
     expect(pointerOfKey(base, 'loop/y')).toBe('/steps/2/loop/steps/1');
     expect(pointerOfKey(base, 'b')).toBe('/steps/1');
     expect(pointerOfKey(base, 'nope')).toBeNull();
+  });
+});
+
+describe('renaming a step carries into CEL', () => {
+  const doc: WorkflowDoc = {
+    name: 'w',
+    steps: [
+      { id: 'work', instructions: 'w' },
+      { id: 'gate', dependsOn: ['work'], condition: "steps.work.status == 'completed' && steps['work'].content != ''" },
+      { id: 'each', dependsOn: ['work'], loop: { forEach: 'steps.work.result.items', steps: [{ id: 'x' }] } },
+      { id: 'workshop', condition: 'steps.workshop.status == "x"' },
+      {
+        id: 'refine',
+        loop: { maxIterations: 3, until: "steps.draft.content.contains('DONE') && steps.drafter.status == 'ok'", steps: [{ id: 'draft' }, { id: 'drafter' }] },
+      },
+    ],
+  };
+
+  it('rewrites dot and bracket references in conditions and forEach, and nothing that only starts alike', () => {
+    const out = renameStep(doc, 'work', 'draft').doc;
+    expect(out.steps[1].condition).toBe("steps.draft.status == 'completed' && steps.draft.content != ''");
+    expect(out.steps[1].dependsOn).toEqual(['draft']);
+    expect((out.steps[2].loop as { forEach: string }).forEach).toBe('steps.draft.result.items');
+    expect(out.steps[3].condition).toBe('steps.workshop.status == "x"');
+    expect(doc.steps[1].condition).toContain('steps.work.status'); // the input is untouched
+  });
+
+  it("rewrites the loop's until when an inner step is renamed", () => {
+    const out = renameStep(doc, 'refine/draft', 'writer').doc;
+    expect((out.steps[4].loop as { until: string }).until).toBe("steps.writer.content.contains('DONE') && steps.drafter.status == 'ok'");
+  });
+
+  it('writes the bracket form for an id that CEL cannot read with a dot', () => {
+    expect(renameCelRefs('steps.work.content', 'work', 'first-draft')).toBe("steps['first-draft'].content");
   });
 });

@@ -118,7 +118,32 @@ export function removeSteps(doc: WorkflowDoc, keys: readonly string[]): Workflow
   });
 }
 
-/** Renames a step and the references of its siblings to it. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `steps.old` and `steps['old']` in a CEL expression, rewritten to name `newId` (bracketed when it is no identifier). */
+export function renameCelRefs(expression: string, oldId: string, newId: string): string {
+  const ref = /^[A-Za-z_][A-Za-z0-9_]*$/.test(newId) ? `steps.${newId}` : `steps['${newId}']`;
+  const old = escapeRegExp(oldId);
+  return expression
+    .replace(new RegExp(`\\bsteps\\.${old}(?![A-Za-z0-9_-])`, 'g'), ref)
+    .replace(new RegExp(`\\bsteps\\[\\s*(['"])${old}\\1\\s*\\]`, 'g'), ref);
+}
+
+/** The CEL fields of a step that may name its siblings: its condition and its loop's forEach and until. */
+function renameInCelFields(step: Step, oldId: string, newId: string): void {
+  if (typeof step.condition === 'string') step.condition = renameCelRefs(step.condition, oldId, newId);
+  const loop = step.loop;
+  if (!isObject(loop)) return;
+  if (typeof loop.forEach === 'string') loop.forEach = renameCelRefs(loop.forEach, oldId, newId);
+  if (typeof loop.until === 'string') loop.until = renameCelRefs(loop.until, oldId, newId);
+}
+
+/**
+ * Renames a step and every reference to it: its siblings' `dependsOn` and CEL (conditions, forEach,
+ * until) and, for a step inside a loop, the loop's `until`, which reads the iteration's inner steps.
+ */
 export function renameStep(doc: WorkflowDoc, key: string, newId: string): { doc: WorkflowDoc; key: string } {
   let newKey = key;
   const next = edit(doc, (d) => {
@@ -127,9 +152,14 @@ export function renameStep(doc: WorkflowDoc, key: string, newId: string): { doc:
     const oldId = found.step.id;
     found.step.id = newId;
     for (const s of found.siblings) {
-      if (isObject(s) && Array.isArray(s.dependsOn)) {
-        s.dependsOn = s.dependsOn.map((dep) => (dep === oldId ? newId : dep));
-      }
+      if (!isObject(s)) continue;
+      if (Array.isArray(s.dependsOn)) s.dependsOn = s.dependsOn.map((dep) => (dep === oldId ? newId : dep));
+      if (typeof oldId === 'string') renameInCelFields(s, oldId, newId);
+    }
+    if (found.scope && typeof oldId === 'string') {
+      const parent = locate(d, found.scope);
+      const loop = parent && isObject(parent.step.loop) ? parent.step.loop : null;
+      if (loop && typeof loop.until === 'string') loop.until = renameCelRefs(loop.until, oldId, newId);
     }
     newKey = joinKey(found.scope, localKeys(found.siblings)[found.index]);
   });

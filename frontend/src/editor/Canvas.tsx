@@ -17,7 +17,7 @@ import { documentToGraph, isContainer, type FlowEdge, type FlowNode } from '../g
 import { nodeTypes } from '../nodes/registry';
 import { ProblemsContext, type ProblemCount } from '../nodes/shared';
 import { useEditor, useEditorStore } from '../store/context';
-import { addFromPalette, type PaletteKind } from './actions';
+import { addFromPalette, deleteSelection, type PaletteKind } from './actions';
 
 export const PALETTE_MIME = 'application/x-loop-designer-node';
 
@@ -76,7 +76,7 @@ export const Canvas = memo(function Canvas() {
   const fitNonce = useEditor((s) => s.fitNonce);
   useEffect(() => {
     if (!fitNonce) return;
-    const t = setTimeout(() => requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1 })), 30);
+    const t = setTimeout(() => requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM })), 30);
     return () => clearTimeout(t);
   }, [fitNonce, flow]);
 
@@ -185,6 +185,32 @@ export const Canvas = memo(function Canvas() {
     [flow, store],
   );
 
+  // Nodes by keyboard: Enter or Space opens the focused node in the inspector, Delete removes it, and
+  // the arrow keys move focus to the nearest node that way (React Flow would move the node instead).
+  const onNodeKey = useCallback(
+    (e: React.KeyboardEvent<HTMLDivElement>) => {
+      const target = e.target as HTMLElement;
+      if (!target.classList?.contains('react-flow__node')) return;
+      const key = target.getAttribute('data-id');
+      if (!key) return;
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        e.stopPropagation();
+        store.getState().select({ kind: 'step', key });
+      } else if ((e.key === 'Delete' || e.key === 'Backspace') && !store.getState().readOnly) {
+        e.preventDefault();
+        e.stopPropagation();
+        store.getState().select({ kind: 'step', key });
+        deleteSelection(store);
+      } else if (e.key in ARROWS) {
+        e.preventDefault();
+        e.stopPropagation();
+        nearestNode(target, ARROWS[e.key])?.focus();
+      }
+    },
+    [store],
+  );
+
   if (graph.unmapped) {
     return (
       <div className="canvas-empty">
@@ -196,7 +222,7 @@ export const Canvas = memo(function Canvas() {
 
   return (
     <ProblemsContext.Provider value={problems}>
-      <div className="canvas" onDragOver={(e) => e.preventDefault()} onDrop={onDrop} data-testid="canvas">
+      <div className="canvas" onDragOver={(e) => e.preventDefault()} onDrop={onDrop} onKeyDownCapture={onNodeKey} data-testid="canvas">
         <ReactFlow<FlowNode, FlowEdge>
           nodes={nodes}
           edges={edges}
@@ -216,7 +242,7 @@ export const Canvas = memo(function Canvas() {
           selectionKeyCode={null}
           multiSelectionKeyCode={null}
           fitView
-          fitViewOptions={{ padding: 0.15, maxZoom: 1 }}
+          fitViewOptions={{ padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM }}
           minZoom={0.05}
           maxZoom={1.75}
           onlyRenderVisibleElements
@@ -238,3 +264,36 @@ export const Canvas = memo(function Canvas() {
     </ProblemsContext.Provider>
   );
 });
+
+/**
+ * Fit and Tidy up never zoom out past this: node text (12-13 px at zoom 1) stays at 11 px or more. A graph
+ * larger than the view is then shown from its start, and the minimap and panning reach the rest.
+ */
+export const READABLE_ZOOM = 0.92;
+
+const ARROWS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/** The drawn node nearest to `from` in direction (dx, dy): distance along it, sideways drift counting double. */
+function nearestNode(from: HTMLElement, [dx, dy]: [number, number]): HTMLElement | null {
+  const center = (el: HTMLElement) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  };
+  const here = center(from);
+  let best: HTMLElement | null = null;
+  let bestScore = Infinity;
+  const root = from.closest('.react-flow');
+  root?.querySelectorAll<HTMLElement>('.react-flow__node').forEach((el) => {
+    if (el === from) return;
+    const c = center(el);
+    const along = (c.x - here.x) * dx + (c.y - here.y) * dy;
+    if (along <= 1) return;
+    const side = Math.abs((c.x - here.x) * dy) + Math.abs((c.y - here.y) * dx);
+    const score = along + 2 * side;
+    if (score < bestScore) {
+      bestScore = score;
+      best = el;
+    }
+  });
+  return best;
+}

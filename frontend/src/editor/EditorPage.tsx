@@ -5,9 +5,10 @@ import { Banner } from '../components/Banner';
 import { isLayout, isObject, type WorkflowDoc } from '../doc/types';
 import { navigate, setLeaveGuard } from '../router';
 import { EditorContext, useEditor, useEditorStore } from '../store/context';
-import { blankDocument, createEditorStore, isDirty, type EditorStore } from '../store/editorStore';
+import { blankDocument, createEditorStore, isDirty, type EditorState, type EditorStore } from '../store/editorStore';
+import { keepDrafts, readDraft, type Draft, type DraftKeeper } from '../store/drafts';
 import { deleteSelection, layoutMissing, needsLayout, tidyUp } from './actions';
-import { Canvas } from './Canvas';
+import { Canvas, READABLE_ZOOM } from './Canvas';
 import { preloadElk } from '../layout/elk';
 import { ImportDialog, importText, fileText } from './ImportDialog';
 import { Inspector } from './Inspector';
@@ -15,6 +16,8 @@ import { Palette } from './Palette';
 import { ProblemsPanel } from './ProblemsPanel';
 import { RunDialog } from './RunDialog';
 import { YamlView } from './YamlView';
+
+type LoadInput = Parameters<EditorState['load']>[0];
 
 function isEditable(el: EventTarget | null): boolean {
   if (!(el instanceof HTMLElement)) return false;
@@ -94,6 +97,8 @@ function Editor({ workflowId }: { workflowId: number | null }) {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [loading, setLoading] = useState(workflowId !== null);
   const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
+  const [restored, setRestored] = useState<Draft | null>(null);
+  const keeper = useRef<DraftKeeper | null>(null);
   const [dialog, setDialog] = useState<'import' | 'run' | null>(null);
   const [showYaml, setShowYaml] = useState(initialShowYaml);
   const [saving, setSaving] = useState(false);
@@ -112,13 +117,47 @@ function Editor({ workflowId }: { workflowId: number | null }) {
   const canRedo = useEditor((s) => s.future.length > 0);
   const readOnlyView = useEditor((s) => s.readOnly);
   const viewingVersion = new URLSearchParams(window.location.search).get('version');
+  // "Edit and run" from a finished run: the run dialog opens with that run's settings once loaded.
+  const rerunFrom = new URLSearchParams(window.location.search).get('rerun');
+
+  // Unsaved edits are kept in localStorage until saved, so a crash or a reload loses nothing.
+  useEffect(() => {
+    const k = keepDrafts(store);
+    keeper.current = k;
+    return () => {
+      k.stop();
+      if (keeper.current === k) keeper.current = null;
+    };
+  }, [store]);
+
+  // What the server gave on load, so that "Discard" can go back to it.
+  const loaded = useRef<LoadInput | null>(null);
+  const restoreDraft = (draft: Draft) => {
+    loaded.current = {
+      workflowId: store.getState().workflowId,
+      version: store.getState().savedVersion,
+      doc: store.getState().doc,
+      source: store.getState().source,
+      layout: store.getState().layout,
+    };
+    store.getState().replaceAll(draft.doc, draft.source, draft.layout);
+    setRestored(draft);
+  };
+  const discardRestored = () => {
+    keeper.current?.discard();
+    if (loaded.current) store.getState().load(loaded.current);
+    store.getState().requestFit();
+    setRestored(null);
+  };
 
   // Load the workflow (or a blank one). The server re-checks it on load.
   useEffect(() => {
     if (workflowId !== null && store.getState().workflowId === workflowId) return; // just saved: same editor
     let cancelled = false;
     if (workflowId === null) {
+      const draft = readDraft(null);
       store.getState().load({ workflowId: null, version: null, doc: blankDocument(), source: '', layout: null });
+      if (draft) restoreDraft(draft);
       void layoutMissing(store);
       setLoading(false);
       return;
@@ -140,11 +179,16 @@ function Editor({ workflowId }: { workflowId: number | null }) {
           doc: parsed,
           source: wf.source ?? '',
           layout: isLayout(wf.layout) ? wf.layout : null,
-          ...(judged ? { errors: wf.errors, warnings: wf.warnings, valid: wf.valid } : {}),
+          ...(judged ? { errors: wf.errors, warnings: wf.warnings, valid: wf.valid, iterationOutputs: wf.iteration_outputs ?? {} } : {}),
         });
         if (viewingVersion) store.getState().markSaved(wf.id, wf.version, -1, -1);
+        else {
+          const draft = readDraft(wf.id);
+          if (draft) restoreDraft(draft);
+        }
         // Interactive at once; a missing layout comes from elkjs (in a worker) just after.
         setLoading(false);
+        if (rerunFrom && !viewingVersion) setDialog('run');
         store.getState().requestFit();
         if (needsLayout(store)) {
           void layoutMissing(store).then(() => {
@@ -166,6 +210,11 @@ function Editor({ workflowId }: { workflowId: number | null }) {
   }, [workflowId, store]);
 
   const save = useCallback(async () => {
+    const current = store.getState();
+    if (!isDirty(current) && !viewingVersion) {
+      setNotice({ kind: 'info', text: `No changes since version ${current.savedVersion}: nothing to save.` });
+      return;
+    }
     setSaving(true);
     try {
       const { id, version: v } = await saveWorkflow(store);
@@ -261,8 +310,9 @@ function Editor({ workflowId }: { workflowId: number | null }) {
       if (unsaved()) e.preventDefault();
     };
     window.addEventListener('beforeunload', onUnload);
-    const removeGuard = setLeaveGuard(() =>
-      unsaved() ? 'This workflow has changes that are not saved. Leaving the editor discards them.' : null,
+    const removeGuard = setLeaveGuard(
+      () => (unsaved() ? 'This workflow has changes that are not saved. Leaving the editor discards them.' : null),
+      () => keeper.current?.discard(),
     );
     return () => {
       window.removeEventListener('beforeunload', onUnload);
@@ -334,10 +384,10 @@ function Editor({ workflowId }: { workflowId: number | null }) {
             ↷ Redo
           </button>
           <span className="sep" />
-          <button className="btn ghost small" onClick={() => void tidyUp(store, measuredSizes(flow.getNodes())).then(() => store.getState().requestFit())} title="Auto-layout with elkjs">
+          <button className="btn ghost small" onClick={() => void tidyUp(store, measuredSizes(flow.getNodes())).then(() => store.getState().requestFit())} title="Arrange the steps left to right by their dependencies" data-testid="tidy">
             Tidy up
           </button>
-          <button className="btn ghost small" onClick={() => void flow.fitView({ padding: 0.15, maxZoom: 1 })} title="Fit the view" data-testid="fit">
+          <button className="btn ghost small" onClick={() => void flow.fitView({ padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM })} title="Fit the workflow in view (never so small that text cannot be read)" data-testid="fit">
             Fit
           </button>
           <button
@@ -387,6 +437,17 @@ function Editor({ workflowId }: { workflowId: number | null }) {
           You are looking at version {viewingVersion}. Save to make it the latest version again.
         </Banner>
       )}
+      {restored && (
+        <Banner kind="info" onClose={() => setRestored(null)}>
+          <span data-testid="draft-restored">
+            Restored your unsaved edits from {new Date(restored.savedAt).toLocaleString()}
+            {restored.basedOn !== null ? ` (made on version ${restored.basedOn})` : ''}. Save to keep them.
+          </span>{' '}
+          <button className="btn small ghost" onClick={discardRestored} data-testid="discard-draft">
+            Discard them
+          </button>
+        </Banner>
+      )}
       {notice && (
         <Banner kind={notice.kind} onClose={() => setNotice(null)}>
           {notice.text}
@@ -408,7 +469,9 @@ function Editor({ workflowId }: { workflowId: number | null }) {
       </div>
       <ProblemsPanel />
       {dialog === 'import' && <ImportDialog onClose={() => setDialog(null)} />}
-      {dialog === 'run' && <RunDialog doc={store.getState().doc} onClose={() => setDialog(null)} onStart={startRun} />}
+      {dialog === 'run' && (
+        <RunDialog doc={store.getState().doc} workflowId={store.getState().workflowId} fromRunId={rerunFrom} onClose={() => setDialog(null)} onStart={startRun} />
+      )}
     </div>
   );
 }

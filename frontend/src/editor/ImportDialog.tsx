@@ -1,3 +1,4 @@
+import { Modal } from '../components/Modal';
 import { useRef, useState } from 'react';
 import { api, errorText } from '../api/client';
 import { isObject } from '../doc/types';
@@ -57,8 +58,8 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal" role="dialog" aria-label="Import a workflow">
+    <Modal onClose={onClose} label="Import a workflow">
+      <div className="modal" data-testid="import-dialog">
         <header className="modal-head">
           <h3>Import a workflow</h3>
           <button className="icon-btn" aria-label="Close" onClick={onClose}>
@@ -87,6 +88,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
             onChange={(e) => setText(e.target.value)}
             aria-label="Workflow text"
             data-testid="import-text"
+            data-autofocus
           />
         </div>
         {error && (
@@ -108,6 +110,6 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
           </button>
         </footer>
       </div>
-    </div>
+    </Modal>
   );
 }

@@ -29,6 +29,9 @@ import { isObject, type Json, type JsonObject, type Step, type WorkflowDoc } fro
 import { locate } from '../graph/keys';
 import { kindOf } from '../graph/mapping';
 import { useEditor, useEditorStore } from '../store/context';
+import { CrashProbe } from '../components/CrashProbe';
+import { useIterationSources } from '../nodes/loopShared';
+import { PLACEHOLDER_UNTIL } from '../nodes/repeat/defaults';
 import type { Selection } from '../store/editorStore';
 import { Field, ListInput, NumberInput, Section, RenameInput, SelectInput, TextInput } from './fields';
 import { HELP } from './help';
@@ -89,6 +92,12 @@ export const Inspector = memo(function Inspector() {
   const ref = useRef<HTMLDivElement>(null);
   useFocusField(ref);
 
+  // Another node chosen: start at the top of its panel, not at the previous node's scroll position.
+  const selectedKey = selection?.kind === 'step' ? selection.key : selection?.kind ?? '';
+  useEffect(() => {
+    if (ref.current) ref.current.scrollTop = 0;
+  }, [selectedKey]);
+
   useEffect(() => {
     if (selection?.kind === 'agent') setTab('agents');
     else if (selection?.kind === 'options') setTab('options');
@@ -109,6 +118,7 @@ export const Inspector = memo(function Inspector() {
             </button>
           ))}
         </div>
+        <CrashProbe name={`inspector-${tab}`} />
         {tab === 'workflow' && <WorkflowForm />}
         {tab === 'agents' && <AgentsPanel selected={selection?.kind === 'agent' ? selection.name : null} />}
         {tab === 'options' && <OptionsForm />}
@@ -124,6 +134,10 @@ export const Inspector = memo(function Inspector() {
     </aside>
   );
 });
+
+/** The fallback for a missing mapping. A store selector must return the same object while nothing
+ * changed: a fresh `{}` each call makes React re-render forever (error #185). */
+const NO_FIELDS: JsonObject = Object.freeze({}) as JsonObject;
 
 function useApply() {
   const store = useEditorStore();
@@ -168,7 +182,7 @@ function WorkflowForm() {
 // ---------------------------------------------------------------- options
 
 function OptionsForm() {
-  const options: JsonObject = useEditor((s) => (isObject(s.doc.options) ? s.doc.options : {}));
+  const options: JsonObject = useEditor((s) => (isObject(s.doc.options) ? s.doc.options : NO_FIELDS));
   const apply = useApply();
   const problems = useProblems((t) => t.kind === 'options');
   const set = (field: string) => (v: Json | undefined) => apply((d) => setOption(d, field, v), `opt.${field}`);
@@ -216,7 +230,7 @@ function OptionsForm() {
 // ---------------------------------------------------------------- includes
 
 function IncludesForm() {
-  const includes = useEditor((s) => (isObject(s.doc.includes) ? (s.doc.includes as Record<string, Json>) : {}));
+  const includes = useEditor((s) => (isObject(s.doc.includes) ? (s.doc.includes as Record<string, Json>) : NO_FIELDS));
   const apply = useApply();
   const problems = useProblems((t) => t.kind === 'includes');
   const [name, setName] = useState('');
@@ -258,7 +272,7 @@ function IncludesForm() {
 // ---------------------------------------------------------------- agents
 
 function AgentsPanel({ selected }: { selected: string | null }) {
-  const agents = useEditor((s) => (isObject(s.doc.agents) ? s.doc.agents : {}));
+  const agents = useEditor((s) => (isObject(s.doc.agents) ? s.doc.agents : NO_FIELDS));
   const store = useEditorStore();
   const names = Object.keys(agents);
   const current = selected && selected in agents ? selected : null;
@@ -301,7 +315,7 @@ function isJudge(agent: JsonObject): boolean {
 }
 
 function AgentForm({ name }: { name: string }) {
-  const agent: JsonObject = useEditor((s) => (isObject(s.doc.agents) && isObject(s.doc.agents[name]) ? s.doc.agents[name] : {}));
+  const agent: JsonObject = useEditor((s) => (isObject(s.doc.agents) && isObject(s.doc.agents[name]) ? s.doc.agents[name] : NO_FIELDS));
   const users = useEditor((s) => agentUsers(s.doc, name));
   const store = useEditorStore();
   const apply = useApply();
@@ -586,6 +600,7 @@ function LoopForm({ stepKey, step, problems, agents }: { stepKey: string; step: 
   const judgeAgent = judge && isObject(doc.agents) && isObject(doc.agents[judge]) ? doc.agents[judge] : null;
   const items = loop.forEach;
   const listMode = Array.isArray(items);
+  const [keptUntil, setKeptUntil] = useState<string | null>(null);
   return (
     <Section title="Loop settings">
       <div className="segmented" role="group" aria-label="Loop mode">
@@ -645,8 +660,22 @@ function LoopForm({ stepKey, step, problems, agents }: { stepKey: string; step: 
           <Field field="loop.until" label="Until (CEL)" help={HELP['loop.until']} problems={problems('loop.until')}>
             <CelInput value={str(loop.until)} variables={vars('until')} id="f-loop.until" testId="until-input" onChange={(v) => set('until')(optStr(v))} placeholder="steps.review.content.contains('LGTM')" />
           </Field>
-          <Field field="loop.untilAgent" label="Judge agent (untilAgent)" help={HELP['loop.untilAgent']} problems={problems('loop.untilAgent')}>
+          <Field field="loop.untilAgent" label="Judge agent" help={HELP['loop.untilAgent']} problems={problems('loop.untilAgent')}>
             <SelectInput field="loop.untilAgent" value={judge} unsetLabel="(no judge)" options={agents.map((a) => ({ value: a, label: a }))} onChange={set('untilAgent')} />
+            {judge && typeof loop.until === 'string' && loop.until.trim() !== '' && keptUntil !== loop.until && (
+              <div className="insp-note" data-testid="judge-until-offer" role="status">
+                <p className="small">
+                  {loop.until === PLACEHOLDER_UNTIL ? 'The placeholder ' : 'This '}
+                  <code>until</code> still stops the loop too: it ends when <code>{truncateText(loop.until, 60)}</code> is true, before the judge is asked.
+                </p>
+                <button className="btn small" data-testid="clear-until" onClick={() => set('until')(undefined)}>
+                  Clear until (let the judge decide)
+                </button>{' '}
+                <button className="btn small ghost" data-testid="keep-until" onClick={() => setKeptUntil(String(loop.until))}>
+                  Keep both
+                </button>
+              </div>
+            )}
             {judge && (!judgeAgent || !isJudge(judgeAgent)) && (
               <button className="btn small" onClick={() => apply((d) => makeJudge(d, judge))}>
                 Make “{judge}” a judge (adds done/reason)
@@ -658,6 +687,7 @@ function LoopForm({ stepKey, step, problems, agents }: { stepKey: string; step: 
           </Field>
         </>
       )}
+      <IterationOutputNote loopKey={stepKey} step={step} cumulative={loop.outputMode === 'cumulative'} />
       <Field field="loop.outputMode" label="Output mode" help={HELP['loop.outputMode']} problems={problems('loop.outputMode')}>
         <SelectInput
           field="loop.outputMode"
@@ -673,6 +703,43 @@ function LoopForm({ stepKey, step, problems, agents }: { stepKey: string; step: 
       </Field>
       {problems('loop').filter((p) => targetOf(doc, p.path).kind === 'step').length > 0 && null}
     </Section>
+  );
+}
+
+function truncateText(text: string, n: number): string {
+  return text.length > n ? text.slice(0, n - 1) + '…' : text;
+}
+
+/** Which inner step's output each iteration hands on (the server's rule), and how to change it. */
+function IterationOutputNote({ loopKey, step, cumulative }: { loopKey: string; step: Step; cumulative: boolean }) {
+  const sources = useIterationSources(loopKey);
+  const inner = isObject(step.loop) && Array.isArray(step.loop.steps) && step.loop.steps.length > 0;
+  return (
+    <div className="insp-note" data-testid="iteration-output-note">
+      <p className="small">
+        <strong>Iteration output:</strong>{' '}
+        {inner ? (
+          sources.length > 0 ? (
+            <>
+              the output of{' '}
+              {sources.map((id, i) => (
+                <span key={id}>
+                  {i > 0 && ' + '}
+                  <code>{id}</code>
+                </span>
+              ))}
+              , the inner step{sources.length === 1 ? '' : 's'} no other inner step depends on.
+              {' '}To hand on another step’s output, make it the last: let it depend on the others (e.g. critic → draft).
+            </>
+          ) : (
+            'checking…'
+          )
+        ) : (
+          'the loop step’s own reply.'
+        )}{' '}
+        {cumulative ? 'The loop’s output joins every iteration’s output (cumulative).' : 'The loop’s output is the last iteration’s.'}
+      </p>
+    </div>
   );
 }
 

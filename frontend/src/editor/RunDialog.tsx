@@ -1,8 +1,10 @@
-import { useMemo, useState } from 'react';
+import { Modal } from '../components/Modal';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { yaml as yamlLang } from '@codemirror/lang-yaml';
 import { stringify } from 'yaml';
-import { errorText, type StartRunBody } from '../api/client';
-import type { Budgets } from '../api/types';
+import { api, errorText, type StartRunBody } from '../api/client';
+import type { Budgets, ProviderInfo } from '../api/types';
+import { DEFAULT_BUDGETS, recalledRunSettings, rememberRunSettings, settingsFromRun, type RunSettings } from './runSettings';
 import { CodeEditor } from '../components/CodeEditor';
 import { isObject, type WorkflowDoc } from '../doc/types';
 import { EMPTY_POLICIES, loopIdsOf, PoliciesForm, policiesForRequest, type RunPolicies } from '../run/PoliciesForm';
@@ -68,21 +70,75 @@ export function starterScript(doc: WorkflowDoc): string {
 
 export function RunDialog({
   doc,
+  workflowId,
+  fromRunId,
   onClose,
   onStart,
 }: {
   doc: WorkflowDoc;
+  workflowId: number | null;
+  /** "Edit and run": start from that run's settings. */
+  fromRunId?: string | null;
   onClose: () => void;
   onStart: (body: Omit<StartRunBody, 'workflow_id'>) => Promise<void>;
 }) {
-  const [provider, setProvider] = useState<StartRunBody['provider']>('simulated');
-  const [model, setModel] = useState('');
-  const [script, setScript] = useState(() => starterScript(doc));
-  const [budgets, setBudgets] = useState<Record<keyof Budgets, string>>({ max_tokens: '', max_cost_usd: '', max_duration_s: '600', max_steps: '' });
-  const [policies, setPolicies] = useState<RunPolicies>(EMPTY_POLICIES);
+  const recalled = fromRunId ? null : recalledRunSettings(workflowId);
+  const [provider, setProvider] = useState<StartRunBody['provider']>(recalled?.provider ?? 'simulated');
+  const [model, setModel] = useState(recalled?.model ?? '');
+  const [script, setScript] = useState(() => recalled?.script || starterScript(doc));
+  const [budgets, setBudgets] = useState<Record<keyof Budgets, string>>(recalled?.budgets ?? DEFAULT_BUDGETS);
+  const [policies, setPolicies] = useState<RunPolicies>(recalled?.policies ?? EMPTY_POLICIES);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [providers, setProviders] = useState<ProviderInfo[] | null>(null);
+  const [from, setFrom] = useState<string | null>(recalled ? 'the settings you used last' : null);
+  const touched = useRef(false);
   const extensions = useMemo(() => [yamlLang()], []);
+
+  const apply = (s: RunSettings) => {
+    setProvider(s.provider);
+    setModel(s.model);
+    if (s.script) setScript(s.script);
+    setBudgets(s.budgets);
+    setPolicies(s.policies);
+  };
+
+  // Which providers have a key, and (when nothing is remembered here) the settings of the latest run.
+  useEffect(() => {
+    let live = true;
+    api.providers().then((p) => live && setProviders(p), () => live && setProviders([]));
+    const source = fromRunId
+      ? api.getRun(fromRunId).then((r) => [r])
+      : recalled || workflowId === null
+        ? Promise.resolve([])
+        : api.listRuns(workflowId);
+    source.then(
+      (runs) => {
+        const latest = runs[0];
+        if (!live || !latest || touched.current) return;
+        apply(settingsFromRun(latest));
+        setFrom(fromRunId ? 'that run' : 'the latest run');
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+    // Once, when the dialog opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // Remember what is typed, so that opening the dialog again finds it.
+  useEffect(() => {
+    rememberRunSettings(workflowId, { provider, model, script, budgets, policies });
+  }, [workflowId, provider, model, script, budgets, policies]);
+
+  const chosen = providers?.find((p) => p.name === provider) ?? null;
+  const missingKey = chosen !== null && chosen.needs_key && !chosen.ready;
+  const touch = <T,>(set: (v: T) => void) => (v: T) => {
+    touched.current = true;
+    set(v);
+  };
 
   const start = async () => {
     setBusy(true);
@@ -113,8 +169,8 @@ export function RunDialog({
   };
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal modal-wide" role="dialog" aria-label="Start a run">
+    <Modal onClose={onClose} label="Start a run">
+      <div className="modal modal-wide" data-testid="run-dialog">
         <header className="modal-head">
           <h3>Start a run</h3>
           <button className="icon-btn" aria-label="Close" onClick={onClose}>
@@ -124,24 +180,46 @@ export function RunDialog({
         <div className="grid2">
           <label className="field">
             <span className="field-label">Provider</span>
-            <select className="input" value={provider} onChange={(e) => setProvider(e.target.value as StartRunBody['provider'])} data-testid="run-provider">
+            <select className="input" value={provider} onChange={(e) => touch(setProvider)(e.target.value as StartRunBody['provider'])} data-testid="run-provider" data-autofocus>
               <option value="simulated">Simulated (scripted replies, no cost)</option>
-              <option value="openai">OpenAI</option>
-              <option value="anthropic">Anthropic</option>
+              {(['openai', 'anthropic'] as const).map((name) => {
+                const info = providers?.find((p) => p.name === name);
+                const state = !info ? '' : info.ready ? (info.key_source === 'account' ? ' (your key)' : ' (server key)') : ' (no key yet)';
+                return (
+                  <option key={name} value={name}>
+                    {(name === 'openai' ? 'OpenAI' : 'Anthropic') + state}
+                  </option>
+                );
+              })}
             </select>
           </label>
           <label className="field">
             <span className="field-label">Model (optional)</span>
-            <input className="input mono" value={model} onChange={(e) => setModel(e.target.value)} placeholder="agent or provider default" />
+            <input className="input mono" value={model} onChange={(e) => touch(setModel)(e.target.value)} placeholder="agent or provider default" />
           </label>
         </div>
+        {from && (
+          <p className="muted small" data-testid="run-settings-from">
+            Filled in from {from}.
+          </p>
+        )}
+        {missingKey && (
+          <div className="banner banner-warning" role="status" data-testid="run-missing-key">
+            No {chosen?.label} API key yet: add one on <a href="/account/">your account page</a>, or ask the administrator to set one for the server.
+          </div>
+        )}
+        {chosen && chosen.ready && chosen.key_source && (
+          <p className="muted small" data-testid="run-key-source">
+            Uses {chosen.key_source === 'account' ? 'the key stored on your account' : 'the server’s key'} (<a href="/account/">account page</a>).
+          </p>
+        )}
         {provider === 'simulated' && (
           <div className="field">
             <span className="field-label">Script</span>
             <div className="field-help">
               What each agent replies, in order, keyed by step id, agent name or <code>*</code>. A judge reply sets <code>result: {'{done, reason}'}</code>.
             </div>
-            <CodeEditor value={script} onChange={setScript} extensions={extensions} lineNumbers className="cm-script" ariaLabel="Simulation script" testId="run-script" />
+            <CodeEditor value={script} onChange={touch(setScript)} extensions={extensions} lineNumbers className="cm-script" ariaLabel="Simulation script" testId="run-script" />
             <button className="btn small ghost" onClick={() => setScript(starterScript(doc))}>
               Reset to the starter script
             </button>
@@ -160,7 +238,7 @@ export function RunDialog({
             ).map(([k, label]) => (
               <label key={k} className="mini-field">
                 <span className="muted small">{label}</span>
-                <input className="input" inputMode="decimal" value={budgets[k]} onChange={(e) => setBudgets({ ...budgets, [k]: e.target.value })} />
+                <input className="input" inputMode="decimal" value={budgets[k]} onChange={(e) => touch(setBudgets)({ ...budgets, [k]: e.target.value })} />
               </label>
             ))}
           </div>
@@ -168,7 +246,7 @@ export function RunDialog({
         {loopIdsOf(doc).length > 0 && (
           <details className="run-advanced">
             <summary>Run policies (optional): extra stop rules and what a failed iteration does</summary>
-            <PoliciesForm value={policies} onChange={setPolicies} loopIds={loopIdsOf(doc)} />
+            <PoliciesForm value={policies} onChange={touch(setPolicies)} loopIds={loopIdsOf(doc)} />
           </details>
         )}
         {error && (
@@ -182,11 +260,11 @@ export function RunDialog({
           <button className="btn ghost" onClick={onClose}>
             Cancel
           </button>
-          <button className="btn primary" disabled={busy} onClick={() => void start()} data-testid="run-start">
+          <button className="btn primary" disabled={busy || missingKey} title={missingKey ? 'Add a key first (account page)' : undefined} onClick={() => void start()} data-testid="run-start">
             {busy ? 'Starting…' : 'Start run'}
           </button>
         </footer>
       </div>
-    </div>
+    </Modal>
   );
 }

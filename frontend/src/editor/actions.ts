@@ -65,7 +65,7 @@ export function compactSpot(boxes: readonly Box[], size: { w: number; h: number 
 }
 
 /** Where to put a new node when no drop point is given. */
-function freeSpot(store: EditorStore, scope: string, kind: NodeKind, aspect?: number): Position {
+function freeSpot(store: EditorStore, scope: string, kind: NodeKind, step: Step, aspect?: number): Position {
   const { doc, layout } = store.getState();
   const graph = documentToGraph(doc, layout);
   if (!scope) {
@@ -73,7 +73,9 @@ function freeSpot(store: EditorStore, scope: string, kind: NodeKind, aspect?: nu
       .filter((n) => n.data.scope === '')
       .map((n) => ({ x: n.position.x, y: n.position.y, w: n.width ?? STEP_W, h: n.height ?? stepHeight(n.data.step, n.data.kind) }));
     const container = kind === 'forEach' || kind === 'repeat';
-    return compactSpot(boxes, { w: container ? SINGLE_LOOP_W : STEP_W, h: container ? SINGLE_LOOP_H : STEP_H }, aspect);
+    // The new node's own estimated height (its text and chips), not a fixed one: a taller node placed
+    // by a fixed height would overlap the node below it.
+    return compactSpot(boxes, { w: container ? SINGLE_LOOP_W : STEP_W, h: container ? SINGLE_LOOP_H : Math.max(STEP_H, stepHeight(step, 'step')) }, aspect);
   }
   // Inside a loop: below its last inner step.
   let maxY = LOOP_HEADER - GAP_Y - STEP_H;
@@ -125,7 +127,7 @@ export function addFromPalette(store: EditorStore, kind: PaletteKind, at?: Posit
     }
   }
   const result = addStep(doc, scope, step);
-  const position = at ?? freeSpot(store, scope, kind === 'judge' ? 'repeat' : kind === 'forEach' || kind === 'repeat' ? kind : 'step', aspect);
+  const position = at ?? freeSpot(store, scope, kind === 'judge' ? 'repeat' : kind === 'forEach' || kind === 'repeat' ? kind : 'step', step, aspect);
   const layout = { version: 1 as const, positions: { ...state.layout.positions, [result.key]: position } };
   store.getState().applyDoc(result.doc, { layout, select: { kind: 'step', key: result.key } });
   // Placed by a click (not a drop): bring it into view.

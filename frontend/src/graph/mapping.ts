@@ -44,6 +44,8 @@ export const STEP_W = 240;
 /** The smallest step node; a step's own height comes from stepHeight(). */
 export const STEP_H = 96;
 export const LOOP_HEADER = 128;
+
+const KIND_WORDS: Record<string, string> = { step: 'step', forEach: 'forEach loop', repeat: 'repeat-until loop', include: 'include' };
 export const LOOP_PAD = 24;
 export const SINGLE_LOOP_W = 300;
 export const SINGLE_LOOP_H = 210;
@@ -106,6 +108,8 @@ export function documentToGraph(doc: WorkflowDoc, layout?: Layout | null): Graph
         type: kind,
         position: { x: 0, y: 0 },
         data: { key, scope, index, kind, step, hasInnerSteps, childCount: inner ? inner.length : 0 },
+        // What a screen reader says on focus; Enter opens it in the inspector, Delete removes it.
+        ariaLabel: `${KIND_WORDS[kind] ?? 'step'} ${typeof step.id === 'string' ? step.id : '(no id)'}${scope ? ` in ${scope}` : ''}`,
       };
       if (scope) {
         node.parentId = scope;

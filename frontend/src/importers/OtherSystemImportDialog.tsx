@@ -2,6 +2,7 @@
 // server translates it (POST /api/v1/import, nothing saved), the dialog shows
 // the field-by-field report, and "Open in editor" saves the YAML as a new
 // workflow. Everything that came from the file or the server is shown as text.
+import { Modal } from '../components/Modal';
 import { useId, useRef, useState } from 'react';
 import { ApiFieldError, errorText } from '../api/client';
 import type { Diag } from '../api/types';
@@ -460,8 +461,8 @@ function DialogBody({ onClose }: { onClose: () => void }) {
 export function OtherSystemImportDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   if (!open) return null;
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <Modal onClose={onClose}>
       <DialogBody onClose={onClose} />
-    </div>
+    </Modal>
   );
 }

@@ -7,6 +7,36 @@ import { formatMs } from '../run/reduce';
 import { breakReasonLabel, ordinal } from '../run/labels';
 import { Handles, ProblemBadges, RunStatus, truncate, useRunClass } from './shared';
 import type { StepNodeData } from '../graph/mapping';
+import { pointerOfKey } from '../doc/pointer';
+import { Chip } from './shared';
+
+const NO_SOURCES: readonly string[] = Object.freeze([]);
+
+/** The inner steps whose output is each iteration's output, as the server computed them (empty for a single-step loop). */
+export function useIterationSources(loopKey: string): readonly string[] {
+  return useEditor((s) => {
+    const at = pointerOfKey(s.doc, loopKey);
+    return (at && s.iterationOutputs[at]) || NO_SOURCES;
+  });
+}
+
+/** What a loop hands on: the mode, and for inner steps the step(s) each iteration's output comes from. */
+export function OutputChip({ loopKey, mode }: { loopKey: string; mode: string }) {
+  const sources = useIterationSources(loopKey);
+  const from = sources.length > 0 ? ` of ${sources.join(' + ')}` : '';
+  const title =
+    sources.length > 0
+      ? `Each iteration's output is the output of ${sources.join(' and ')} (the inner step${sources.length === 1 ? '' : 's'} no other inner step depends on). ` +
+        (mode === 'cumulative' ? 'The loop joins every iteration’s output.' : 'The loop hands on the last iteration’s output.')
+      : mode === 'cumulative'
+        ? 'The loop joins every iteration’s output.'
+        : 'The loop hands on the last iteration’s output.';
+  return (
+    <span data-testid={`iteration-output-${loopKey}`}>
+      <Chip label="output" value={`${mode}${from}`} title={title} />
+    </span>
+  );
+}
 
 export function IterationStrip({ loopKey }: { loopKey: string }) {
   const loop = useEditor((s) => s.runState.loops[loopKey]);

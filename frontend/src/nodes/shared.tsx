@@ -39,12 +39,21 @@ export function ProblemBadges({ nodeKey }: { nodeKey: string }) {
   );
 }
 
+/** A running step of a paused run says "paused": it finishes what it started, then nothing new starts. */
+function useShownStepStatus(key: string): string | undefined {
+  return useEditor((s) => {
+    const status = s.runState.steps[key]?.status;
+    return status === 'running' && s.run?.status === 'paused' ? 'paused' : status;
+  });
+}
+
 export function RunStatus({ nodeKey }: { nodeKey: string }) {
   const run = useStepRun(nodeKey);
-  if (!run) return null;
+  const status = useShownStepStatus(nodeKey);
+  if (!run || !status) return null;
   return (
-    <span className={`status status-${run.status}`} data-testid="node-status" title={run.error ?? run.status}>
-      {run.status}
+    <span className={`status status-${status}`} data-testid="node-status" title={run.error ?? status}>
+      {status}
       {run.duration ? ` · ${run.duration}` : ''}
     </span>
   );
@@ -72,6 +81,6 @@ export { truncate } from './size';
 
 /** Status class for the node frame while a run is shown. */
 export function useRunClass(key: string): string {
-  const status = useEditor((s) => s.runState.steps[key]?.status);
+  const status = useShownStepStatus(key);
   return status ? ` run-${status}` : '';
 }

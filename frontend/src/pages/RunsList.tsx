@@ -4,7 +4,7 @@ import { api, errorText } from '../api/client';
 import type { Run, SocketMessage } from '../api/types';
 import { Banner } from '../components/Banner';
 import { Link } from '../components/Link';
-import { when } from './WorkflowsList';
+import { when } from '../format/dates';
 
 export function RunsList() {
   const [runs, setRuns] = useState<Run[] | null>(null);

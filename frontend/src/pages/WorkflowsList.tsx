@@ -6,13 +6,8 @@ import { Link } from '../components/Link';
 import { navigate } from '../router';
 import { TemplateGallery } from '../gallery/TemplateGallery';
 import { OtherSystemImportDialog } from '../importers/OtherSystemImportDialog';
-
-export function when(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
+import { when } from '../format/dates';
+import { Modal } from '../components/Modal';
 
 function Versions({ id }: { id: number }) {
   const [list, setList] = useState<VersionInfo[] | null>(null);
@@ -57,15 +52,31 @@ export function WorkflowsList() {
     }
   };
 
-  const importFile = async (f: File | undefined) => {
+  const importFile = async (f: File | undefined, into?: number) => {
     if (!f) return;
     setError(null);
     try {
-      const wf = await api.importFile(f);
+      const wf = await api.importFile(f, into);
       navigate(`/workflows/${wf.id}`);
     } catch (e) {
       setError(`Could not import ${f.name}: ${errorText(e)}`);
     }
+  };
+
+  // A file whose workflow name is taken: ask whether it is a new version of that one or another workflow.
+  const [clash, setClash] = useState<{ file: File; existing: WorkflowSummary } | null>(null);
+  const chooseImport = async (f: File | undefined) => {
+    if (!f) return;
+    let name: unknown = null;
+    try {
+      const checked = await api.validate({ source: await f.text() });
+      name = checked.document?.name;
+    } catch {
+      name = null; // the import itself reports what is wrong with the file
+    }
+    const existing = typeof name === 'string' ? items?.find((w) => w.name === name) : undefined;
+    if (existing) setClash({ file: f, existing });
+    else await importFile(f);
   };
 
   return (
@@ -76,7 +87,10 @@ export function WorkflowsList() {
           <p className="muted">Agent-loop workflows in the zenflow v1 format. Draw them, check them, run them, export YAML.</p>
         </div>
         <div className="row">
-          <input ref={file} type="file" hidden accept=".yaml,.yml,.json" onChange={(e) => void importFile(e.target.files?.[0])} data-testid="list-import-file" />
+          <input ref={file} type="file" hidden accept=".yaml,.yml,.json" onChange={(e) => {
+              void chooseImport(e.target.files?.[0]);
+              e.target.value = '';
+            }} data-testid="list-import-file" />
           <button className="btn ghost" onClick={() => file.current?.click()}>
             Import a file…
           </button>
@@ -171,6 +185,48 @@ export function WorkflowsList() {
         </section>
       )}
       <OtherSystemImportDialog open={otherImport} onClose={() => setOtherImport(false)} />
+      {clash && (
+        <Modal onClose={() => setClash(null)} label="This workflow already exists">
+          <div className="modal modal-narrow" data-testid="import-clash">
+            <header className="modal-head">
+              <h3>“{clash.existing.name}” already exists</h3>
+            </header>
+            <p>
+              {clash.file.name} holds a workflow with the same name as one of yours. Add it as the next version of that workflow (its history
+              keeps the earlier versions), or import it as a separate workflow?
+            </p>
+            <footer className="modal-foot">
+              <button className="btn ghost" onClick={() => setClash(null)}>
+                Cancel
+              </button>
+              <span className="spacer" />
+              <button
+                className="btn"
+                data-testid="import-separate"
+                onClick={() => {
+                  const f = clash.file;
+                  setClash(null);
+                  void importFile(f);
+                }}
+              >
+                Import as another workflow
+              </button>
+              <button
+                className="btn primary"
+                data-autofocus
+                data-testid="import-as-version"
+                onClick={() => {
+                  const { file: f, existing } = clash;
+                  setClash(null);
+                  void importFile(f, existing.id);
+                }}
+              >
+                Add as a new version
+              </button>
+            </footer>
+          </div>
+        </Modal>
+      )}
     </div>
   );
 }

@@ -3,7 +3,8 @@
 // A finished run replays the same way, from its stored events.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
-import { api, errorText } from '../api/client';
+import { api, errorText, type StartRunBody } from '../api/client';
+import { navigate } from '../router';
 import type { Run } from '../api/types';
 import { Banner } from '../components/Banner';
 import { Link } from '../components/Link';
@@ -11,12 +12,14 @@ import { isLayout, isObject, type JsonObject, type WorkflowDoc } from '../doc/ty
 import { locate } from '../graph/keys';
 import { Canvas } from '../editor/Canvas';
 import { layoutMissing } from '../editor/actions';
+import { useIterationSources } from '../nodes/loopShared';
+import { eventRows } from './eventRows';
 import { EditorContext, useEditor, useEditorStore } from '../store/context';
 import { createEditorStore } from '../store/editorStore';
 import { formatMs, type IterationRun, type LoopRun, type StepRun } from './reduce';
 import { isTerminal, RunStream } from './socket';
 import { breakReasonLabel, elapsedMs, ordinal, plural, shownStatus } from './labels';
-import { when } from '../pages/WorkflowsList';
+import { when } from '../format/dates';
 
 /** Run ids are UUIDs: the first block is enough to tell runs apart on screen. */
 export function shortId(id: string): string {
@@ -76,6 +79,7 @@ function RunView({ runId }: { runId: string }) {
           errors: wf.errors ?? [],
           warnings: wf.warnings ?? [],
           valid: wf.valid,
+          iterationOutputs: wf.iteration_outputs ?? {},
           readOnly: true,
         });
         await layoutMissing(store);
@@ -107,6 +111,31 @@ function RunView({ runId }: { runId: string }) {
     }
   };
 
+  // Hooks before any early return (rules of hooks): the "could not open" page must not crash.
+  const { status, reason } = useShownStatus();
+  const [rerunning, setRerunning] = useState(false);
+
+  const runAgain = async () => {
+    if (!run) return;
+    setRerunning(true);
+    try {
+      const again = await api.startRun({
+        workflow_id: run.workflow_id,
+        version: run.version ?? undefined,
+        provider: (run.provider as StartRunBody['provider']) ?? 'simulated',
+        model: run.model || undefined,
+        script: run.script ?? undefined,
+        budgets: run.budgets && Object.keys(run.budgets).length ? run.budgets : undefined,
+        policies: run.policies ?? undefined,
+      });
+      void navigate(`/runs/${again.id}`);
+    } catch (e) {
+      setActionError(`Could not run again: ${errorText(e)}`);
+    } finally {
+      setRerunning(false);
+    }
+  };
+
   if (error) {
     return (
       <div className="page-message">
@@ -119,7 +148,6 @@ function RunView({ runId }: { runId: string }) {
     );
   }
 
-  const { status, reason } = useShownStatus();
   const finished = isTerminal(status);
   const connLabel = finished ? 'finished · replay' : conn === 'live' ? '● live' : conn === 'closed' ? 'offline' : conn;
   const connTitle = finished ? 'The run has finished: this view replays its stored events' : 'Live connection';
@@ -156,9 +184,20 @@ function RunView({ runId }: { runId: string }) {
           <button className="btn ghost small" disabled={status !== 'paused'} title={doneTitle} onClick={() => void control('resume')} data-testid="resume">
             Resume
           </button>
-          <button className="btn ghost small danger" disabled={!status || finished} title={doneTitle} onClick={() => void control('stop')} data-testid="stop">
-            Stop
-          </button>
+          {finished && run ? (
+            <>
+              <button className="btn small" onClick={() => void navigate(`/workflows/${run.workflow_id}?rerun=${run.id}`)} title="Open the workflow with this run's settings in the run dialog" data-testid="edit-and-run">
+                Edit and run
+              </button>
+              <button className="btn primary small" disabled={rerunning} onClick={() => void runAgain()} title="Start a new run of the same version with the same settings" data-testid="run-again">
+                {rerunning ? 'Starting…' : '▶ Run again'}
+              </button>
+            </>
+          ) : (
+            <button className="btn ghost small danger" disabled={!status || finished} title={doneTitle} onClick={() => void control('stop')} data-testid="stop">
+              Stop
+            </button>
+          )}
         </div>
       </div>
       {actionError && (
@@ -265,11 +304,25 @@ function loopOutput(loop: LoopRun, mode: 'cumulative' | 'last'): string {
   return done.map((it) => it.content as string).join(CUMULATIVE_SEPARATOR);
 }
 
+/** " of critic": the inner step(s) an iteration's output comes from (the server's rule), for labels. */
+function sourceWords(sources: readonly string[]): string {
+  return sources.length ? ` of ${sources.join(' + ')}` : '';
+}
+
+/** The format's own id of an iteration: `loop.N` (repeat-until) or `loop[N]` (forEach), zero-based. */
+function iterationId(loopKey: string, it: IterationRun): string {
+  const base = loopKey.split('/').pop() ?? loopKey;
+  return it.item !== undefined ? `${base}[${it.iteration}]` : `${base}.${it.iteration}`;
+}
+
 function LoopOutput({ loopKey, loop, testId }: { loopKey: string; loop: LoopRun; testId?: string }) {
   const mode = useOutputMode(loopKey);
+  const from = sourceWords(useIterationSources(loopKey));
   return (
     <>
-      <div className="muted small">{mode === 'cumulative' ? 'Cumulative output: every finished iteration' : 'Loop output: the latest finished iteration'}</div>
+      <div className="muted small" data-testid="loop-output-label">
+        {mode === 'cumulative' ? `Cumulative output${from}: every finished iteration` : `Loop output${from}: the latest finished iteration`}
+      </div>
       <Pre text={loopOutput(loop, mode)} testId={testId} empty="Nothing yet: appears as iterations finish." />
     </>
   );
@@ -347,7 +400,7 @@ function VerdictList({ iterations }: { iterations: IterationRun[] }) {
         const v = it.verdict!;
         return (
           <li key={it.iteration} className={`verdict ${v.failedOpen ? 'failed-open' : v.done ? 'done' : 'not-done'}`} data-testid="verdict">
-            <span className="verdict-round">round {ordinal(it.iteration)}</span>
+            <span className="verdict-round">iteration {ordinal(it.iteration)}</span>
             <strong>{v.failedOpen ? 'failed open' : v.done ? 'done' : 'not done'}</strong>
             {v.reason && <span className="verdict-reason">{v.reason}</span>}
           </li>
@@ -391,11 +444,13 @@ function DetailsPanel() {
   const steps = useEditor((s) => s.runState.steps);
   const loops = useEditor((s) => s.runState.loops);
   const iteration = focus ? loops[focus.loop]?.iterations.find((it) => it.iteration === focus.iteration) : undefined;
+  const iterationSources = useIterationSources(focus?.loop ?? '');
   if (iteration && focus) {
     return (
       <div data-testid="iteration-details">
         <h4 className="side-title">
-          {focus.loop} · iteration {ordinal(iteration.iteration)} <span className={`status status-${iteration.status}`}>{iteration.status}</span>
+          {focus.loop} · iteration {ordinal(iteration.iteration)} <span className="mono muted small" title="The id the format gives this iteration">{iterationId(focus.loop, iteration)}</span>{' '}
+          <span className={`status status-${iteration.status}`}>{iteration.status}</span>
         </h4>
         <div className="muted small">{formatMs(iteration.durationMs)}</div>
         {iteration.item !== undefined && (
@@ -405,7 +460,9 @@ function DetailsPanel() {
           </>
         )}
         {iteration.verdict && <VerdictList iterations={[iteration]} />}
-        <div className="muted small">Iteration output</div>
+        <div className="muted small" data-testid="iteration-output-label">
+          Iteration output{sourceWords(iterationSources)}
+        </div>
         <Pre text={iteration.content} />
         {Object.entries(iteration.steps).map(([id, run]) => (
           <StepDetails key={id} title={id || focus.loop} run={run} />
@@ -435,6 +492,8 @@ interface StepMetric {
   tokens: number | null;
   durationMs: number | null;
   status: string;
+  /** What the row is called on screen (the judge's turns are named by their loop and iteration). */
+  label: string;
 }
 interface LoopMetric {
   iterations: number | null;
@@ -454,7 +513,9 @@ function readMetrics(m: JsonObject): { steps: [string, StepMetric][]; loops: [st
     for (const [id, raw] of Object.entries(m.steps)) {
       if (!isObject(raw)) continue;
       const tokens = isObject(raw.tokens) ? numOrNull(raw.tokens.total) : numOrNull(raw.tokens);
-      steps.push([id, { tokens, durationMs: numOrNull(raw.duration_ms), status: typeof raw.status === 'string' ? raw.status : '' }]);
+      const judged = raw.kind === 'judge' && typeof raw.loop === 'string' && typeof raw.iteration === 'number';
+      const label = judged ? `${raw.loop} · judge, iteration ${ordinal(raw.iteration as number)}` : id;
+      steps.push([id, { tokens, durationMs: numOrNull(raw.duration_ms), status: typeof raw.status === 'string' ? raw.status : '', label }]);
     }
   }
   const loops: [string, LoopMetric][] = [];
@@ -519,8 +580,8 @@ function MetricsPanel({ runId }: { runId: string }) {
           {read
             ? read.steps.map(([id, m]) => (
                 <tr key={id}>
-                  <td className="mono">{id}</td>
-                  <td>{m.status && <span className={`status status-${m.status}`}>{m.status}</span>}</td>
+                  <td className="mono">{m.label}</td>
+                  <td>{m.status && <span className={`status status-${m.status.replace(' ', '-')}`}>{m.status}</span>}</td>
                   <td>{m.durationMs != null ? formatMs(m.durationMs) : ''}</td>
                   <td>{m.tokens ?? ''}</td>
                 </tr>
@@ -591,6 +652,7 @@ function MetricsPanel({ runId }: { runId: string }) {
 
 function EventsPanel() {
   const log = useEditor((s) => s.runState.log);
+  const rows = useMemo(() => eventRows(log), [log]);
   const run = useEditor((s) => s.run);
   return (
     <div>
@@ -598,10 +660,11 @@ function EventsPanel() {
         {plural(log.length, 'event')}{run?.created_at ? ` · created ${when(run.created_at)}` : ''}
       </p>
       <ol className="event-log" data-testid="event-log">
-        {log.slice(-300).map((e) => (
-          <li key={e.seq}>
-            <span className="mono muted">{e.seq}</span> <strong>{e.type}</strong> <span className="mono">{e.stepId ?? ''}</span>{' '}
-            <span className="muted">{e.message ?? e.error ?? (e.delta ? JSON.stringify(e.delta) : '')}</span>
+        {rows.slice(-300).map((r) => (
+          <li key={r.seq} className={`event-row event-${r.tone}`} data-type={r.type}>
+            <span className="mono muted">{r.seq === r.lastSeq ? r.seq : `${r.seq}–${r.lastSeq}`}</span>{' '}
+            <time className="mono muted small">{r.time}</time> <strong>{r.type}</strong> <span className="mono">{r.stepId}</span>{' '}
+            <span className={r.tone === 'plain' ? 'muted' : undefined}>{r.text}</span>
           </li>
         ))}
       </ol>

@@ -4,17 +4,10 @@
 // them; these helpers only shape the request.
 import { isObject, type WorkflowDoc } from '../doc/types';
 
-export type StopRule = { kind: 'converged'; threshold?: number } | { kind: 'output_contains'; marker: string } | { kind: 'approval' };
+import type { RunPolicies, StopRule } from '../api/types';
 
+export type { RunPolicies, StopRule } from '../api/types';
 export type StopRuleKind = StopRule['kind'];
-
-export interface RunPolicies {
-  stop_rules: StopRule[];
-  combine: 'any' | 'all';
-  on_iteration_error: 'abort' | 'retry' | 'skip';
-  /** Loop step ids the policies apply to; absent or empty: every loop. */
-  loops?: string[];
-}
 
 export const EMPTY_POLICIES: RunPolicies = { stop_rules: [], combine: 'any', on_iteration_error: 'abort' };
 

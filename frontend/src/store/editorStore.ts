@@ -49,6 +49,8 @@ export interface DocumentSlice {
 export interface ValidationSlice {
   errors: Diag[];
   warnings: Diag[];
+  /** For each loop with inner steps (by JSON pointer): the inner steps its iterations' output comes from (the server's rule). */
+  iterationOutputs: Record<string, string[]>;
   valid: boolean | null;
   validating: boolean;
   /** Revision the diagnostics belong to. */
@@ -81,7 +83,7 @@ export interface RunSlice {
 }
 
 export interface Actions {
-  load(input: { workflowId: number | null; version: number | null; doc: WorkflowDoc; source: string; layout: Layout | null; errors?: Diag[]; warnings?: Diag[]; valid?: boolean | null; readOnly?: boolean }): void;
+  load(input: { workflowId: number | null; version: number | null; doc: WorkflowDoc; source: string; layout: Layout | null; errors?: Diag[]; warnings?: Diag[]; valid?: boolean | null; readOnly?: boolean; iterationOutputs?: Record<string, string[]> }): void;
   applyDoc(doc: WorkflowDoc, opts?: { coalesce?: string; layout?: Layout; select?: Selection | null }): void;
   setSource(text: string): void;
   setLayout(layout: Layout, opts?: { history?: boolean }): void;
@@ -209,6 +211,7 @@ export function createEditorStore(sync: SyncApi): EditorStore {
           set({
             errors: withLines(checked.errors, get().source),
             warnings: withLines(checked.warnings, get().source),
+            iterationOutputs: checked.iteration_outputs ?? {},
             valid: checked.valid,
             validating: false,
             checkedRevision: revision,
@@ -248,6 +251,7 @@ export function createEditorStore(sync: SyncApi): EditorStore {
           const patch: Partial<EditorState> = {
             errors: withLines(checked.errors, source),
             warnings: withLines(checked.warnings, source),
+            iterationOutputs: parsed ? (checked.iteration_outputs ?? {}) : get().iterationOutputs,
             valid: checked.valid,
             validating: false,
             checkedRevision: revision,
@@ -313,6 +317,7 @@ export function createEditorStore(sync: SyncApi): EditorStore {
       parseFailed: false,
       readOnly: false,
       errors: [],
+      iterationOutputs: {},
       warnings: [],
       valid: null,
       validating: false,
@@ -347,6 +352,7 @@ export function createEditorStore(sync: SyncApi): EditorStore {
           readOnly: input.readOnly ?? false,
           errors: input.errors ?? [],
           warnings: input.warnings ?? [],
+          iterationOutputs: input.iterationOutputs ?? {},
           valid: input.valid ?? null,
           checkedRevision: input.errors ? 0 : -1,
           past: [],

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
 import { Chip, truncate } from '../shared';
-import { LoopFrame } from '../loopShared';
+import { LoopFrame, OutputChip } from '../loopShared';
 import { isObject } from '../../doc/types';
 import type { ForEachNode as ForEachNodeType } from './types';
 
@@ -20,7 +20,7 @@ export const ForEachNode = memo(function ForEachNode({ data, selected }: NodePro
         <>
           <Chip label={Array.isArray(items) ? 'items' : 'over'} value={truncate(source, 40)} mono={!Array.isArray(items)} title={JSON.stringify(items)} />
           <Chip label="concurrency" value={typeof loop.maxConcurrency === 'number' && loop.maxConcurrency > 0 ? loop.maxConcurrency : 'all'} />
-          {typeof loop.outputMode === 'string' && loop.outputMode !== '' && <Chip label="output" value={loop.outputMode} />}
+          <OutputChip loopKey={data.key} mode={typeof loop.outputMode === 'string' && loop.outputMode !== '' ? loop.outputMode : 'last'} />
         </>
       }
     />

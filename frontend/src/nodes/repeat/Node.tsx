@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
 import { Chip, truncate } from '../shared';
-import { LoopFrame } from '../loopShared';
+import { LoopFrame, OutputChip } from '../loopShared';
 import { isObject } from '../../doc/types';
 import type { RepeatNode as RepeatNodeType } from './types';
 
@@ -21,7 +21,7 @@ export const RepeatNode = memo(function RepeatNode({ data, selected }: NodeProps
           {typeof loop.until === 'string' && <Chip label="until" value={truncate(loop.until, 34)} title={loop.until} mono />}
           {judge && <Chip label="judge" value={judge} />}
           {typeof loop.delay === 'string' && <Chip label="delay" value={loop.delay} />}
-          <Chip label="output" value={typeof loop.outputMode === 'string' && loop.outputMode !== '' ? loop.outputMode : 'last'} />
+          <OutputChip loopKey={data.key} mode={typeof loop.outputMode === 'string' && loop.outputMode !== '' ? loop.outputMode : 'last'} />
         </>
       }
     />

@@ -1,0 +1,61 @@
+// The Events tab's rows: one row per event, except streamed output, which becomes one row per turn
+// (its deltas joined, so text is never split mid-word); verdicts and control actions in words.
+import type { RunEvent } from '../api/types';
+
+export interface EventRow {
+  /** The first event's seq (the row's key) and the last one's. */
+  seq: number;
+  lastSeq: number;
+  time: string;
+  type: string;
+  stepId: string;
+  text: string;
+  tone: 'plain' | 'error' | 'verdict' | 'control';
+}
+
+/** HH:MM:SS.mmm of an RFC 3339 timestamp, in the viewer's time zone. */
+export function clockTime(timestamp: string | undefined): string {
+  if (!timestamp) return '';
+  const d = new Date(timestamp);
+  if (Number.isNaN(d.getTime())) return '';
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+}
+
+function describe(e: RunEvent): { text: string; tone: EventRow['tone'] } {
+  const data = e.data ?? {};
+  if (e.type === 'judge_verdict') {
+    const verdict = data.failed_open ? 'failed open' : data.done ? 'done' : 'not done';
+    const n = typeof data.iteration === 'number' ? ` after iteration ${data.iteration + 1}` : '';
+    return { text: `judge${n}: ${verdict}${typeof data.reason === 'string' && data.reason ? ` — ${data.reason}` : ''}`, tone: 'verdict' };
+  }
+  if (e.type === 'run_control') return { text: e.message ?? String(data.action ?? ''), tone: 'control' };
+  if (e.error) return { text: e.error, tone: 'error' };
+  return { text: e.message ?? '', tone: 'plain' };
+}
+
+export function eventRows(log: readonly RunEvent[]): EventRow[] {
+  const rows: EventRow[] = [];
+  // The open streamed turn of each step (several steps stream at once in parallel branches).
+  const open = new Map<string, EventRow>();
+  for (const e of log) {
+    const stepId = e.stepId ?? '';
+    if (e.type === 'output') {
+      const turn = open.get(stepId);
+      if (turn) {
+        turn.text += e.delta ?? '';
+        turn.lastSeq = e.seq;
+      } else {
+        const row: EventRow = { seq: e.seq, lastSeq: e.seq, time: clockTime(e.timestamp), type: 'output', stepId, text: e.delta ?? '', tone: 'plain' };
+        rows.push(row);
+        open.set(stepId, row);
+      }
+      if (e.done) open.delete(stepId);
+      continue;
+    }
+    if (e.type === 'step_end' || e.type === 'agent_turn') open.delete(stepId);
+    const { text, tone } = describe(e);
+    rows.push({ seq: e.seq, lastSeq: e.seq, time: clockTime(e.timestamp), type: e.type, stepId, text, tone });
+  }
+  return rows;
+}

@@ -1,0 +1,53 @@
+"""Provider failures in words: what went wrong and what to do about it.
+
+A run that fails on its provider shows this text; it names the provider, the
+HTTP status when there was one, and the fix (a key, a model name, a wait).
+"""
+from __future__ import annotations
+
+import socket
+
+LABELS = {"openai": "OpenAI", "anthropic": "Anthropic", "simulated": "The simulated provider"}
+ACCOUNT = "your account page (/account/)"
+
+
+def label(name: str) -> str:
+    return LABELS.get(name, name)
+
+
+def missing_key(name: str) -> str:
+    return (f"No {label(name)} API key: add one on {ACCOUNT}, or ask the administrator to set "
+            f"{name.upper()}_API_KEY for the server.")
+
+
+def api_error(name: str, status: int, message: str) -> str:
+    who = label(name)
+    detail = f"({status}: {message})" if message else f"({status})"
+    text = message.lower()
+    if status in (401, 403):
+        return f"{who} refused the API key {detail}. Check the key on {ACCOUNT}."
+    if status == 429:
+        return f"{who} is rate limiting this key {detail}. Wait a little and run again, or lower the loop's concurrency."
+    if status == 404 or ("model" in text and ("not found" in text or "does not exist" in text or "unknown" in text)):
+        return f"{who} does not know this model {detail}. Check the model name on the agent, the step or the run dialog."
+    if status >= 500:
+        return f"{who} had a server error {detail}; the step's retries may help, or run again later."
+    return f"{who} API error {detail}."
+
+
+def why_unreachable(exc: BaseException) -> str:
+    """An OS-level connection failure, in words (never a bare class name such as gaierror)."""
+    if isinstance(exc, socket.gaierror):
+        return "its name could not be resolved (DNS)"
+    if isinstance(exc, ConnectionRefusedError):
+        return "the connection was refused"
+    if isinstance(exc, TimeoutError):
+        return "it did not answer in time"
+    if isinstance(exc, ConnectionResetError):
+        return "the connection was reset"
+    return str(exc) or exc.__class__.__name__
+
+
+def unreachable(name: str, detail: str) -> str:
+    return (f"Cannot reach {label(name)}: {detail}. Check the base URL on {ACCOUNT} "
+            "(or the server's network and OPENAI_BASE_URL / ANTHROPIC_BASE_URL).")

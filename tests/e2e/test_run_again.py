@@ -1,0 +1,81 @@
+"""Running again: the run dialog remembers the last script per workflow, a finished run offers "Run again"
+(same settings, one click) and "Edit and run" (the dialog filled in from it), and the dialog says which
+providers have a key, linking to the account page where one is missing."""
+from __future__ import annotations
+
+from .conftest import api
+
+WORKFLOW = "name: again\nsteps:\n  - id: hello\n    instructions: Say hello.\n"
+SCRIPT = "latency: 0\nreplies:\n  hello: ['custom reply 42']\n"
+
+
+def open_saved(page) -> int:
+    page.goto("/runs")
+    wf = api(page, "POST", "/workflows", {"source": WORKFLOW})
+    page.goto(f"/workflows/{wf['id']}")
+    page.wait_for_selector("[data-testid=editor][data-ready='1']")
+    return wf["id"]
+
+
+def type_script(page, text: str) -> None:
+    box = page.locator("[data-testid=run-script]")
+    box.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(text)
+
+
+def test_the_script_is_remembered_and_a_finished_run_runs_again_with_it(page):
+    wid = open_saved(page)
+    page.get_by_test_id("run").click()
+    page.get_by_test_id("run-dialog").wait_for()
+    type_script(page, SCRIPT)
+    page.get_by_test_id("run-start").click()
+    page.wait_for_url("**/runs/*")
+    page.wait_for_selector("[data-testid=run-status]:text('completed')", timeout=30_000)
+    first = page.url.rsplit("/", 1)[1]
+
+    page.get_by_test_id("run-again").click()
+    page.wait_for_function(f"() => !location.pathname.endsWith({first!r}) && location.pathname.startsWith('/runs/')")
+    page.wait_for_selector("[data-testid=run-status]:text('completed')", timeout=30_000)
+    second = page.url.rsplit("/", 1)[1]
+    runs = api(page, "GET", f"/runs?workflow={wid}")
+    assert {r["id"] for r in runs} == {first, second}
+    again = api(page, "GET", f"/runs/{second}")
+    assert again["script"]["replies"]["hello"] == ["custom reply 42"]
+
+    # The dialog opened from the editor again keeps the script that was typed.
+    page.goto(f"/workflows/{wid}")
+    page.wait_for_selector("[data-testid=editor][data-ready='1']")
+    page.get_by_test_id("run").click()
+    page.get_by_test_id("run-dialog").wait_for()
+    page.wait_for_function("() => document.querySelector('[data-testid=run-script]').innerText.includes('custom reply 42')")
+
+
+def test_edit_and_run_opens_the_dialog_filled_in_from_that_run(page):
+    wid = open_saved(page)
+    page.goto("/runs")
+    run = api(page, "POST", "/runs", {"workflow_id": wid, "provider": "simulated", "script": SCRIPT.replace("42", "77"),
+                                       "budgets": {"max_steps": 9}})
+    page.goto(f"/runs/{run['id']}")
+    page.wait_for_selector("[data-testid=run-status]:text('completed')", timeout=30_000)
+    page.get_by_test_id("edit-and-run").click()
+    page.get_by_test_id("run-dialog").wait_for()
+    page.locator("[data-testid=run-settings-from]", has_text="that run").wait_for()
+    page.wait_for_function("() => document.querySelector('[data-testid=run-script]').innerText.includes('custom reply 77')")
+    assert page.locator(".grid4 input").nth(3).input_value() == "9"
+
+
+def test_the_dialog_says_which_providers_lack_a_key_and_links_to_the_account_page(page):
+    open_saved(page)
+    page.get_by_test_id("run").click()
+    page.get_by_test_id("run-dialog").wait_for()
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=run-provider] option')].some((o) => o.textContent.includes('no key yet'))")
+    page.get_by_test_id("run-provider").select_option("openai")
+    banner = page.get_by_test_id("run-missing-key")
+    banner.wait_for()
+    assert banner.locator("a[href='/account/']").count() == 1
+    assert page.get_by_test_id("run-start").is_disabled()
+    page.get_by_test_id("run-provider").select_option("simulated")
+    assert page.get_by_test_id("run-missing-key").count() == 0
+    assert page.get_by_test_id("run-start").is_enabled()
