@@ -27,6 +27,7 @@ class DocumentIn(Schema):
 
 class ValidationOut(Schema):
     valid: bool
+    runnable: bool
     errors: list[dict]
     warnings: list[dict]
     document: Optional[dict] = None
@@ -97,6 +98,7 @@ class WorkflowOut(Schema):
     source: str
     layout: dict
     valid: bool
+    runnable: bool
     errors: list[dict]
     warnings: list[dict]
     iteration_outputs: dict[str, list[str]] = {}
@@ -117,7 +119,7 @@ def workflow_out(version) -> dict:
     return {
         "id": workflow.id, "name": workflow.name, "version": version.number, "document": version.document,
         "source": version.source, "layout": version.layout or {}, "valid": report.valid,
-        "errors": [d.as_dict() for d in report.errors], "warnings": [d.as_dict() for d in report.warnings],
+        "runnable": report.runnable, "errors": [d.as_dict() for d in report.errors], "warnings": [d.as_dict() for d in report.warnings],
         "iteration_outputs": iteration_outputs(version.document),
         "created_at": workflow.created_at, "updated_at": version.created_at,
     }

@@ -24,6 +24,8 @@ class Diagnostic:
     hint: str | None = None
     line: int | None = None
     column: int | None = None
+    # The format accepts it (so it is no error and export still works), but no runner can run it.
+    blocks_run: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -37,6 +39,8 @@ class Diagnostic:
         }
         if self.hint:
             out["hint"] = self.hint
+        if self.blocks_run:
+            out["blocks_run"] = True
         return out
 
 
@@ -58,12 +62,18 @@ class Report:
     def valid(self) -> bool:
         return not self.errors
 
+    @property
+    def runnable(self) -> bool:
+        """Valid, and nothing in it would fail a run before it starts working (unparsable CEL)."""
+        return self.valid and not any(d.blocks_run for d in self.diagnostics)
+
     def extend(self, diagnostics) -> None:
         self.diagnostics.extend(diagnostics)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "valid": self.valid,
+            "runnable": self.runnable,
             "errors": [d.as_dict() for d in self.errors],
             "warnings": [d.as_dict() for d in self.warnings],
         }

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.http import Http404
 from django.utils import timezone
 
+from designer.documents import validate_document
 from designer.errors import BadRequest, DocumentInvalid
 from designer.models import WorkflowVersion
 from designer.workflows import owned as owned_workflow
@@ -90,11 +91,13 @@ def create_run(user, *, workflow_id: int, version: int | None, provider: str, mo
     found = WorkflowVersion.objects.filter(workflow=workflow, number=number).first()
     if found is None:
         raise Http404(f"workflow {workflow_id} has no version {number}")
-    if not found.valid:
-        from designer.documents import validate_document
-
-        report = validate_document(found.document)
+    report = validate_document(found.document)
+    if not report.valid:
         raise DocumentInvalid(f"version {number} has errors; fix them before running", [d.as_dict() for d in report.errors])
+    if not report.runnable:
+        blocking = [d for d in report.diagnostics if d.blocks_run]
+        raise DocumentInvalid(f"version {number} cannot run: {blocking[0].path} {blocking[0].message}",
+                              [d.as_dict() for d in blocking])
     if provider not in provider_names():
         raise BadRequest(f"unknown provider `{provider}` (known: {', '.join(provider_names())})")
     if provider in keys.KEYED and keys.resolve(user, provider).source is None:

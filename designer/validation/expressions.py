@@ -101,8 +101,10 @@ def _step(step: dict, path: list, visible: set[str], *, loop_kind: str | None) -
 def _blank(value: Any, path: list) -> list[Diagnostic]:
     """Spaces only: the schema's non-empty rule lets it through, yet no runner can evaluate it."""
     if isinstance(value, str) and value and not value.strip():
-        return [Diagnostic(code="cel_blank", severity="error", path=pointer(*path), message=f"`{path[-1]}` holds only white space",
-                           hint="write an expression, or remove the field")]
+        return [Diagnostic(code="cel_blank", severity="warning", blocks_run=True, path=pointer(*path),
+                           message=f"`{path[-1]}` holds only white space",
+                           hint="this blocks Run: write an expression, or remove the field (the format's schema lets "
+                                "white space through, so the file still exports)")]
     return []
 
 
@@ -114,8 +116,10 @@ def _check(expression: str, path: list, allowed: set[str], steps_visible: set[st
     except cel.CelError as exc:
         # zenflow's schema takes any string here, but no runner can evaluate it: the step would fail
         # when it runs, so it blocks a run here rather than fail minutes into one.
-        return [Diagnostic(code="cel_syntax", severity="error", path=at, message=f"`{field}` is not valid CEL: {exc}",
-                           hint="upstream's schema accepts any string here, but the step fails when it runs (in any runner)")]
+        return [Diagnostic(code="cel_syntax", severity="warning", blocks_run=True, path=at,
+                           message=f"`{field}` is not valid CEL: {exc}",
+                           hint="this blocks Run: the step would fail when it runs, in any runner. The format itself "
+                                "accepts any string here, so the file still exports")]
     out = []
     for ref in found.hyphen_dot_refs:
         out.append(Diagnostic(code="cel_hyphen_dot", severity="warning", path=at, message=f"`steps.{ref}` parses as a subtraction in CEL", hint=f"write steps['{ref}'] (this designer's runtime reads the dot form as meant, other runners may not)"))

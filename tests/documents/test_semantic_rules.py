@@ -72,13 +72,24 @@ def test_an_include_named_nowhere_is_an_error():
     assert errors({"name": "w", "steps": [{"id": "a", "include": "workflows/deploy.yaml"}]}) == []
 
 
-def test_cel_that_does_not_compile_is_an_error_with_its_position_and_what_was_expected():
+def test_cel_that_does_not_compile_blocks_a_run_with_its_position_and_what_was_expected():
     doc = {"name": "w", "steps": [{"id": "a", "condition": "steps.b.status == "}]}
-    assert errors(doc) == [("cel_syntax", "/steps/0/condition")]
-    assert warnings(doc) == []
     report = validate_document(doc)
+    # The format accepts any string here (upstream's conformance): still valid, so it exports...
+    assert report.valid and errors(doc) == []
+    assert warnings(doc) == [("cel_syntax", "/steps/0/condition")]
+    # ... but no runner can evaluate it, so it cannot run.
+    assert report.runnable is False
+    assert report.as_dict()["runnable"] is False and report.as_dict()["warnings"][0]["blocks_run"] is True
     message = next(d.message for d in report.diagnostics if d.code == "cel_syntax")
     assert "syntax error at column 18" in message and "expected a value" in message
+
+
+def test_a_document_without_blocking_problems_is_runnable():
+    report = validate_document({"name": "w", "steps": [{"id": "a", "condition": "1 == 1"}]})
+    assert report.valid and report.runnable
+    invalid = validate_document({"name": "w", "steps": []})
+    assert not invalid.valid and not invalid.runnable
 
 
 def test_bare_content_outside_a_single_step_loop_is_warned():
@@ -139,7 +150,8 @@ def test_one_bad_duration_is_reported_once():
     assert [(d.code, d.path) for d in report.errors] == [("invalid_duration", "/steps/0/timeout")]
 
 
-def test_an_expression_of_spaces_only_is_an_error_naming_the_field():
+def test_an_expression_of_spaces_only_blocks_a_run_naming_the_field():
     doc = {"name": "w", "steps": [{"id": "l", "condition": "  ", "loop": {"maxIterations": 2, "until": "  \t"}}]}
-    assert ("cel_blank", "/steps/0/condition") in errors(doc)
-    assert ("cel_blank", "/steps/0/loop/until") in errors(doc)
+    assert ("cel_blank", "/steps/0/condition") in warnings(doc)
+    assert ("cel_blank", "/steps/0/loop/until") in warnings(doc)
+    assert validate_document(doc).runnable is False

@@ -93,6 +93,19 @@ def test_an_invalid_version_cannot_run(owner_client, workflow_id):
     assert response.status_code == 422 and response.json()["diagnostics"][0]["code"] == "empty_steps"
 
 
+def test_a_version_whose_cel_cannot_parse_is_saved_and_exports_but_cannot_run(owner_client):
+    source = "name: w\nsteps:\n  - id: a\n    condition: \"steps.a.content.contains(\"\n"
+    saved = post(owner_client, "/api/v1/workflows", {"source": source}).json()
+    assert saved["valid"] is True and saved["runnable"] is False
+    assert saved["warnings"][0]["blocks_run"] is True
+    response = post(owner_client, "/api/v1/runs", {"workflow_id": saved["id"], "provider": "simulated"})
+    assert response.status_code == 422
+    body = response.json()
+    assert "cannot run" in body["detail"] and "/steps/0/condition" in body["detail"] and "syntax error at column" in body["detail"]
+    assert body["diagnostics"][0]["code"] == "cel_syntax"
+    assert not Run.objects.exists()
+
+
 @pytest.mark.parametrize(
     "extra, words",
     [

@@ -23,10 +23,19 @@ export interface Diag {
   line: number | null;
   column: number | null;
   hint?: string;
+  /** A warning for the format (other runners accept the file) that no runner can run: it blocks Run. */
+  blocks_run?: boolean;
+}
+
+/** The problems that keep a valid workflow from running (unparsable CEL). */
+export function blockingRun(warnings: readonly Diag[]): Diag[] {
+  return warnings.filter((d) => d.blocks_run);
 }
 
 export interface ValidateResult {
   valid: boolean;
+  /** Valid, and nothing in it blocks a run. */
+  runnable?: boolean;
   errors: Diag[];
   warnings: Diag[];
   document: WorkflowDoc | null;

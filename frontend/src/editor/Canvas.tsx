@@ -35,7 +35,8 @@ function useProblemCounts(): Map<string, ProblemCount> {
       map.set(t.key, c);
     };
     errors.forEach((d) => add(d.path, 'errors'));
-    warnings.forEach((d) => add(d.path, 'warnings'));
+    // What blocks Run counts with the errors on the node: it has to be fixed before the workflow runs.
+    warnings.forEach((d) => add(d.path, d.blocks_run ? 'errors' : 'warnings'));
     return map;
   }, [errors, warnings, doc]);
 }

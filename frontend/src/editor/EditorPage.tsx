@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { api, errorText, type StartRunBody } from '../api/client';
+import { blockingRun } from '../api/types';
 import { Banner } from '../components/Banner';
 import { isLayout, isObject, type WorkflowDoc } from '../doc/types';
 import { navigate, setLeaveGuard } from '../router';
@@ -111,6 +112,8 @@ function Editor({ workflowId }: { workflowId: number | null }) {
   const dirty = useEditor(isDirty);
   const version = useEditor((s) => s.savedVersion);
   const errors = useEditor((s) => s.errors.length);
+  const warningList = useEditor((s) => s.warnings);
+  const blocking = useMemo(() => blockingRun(warningList), [warningList]);
   const valid = useEditor((s) => s.valid);
   const current = useEditor((s) => s.checkedRevision === s.revision && !s.validating);
   const canUndo = useEditor((s) => s.past.length > 0);
@@ -256,6 +259,8 @@ function Editor({ workflowId }: { workflowId: number | null }) {
       const n = checked.errors.length;
       throw new Error(`Fix the ${n === 1 ? 'error' : `${n} errors`} in the Problems panel first: only a valid workflow can run.`);
     }
+    const blocked = blockingRun(checked.warnings);
+    if (blocked.length) throw new Error(`Fix this first (see Problems): ${blocked[0].message}`);
     let id = store.getState().workflowId;
     let v = store.getState().savedVersion ?? undefined;
     if (id === null || isDirty(store.getState())) {
@@ -335,8 +340,15 @@ function Editor({ workflowId }: { workflowId: number | null }) {
   const exportBlocked = valid !== true || !current;
   const errorWords = `${errors} error${errors === 1 ? '' : 's'}`;
   const exportTitle = valid === false ? `Fix ${errorWords} to export; Save keeps a draft.` : !current ? 'Checking…' : 'Download or copy the workflow';
-  const runBlocked = valid !== true || !current;
-  const runTitle = valid === false ? `Fix ${errorWords} first: only a valid workflow can run (see Problems).` : !current ? 'Checking…' : 'Run this workflow';
+  const runBlocked = valid !== true || blocking.length > 0 || !current;
+  const runTitle =
+    valid === false
+      ? `Fix ${errorWords} first: only a valid workflow can run (see Problems).`
+      : !current
+        ? 'Checking…'
+        : blocking.length > 0
+          ? `Cannot run: ${blocking[0].message}. Fix it first (see Problems); the file still exports, as the format allows it.`
+          : 'Run this workflow';
 
   return (
     <div
@@ -372,8 +384,12 @@ function Editor({ workflowId }: { workflowId: number | null }) {
             </span>
           )}
           <span className="muted small">{version ? `v${version}` : 'not saved yet'}</span>
-          <span className={`pill ${valid === true ? 'pill-ok' : valid === false ? 'pill-bad' : ''}`} data-testid="validity">
-            {valid === true ? 'valid' : valid === false ? `${errors} error${errors === 1 ? '' : 's'}` : 'checking'}
+          <span
+            className={`pill ${valid === true && blocking.length === 0 ? 'pill-ok' : valid === null ? '' : 'pill-bad'}`}
+            data-testid="validity"
+            title={valid === true && blocking.length > 0 ? 'Valid zenflow v1, so it exports; it cannot run until the problem marked "blocks Run" is fixed.' : undefined}
+          >
+            {valid === true ? (blocking.length > 0 ? "valid · can't run" : 'valid') : valid === false ? `${errors} error${errors === 1 ? '' : 's'}` : 'checking'}
           </span>
         </div>
         <div className="toolbar-actions">

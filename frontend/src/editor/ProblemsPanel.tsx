@@ -63,7 +63,7 @@ export const ProblemsPanel = memo(function ProblemsPanel() {
           {warnings.length} warning{warnings.length === 1 ? '' : 's'}
         </span>
         <span className="muted small problems-state" aria-live="polite">
-          {validating ? 'Checking…' : valid === true ? 'Valid zenflow v1' : ''}
+          {validating ? 'Checking…' : valid === true ? (all.some((d) => d.blocks_run) ? 'Valid zenflow v1 (it exports) · fix what blocks Run to run it' : 'Valid zenflow v1') : ''}
         </span>
       </header>
       {syncError && (
@@ -81,7 +81,7 @@ export const ProblemsPanel = memo(function ProblemsPanel() {
           return (
             <li key={`${d.code}-${d.path}-${i}`}>
               <button
-                className={`problem problem-${d.severity}`}
+                className={`problem problem-${d.blocks_run ? 'error' : d.severity}`}
                 data-testid="problem"
                 onClick={() => {
                   const { selection, field } = selectionOf(t);
@@ -91,7 +91,14 @@ export const ProblemsPanel = memo(function ProblemsPanel() {
                 <span className="problem-icon" aria-label={d.severity}>
                   {d.severity === 'error' ? '✕' : '!'}
                 </span>
-                <span className="problem-msg">{d.message}</span>
+                <span className="problem-msg">
+                  {d.message}
+                  {d.blocks_run && (
+                    <span className="problem-blocks" title={d.hint} data-testid="blocks-run">
+                      blocks Run
+                    </span>
+                  )}
+                </span>
                 <span className="problem-where muted">
                   {where(t)}
                   {d.line ? ` · line ${d.line}` : ''}

@@ -13,7 +13,9 @@ export interface FieldProps {
 }
 
 export function Field({ field, label, help, problems, children }: FieldProps) {
-  const hasError = problems?.some((p) => p.severity === 'error');
+  // What blocks Run is shown as an error: it has to be fixed before the workflow runs.
+  const shown = (p: Diag) => (p.blocks_run ? 'error' : p.severity);
+  const hasError = problems?.some((p) => shown(p) === 'error');
   return (
     <div className={`field${hasError ? ' has-error' : problems?.length ? ' has-warning' : ''}`} data-field={field}>
       <label className="field-label" htmlFor={`f-${field}`}>
@@ -21,7 +23,7 @@ export function Field({ field, label, help, problems, children }: FieldProps) {
       </label>
       {children}
       {problems?.map((p, i) => (
-        <div key={i} className={`field-problem ${p.severity}`} role={p.severity === 'error' ? 'alert' : undefined}>
+        <div key={i} className={`field-problem ${shown(p)}`} role={shown(p) === 'error' ? 'alert' : undefined}>
           {p.message}
           {p.hint && <span className="muted"> — {p.hint}</span>}
         </div>

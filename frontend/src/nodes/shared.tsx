@@ -26,7 +26,7 @@ export function ProblemBadges({ nodeKey }: { nodeKey: string }) {
   return (
     <span className="badges">
       {p.errors > 0 && (
-        <span className="badge badge-error" title={`${p.errors} error(s)`} data-testid="error-badge">
+        <span className="badge badge-error" title={`${p.errors} problem${p.errors === 1 ? '' : 's'} to fix before it runs`} data-testid="error-badge">
           {p.errors}
         </span>
       )}

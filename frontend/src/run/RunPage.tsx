@@ -479,7 +479,7 @@ function DetailsPanel() {
         {loop && (
           <>
             <VerdictList iterations={loop.iterations} />
-            <LoopOutput loopKey={selection.key} loop={loop} />
+            <LoopOutput loopKey={selection.key} loop={loop} testId={`loop-output-${selection.key}`} />
           </>
         )}
       </div>
