@@ -142,6 +142,7 @@ def _finish(run_id, result: RunResult) -> None:
         "tokens_prompt": int(result.tokens.get("prompt", 0)),
         "tokens_completion": int(result.tokens.get("completion", 0)),
         "cost_usd": float(result.cost_usd or 0.0),
+        "unpriced_models": list(result.unpriced_models),
         "loops": result.loops or {},
         "control_request": "",
     }

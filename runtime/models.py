@@ -52,6 +52,8 @@ class Run(models.Model):
     tokens_prompt = models.BigIntegerField(default=0)
     tokens_completion = models.BigIntegerField(default=0)
     cost_usd = models.FloatField(default=0.0)
+    # Models whose price is not known: their calls are not in cost_usd, and the run says so.
+    unpriced_models = models.JSONField(default=list, blank=True)
     loops = models.JSONField(default=dict, blank=True)
     last_seq = models.BigIntegerField(default=0)
 

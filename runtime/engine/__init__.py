@@ -36,6 +36,7 @@ from runtime.engine.scheduler import run_scope
 from runtime.engine.state import (CANCELLED, COMPLETED, FAILED, Budgets, LoopMeta, Outcome, RunControl,
                                   RunResult)
 from runtime.events import Emitter, format_duration
+from runtime.pricing import PriceBook
 from runtime.providers import Provider, get_provider
 from runtime.results import SUBMIT_RESULT
 from runtime.script import Script, parse_script
@@ -46,7 +47,7 @@ __all__ = ["run_workflow", "Budgets", "RunControl", "RunResult", "Outcome", "Loo
 async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str, Provider] | None = None,
                        script: Script | dict | None = None, budgets: Budgets | None = None,
                        control: RunControl | None = None, resolver=None, base_dir: Path | None = None,
-                       prices: dict | None = None, default_provider: str = "simulated",
+                       prices: PriceBook | dict | None = None, default_provider: str = "simulated",
                        clock: Callable[[], float] | None = None,
                        sleep: Callable[[float], Awaitable[None]] | None = None,
                        policies: Any = None) -> RunResult:
@@ -55,8 +56,8 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     ``providers`` maps provider names to configured instances; the default
     provider is created when missing (``simulated`` with ``script``).
     ``resolver(ref, base_dir)`` loads includes (default: files relative to
-    ``base_dir``). ``prices`` maps model names to (USD per million prompt
-    tokens, USD per million completion tokens). ``clock`` and ``sleep`` (used
+    ``base_dir``). ``prices`` is a :class:`PriceBook` (or its overrides: model
+    names to USD per million prompt and completion tokens). ``clock`` and ``sleep`` (used
     for loop ``delay``) are injectable for tests. ``policies`` are run-level
     stop rules and the iteration error policy (:mod:`runtime.policies`).
     """
@@ -71,7 +72,8 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     ctx = RunContext(document=document, run_id=run_id, emitter=emitter, providers=providers,
                      default_provider=default_provider, budgets=budgets, control=control,
                      resolver=resolver if resolver is not None else FileResolver(),
-                     base_dir=Path(base_dir) if base_dir is not None else None, prices=prices or {},
+                     base_dir=Path(base_dir) if base_dir is not None else None,
+                     prices=prices if isinstance(prices, PriceBook) else PriceBook(overrides=dict(prices or {})),
                      clock=clock or time.monotonic, sleep=sleep or asyncio.sleep)
     if policies is not None:
         from runtime.policies import attach
@@ -129,7 +131,8 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     await emitter.emit("workflow_end", duration=format_duration(result.duration_s),
                        tokens=dict(result.tokens), error=result.reason or None,
                        data={"status": result.status, "reason": result.reason, "code": result.code,
-                             "cost_usd": round(result.cost_usd, 6), "loops": result.loops})
+                             "cost_usd": round(result.cost_usd, 6), "loops": result.loops,
+                             **({"unpriced_models": result.unpriced_models} if result.unpriced_models else {})})
     result.events = emitter.seq
     if cancelled_from_outside:
         raise asyncio.CancelledError()
@@ -158,7 +161,7 @@ def _result(ctx: RunContext, outcomes: dict[str, Outcome], internal: str | None)
     return RunResult(status=status, reason=reason, code=code,
                      tokens={"prompt": t.prompt, "completion": t.completion, "total": t.total},
                      cost_usd=ctx.cost_usd, loops={k: v.as_dict() for k, v in ctx.loops.items()},
-                     steps=dict(outcomes), warnings=list(ctx.warnings))
+                     steps=dict(outcomes), warnings=list(ctx.warnings), unpriced_models=sorted(ctx.unpriced_models))
 
 
 async def warn_unknown_tools(ctx: RunContext, agents: dict) -> None:

@@ -111,7 +111,7 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
                    data={"phase": "response", "model": reply.model or model_name, "turn": turn,
                          "content": reply.content, "finish_reason": reply.finish_reason,
                          "tool_calls": [{"id": c.id, "name": c.name} for c in reply.tool_calls]})
-        await ctx.account(usage, model or reply.model or model_name)
+        await ctx.account(usage, model or reply.model or model_name, provider_name)
         if reply.content:
             parts.append(reply.content)
         messages.append({"role": "assistant", "content": reply.content, "tool_calls": reply.tool_calls})

@@ -16,6 +16,7 @@ from typing import Any, Awaitable, Callable
 
 from designer.documents import parse_duration
 from runtime.events import Emitter
+from runtime.pricing import PriceBook
 from runtime.prompting import ContextFile, IterationRecord
 from runtime.providers import Provider, Usage, split_model
 from runtime.engine.state import Budgets, LoopMeta, RunControl
@@ -59,7 +60,7 @@ def duration(value: Any) -> float | None:
 class RunContext:
     def __init__(self, *, document: dict, run_id: str, emitter: Emitter, providers: dict[str, Provider],
                  default_provider: str, budgets: Budgets, control: RunControl, resolver, base_dir: Path | None,
-                 prices: dict, clock: Callable[[], float] = time.monotonic,
+                 prices: PriceBook, clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep):
         self.document = document
         self.run_id = run_id
@@ -70,7 +71,8 @@ class RunContext:
         self.control = control
         self.resolver = resolver
         self.base_dir = base_dir
-        self.prices = prices or {}
+        self.prices = prices
+        self.unpriced_models: set[str] = set()
         self.clock = clock
         self.pending: set[asyncio.Future] = set()
         self.sleep = sleep
@@ -127,17 +129,14 @@ class RunContext:
         # Not configured: the default provider gets the whole string (OpenRouter-style ids keep working).
         return self.providers[self.default_provider], model, self.default_provider
 
-    def price(self, model: str) -> tuple[float, float]:
-        for key in (model, split_model(model)[1], model.rsplit("/", 1)[-1]):
-            if key in self.prices:
-                return self.prices[key]
-        return (0.0, 0.0)
-
-    async def account(self, usage: Usage, model: str) -> None:
+    async def account(self, usage: Usage, model: str, provider: str) -> None:
         self.tokens.prompt += usage.prompt
         self.tokens.completion += usage.completion
-        per_m_prompt, per_m_completion = self.price(model)
-        self.cost_usd += (usage.prompt * per_m_prompt + usage.completion * per_m_completion) / 1_000_000
+        cost = self.prices.cost(provider, model, usage.prompt, usage.completion)
+        if cost is None:
+            self.unpriced_models.add(model)  # said on the run, never counted as $0
+        else:
+            self.cost_usd += cost
         b = self.budgets
         if b.max_tokens is not None and self.tokens.total > b.max_tokens:
             self.halt("failed", f"token budget exceeded: {self.tokens.total} of {b.max_tokens} tokens used",

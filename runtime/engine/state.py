@@ -141,11 +141,12 @@ class RunResult:
     steps: dict[str, Outcome] = field(default_factory=dict)  # top-level step id -> outcome
     warnings: list[str] = field(default_factory=list)
     events: int = 0
+    unpriced_models: list[str] = field(default_factory=list)  # models whose price is unknown: not in cost_usd
 
     def as_dict(self) -> dict:
         return {
             "status": self.status, "reason": self.reason, "code": self.code, "tokens": dict(self.tokens),
             "cost_usd": self.cost_usd, "duration_s": self.duration_s, "loops": dict(self.loops),
             "steps": {k: {"status": v.status, "error": v.error} for k, v in self.steps.items()},
-            "warnings": list(self.warnings), "events": self.events,
+            "warnings": list(self.warnings), "events": self.events, "unpriced_models": list(self.unpriced_models),
         }

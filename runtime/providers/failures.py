@@ -5,8 +5,6 @@ HTTP status when there was one, and the fix (a key, a model name, a wait).
 """
 from __future__ import annotations
 
-import socket
-
 LABELS = {"openai": "OpenAI", "anthropic": "Anthropic", "simulated": "The simulated provider"}
 ACCOUNT = "your account page (/account/)"
 
@@ -33,19 +31,6 @@ def api_error(name: str, status: int, message: str) -> str:
     if status >= 500:
         return f"{who} had a server error {detail}; the step's retries may help, or run again later."
     return f"{who} API error {detail}."
-
-
-def why_unreachable(exc: BaseException) -> str:
-    """An OS-level connection failure, in words (never a bare class name such as gaierror)."""
-    if isinstance(exc, socket.gaierror):
-        return "its name could not be resolved (DNS)"
-    if isinstance(exc, ConnectionRefusedError):
-        return "the connection was refused"
-    if isinstance(exc, TimeoutError):
-        return "it did not answer in time"
-    if isinstance(exc, ConnectionResetError):
-        return "the connection was reset"
-    return str(exc) or exc.__class__.__name__
 
 
 def unreachable(name: str, detail: str) -> str:

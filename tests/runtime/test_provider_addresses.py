@@ -2,7 +2,7 @@
 import pytest
 
 from runtime.providers.addresses import AddressRefused, check_public_url, is_public, public_addresses
-from runtime.providers.wire import WirePool
+from runtime.providers.transport import Transport
 
 
 @pytest.mark.parametrize("ip, public", [
@@ -27,7 +27,22 @@ async def test_an_unresolvable_host_is_refused():
         await public_addresses("no-such-host.invalid", 443)
 
 
-async def test_a_public_only_pool_never_connects_to_a_private_address():
-    pool = WirePool("http://127.0.0.1:9/v1", public_only=True)
-    with pytest.raises(AddressRefused):
-        await pool._connect()
+async def test_a_public_only_transport_never_connects_to_a_private_address():
+    transport = Transport("http://127.0.0.1:9/v1", max_connections=1, timeout=5, public_only=True)
+    try:
+        with pytest.raises(AddressRefused, match="private or local address"):
+            async with transport.post("/chat/completions", {}, b"{}"):
+                pass
+    finally:
+        await transport.aclose()
+
+
+async def test_a_public_only_transport_checks_a_name_at_each_connection():
+    transport = Transport("http://localhost:9/v1", max_connections=1, timeout=5, public_only=True)
+    try:
+        for _ in range(2):  # no cached answer lets the second attempt through
+            with pytest.raises(AddressRefused, match="localhost resolves to"):
+                async with transport.post("/chat/completions", {}, b"{}"):
+                    pass
+    finally:
+        await transport.aclose()

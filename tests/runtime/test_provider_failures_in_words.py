@@ -20,8 +20,11 @@ def served(request):
 
 
 async def failure(provider) -> str:
-    with pytest.raises(ProviderError) as err:
-        await provider.chat(request())
+    try:
+        with pytest.raises(ProviderError) as err:
+            await provider.chat(request())
+    finally:
+        await provider.aclose()
     text = str(err.value)
     assert KEY not in text
     return text

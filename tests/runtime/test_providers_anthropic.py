@@ -11,15 +11,26 @@ KEY = "sk-ant-test-secret-987654"
 JUDGE = {"type": "object", "required": ["done"], "properties": {"done": {"type": "boolean"}, "reason": {"type": "string"}}}
 
 
-@pytest.fixture(params=["wire", "httpx"])
-def server(request):
+@pytest.fixture
+def server():
     with FakeAnthropic() as s:
-        s.transport = request.param  # both transports pass every test
         yield s
 
 
+OPENED: list = []
+
+
+@pytest.fixture(autouse=True)
+async def close_providers():
+    yield
+    while OPENED:
+        await OPENED.pop().aclose()
+
+
 def provider(server, **kw):
-    return get_provider("anthropic", base_url=server.url, api_key=KEY, backoff=0.001, transport=server.transport, **kw)
+    made = get_provider("anthropic", base_url=server.url, api_key=KEY, backoff=0.001, **kw)
+    OPENED.append(made)
+    return made
 
 
 def request(**kw):

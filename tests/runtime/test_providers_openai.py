@@ -12,15 +12,26 @@ SCHEMA = {"type": "object", "required": ["tags"], "properties": {
     "tags": {"type": "array", "items": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}}}}
 
 
-@pytest.fixture(params=["wire", "httpx"])
-def server(request):
+@pytest.fixture
+def server():
     with FakeOpenAI() as s:
-        s.transport = request.param  # both transports pass every test
         yield s
 
 
+OPENED: list = []
+
+
+@pytest.fixture(autouse=True)
+async def close_providers():
+    yield
+    while OPENED:
+        await OPENED.pop().aclose()
+
+
 def provider(server, **kw):
-    return get_provider("openai", base_url=server.url + "/v1", api_key=KEY, backoff=0.001, transport=server.transport, **kw)
+    made = get_provider("openai", base_url=server.url + "/v1", api_key=KEY, backoff=0.001, **kw)
+    OPENED.append(made)
+    return made
 
 
 def request(**kw):
@@ -164,8 +175,8 @@ async def test_a_connection_the_server_dropped_while_idle_is_replaced_transparen
 
 
 async def test_an_unreachable_server_fails_after_retries(server):
-    p = get_provider("openai", base_url="http://127.0.0.1:9/v1", api_key=KEY, backoff=0.001, max_retries=1,
-                     transport=server.transport)
+    p = get_provider("openai", base_url="http://127.0.0.1:9/v1", api_key=KEY, backoff=0.001, max_retries=1)
+    OPENED.append(p)
     with pytest.raises(ProviderError, match="Cannot reach OpenAI: ") as err:
         await p.chat(request())
     assert err.value.retryable and KEY not in str(err.value)
@@ -179,7 +190,6 @@ class NonStreaming(FakeOpenAI):
 
 async def test_a_server_that_ignores_streaming_is_understood():
     with NonStreaming() as server:
-        server.transport = "wire"
         server.add({"content": "whole", "tool_calls": [{"name": "submit_result", "arguments": {"tags": []}}],
                     "usage": {"prompt": 4, "completion": 2}})
         reply = await provider(server).chat(request(tools=[submit_tool(SCHEMA)]))
@@ -196,6 +206,5 @@ class Garbled(FakeOpenAI):
 
 async def test_a_malformed_stream_fails_as_a_provider_error():
     with Garbled() as server:
-        server.transport = "wire"
         with pytest.raises(ProviderError, match="malformed"):
             await provider(server, max_retries=0).chat(request())
