@@ -1,7 +1,7 @@
 """Websocket auth: the browser's session, or `Authorization: Bearer <token>` for scripts."""
 from channels.auth import AuthMiddlewareStack
-from asgiref.sync import sync_to_async
 
+from common.orm import off_loop
 from runtime.broadcast import credential_group
 
 
@@ -21,7 +21,7 @@ class BearerTokenMiddleware:
         return await self.inner(scope, receive, send)
 
 
-@sync_to_async(thread_sensitive=False)
+@off_loop
 def _token_for(token: str):
     from runtime.access import token_for
 

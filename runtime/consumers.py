@@ -13,9 +13,10 @@ import random
 import uuid
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.consumer import get_handler_name
+
+from common.orm import off_loop
 
 from runtime.broadcast import run_group, user_runs_group
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent
@@ -25,12 +26,6 @@ from runtime.serializers import run_dict
 POLL_SECONDS = 2.0
 
 
-def _query(fn):
-    """Database reads off the shared request thread (many sockets replay at once), closing
-    stale connections around each read, as channels' own wrapper does."""
-    return database_sync_to_async(fn, thread_sensitive=False)
-
-
 REPLAY_PAGE = 2000
 
 
@@ -38,7 +33,7 @@ class _Consumer(AsyncWebsocketConsumer):
     async def dispatch(self, message):
         # Channels hops to the one shared sync thread before every message to close stale
         # database connections. Fifty sockets on a busy run queue behind that hop (it was
-        # the largest cost of a broadcast); these consumers read only through _query,
+        # the largest cost of a broadcast); these consumers read only through off_loop,
         # which does that cleanup in its own thread.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -67,7 +62,7 @@ def _run_of(user, run_id):
     return run
 
 
-_owned_run = _query(_run_of)
+_owned_run = off_loop(_run_of)
 
 
 def _event_rows(run_id, after: int, upto: int | None) -> list[tuple[int, str]]:
@@ -77,10 +72,10 @@ def _event_rows(run_id, after: int, upto: int | None) -> list[tuple[int, str]]:
     return list(rows.order_by("seq").values_list("seq", "event_json")[:REPLAY_PAGE])
 
 
-_events_between = _query(_event_rows)
+_events_between = off_loop(_event_rows)
 
 
-@_query
+@off_loop
 def _open(user, run_id, after: int):
     """The owned run and the first page of its replay, in one trip to a thread (sockets often
     open many at once), or None."""
@@ -88,7 +83,7 @@ def _open(user, run_id, after: int):
     return None if run is None else (run, _event_rows(run_id, after, None))
 
 
-@_query
+@off_loop
 def _run_state(run_id) -> tuple[str, int] | None:
     return Run.objects.filter(pk=run_id).values_list("status", "last_seq").first()
 

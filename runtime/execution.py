@@ -13,25 +13,20 @@ import socket
 from datetime import timedelta
 from typing import Callable
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from runtime import broadcast
+from common.orm import off_loop
+from runtime.announce import announce_status, executing_here
 from runtime.engine import Budgets, RunControl, RunResult, run_workflow
 from runtime.models import ACTIVE_STATUSES, Run, RunStatus
 from runtime.providers import close_all, configured_providers
 from runtime.recorder import Recorder
-from runtime.serializers import run_dict
 
 log = logging.getLogger(__name__)
 
 CONTROL_POLL_SECONDS = 0.25
-
-
-def _db(fn: Callable):
-    return sync_to_async(fn, thread_sensitive=False)
 
 
 @transaction.atomic
@@ -46,31 +41,6 @@ def claim(run_id, worker: str):
     return run
 
 
-def status_payload(run_id) -> tuple[int, dict] | None:
-    run = Run.objects.select_related("workflow", "version").filter(pk=run_id).first()
-    return (run.owner_id, run_dict(run)) if run else None
-
-
-# Status reads and sends of a run executing in this process, one at a time: two announcements
-# overlapping (a pause and the run's end) could otherwise send the older status last.
-_announcing: dict[str, asyncio.Lock] = {}
-
-
-async def announce(run_id) -> None:
-    lock = _announcing.get(str(run_id))
-    if lock is None:
-        await _announce(run_id)
-        return
-    async with lock:
-        await _announce(run_id)
-
-
-async def _announce(run_id) -> None:
-    found = await _db(status_payload)(run_id)
-    if found:
-        await broadcast.send_run_status(run_id, found[0], found[1])
-
-
 def _set_status(run_id, status: str) -> None:
     Run.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES).update(status=status)
 
@@ -79,16 +49,16 @@ async def apply_control(run_id, control: RunControl, action: str) -> None:
     """Apply pause/resume/stop to a live run and record the new status."""
     if action == "pause" and control.state == "running":
         control.pause()
-        await _db(_set_status)(run_id, RunStatus.PAUSED)
+        await off_loop(_set_status)(run_id, RunStatus.PAUSED)
     elif action == "resume" and control.state == "paused":
         control.resume()
-        await _db(_set_status)(run_id, RunStatus.RUNNING)
+        await off_loop(_set_status)(run_id, RunStatus.RUNNING)
     elif action == "stop":
         control.stop()  # the status changes when the run ends, and is announced then
         return
     else:
         return
-    await announce(run_id)
+    await announce_status(run_id)
 
 
 def _beat_and_read_request(run_id, beat: bool) -> str:
@@ -108,7 +78,7 @@ async def _watch(run_id, control: RunControl) -> None:
         beat = loop.time() - last_beat >= settings.RUN_HEARTBEAT_S
         if beat:
             last_beat = loop.time()
-        request = await _db(_beat_and_read_request)(run_id, beat)
+        request = await off_loop(_beat_and_read_request)(run_id, beat)
         if request:
             await apply_control(run_id, control, request)
         await asyncio.sleep(CONTROL_POLL_SECONDS)
@@ -154,28 +124,25 @@ async def execute_run(run_id, *, worker: str | None = None, control: RunControl 
                       on_start: Callable[[RunControl], None] | None = None) -> str | None:
     """Run a queued run to its end. Returns the final status, or None when not claimed."""
     worker = worker or f"inline@{socket.gethostname()}"
-    run = await _db(claim)(run_id, worker)
+    run = await off_loop(claim)(run_id, worker)
     if run is None:
         log.info("run %s not claimed by %s (already taken or finished)", run_id, worker)
         return None
     control = control or RunControl()
     if on_start:
         on_start(control)
-    _announcing[str(run_id)] = asyncio.Lock()
-    try:
+    with executing_here(run_id):
         return await _execute(run, control)
-    finally:
-        _announcing.pop(str(run_id), None)
 
 
 async def _execute(run: Run, control: RunControl) -> str:
     run_id = run.id
-    await announce(run_id)
+    await announce_status(run_id)
     recorder = Recorder(run.id)
     watcher = asyncio.create_task(_watch(run.id, control))
     providers = None
     try:
-        providers = await _db(_providers_for)(run)
+        providers = await off_loop(_providers_for)(run)
         document = run.version.document
         if run.model:
             document = _with_default_model(document, run.model)
@@ -192,8 +159,8 @@ async def _execute(run: Run, control: RunControl) -> str:
         await recorder.close()
         if providers:
             await close_all(providers)
-    await _db(_finish)(run.id, result)
-    await announce(run.id)
+    await off_loop(_finish)(run.id, result)
+    await announce_status(run.id)
     return result.status
 
 
@@ -211,7 +178,7 @@ class SavedWorkflowResolver:
         self.owner_id = owner_id
 
     def __call__(self, ref: str, base_dir):
-        return _db(self._load)(ref)
+        return off_loop(self._load)(ref)
 
     def _load(self, ref: str):
         from designer.models import Workflow

@@ -5,31 +5,24 @@ import logging
 import threading
 import time
 
-from asgiref.sync import async_to_sync
+from django.conf import settings
+
+from runtime.announce import announce_status_sync
+from runtime.execution import reap_lost_runs
 
 log = logging.getLogger(__name__)
 _started = False
 
 
 def reap_once() -> list[str]:
-    from runtime.execution import reap_lost_runs, status_payload
-    from runtime import broadcast
-
     lost = reap_lost_runs()
     for run_id in lost:
         log.warning("run %s: worker lost", run_id)
-        found = status_payload(run_id)
-        if found:
-            try:
-                async_to_sync(broadcast.send_run_status)(run_id, found[0], found[1])
-            except Exception:
-                log.exception("could not announce lost run %s", run_id)
+        announce_status_sync(run_id)
     return lost
 
 
 def _loop() -> None:
-    from django.conf import settings
-
     while True:
         time.sleep(settings.RUN_REAPER_INTERVAL_S)
         try:

@@ -14,10 +14,10 @@ import json
 import logging
 import re
 
-from asgiref.sync import sync_to_async
 from django.db import connections, router, transaction
 from django.db.models import Q
 
+from common.orm import off_loop
 from runtime import broadcast
 from runtime.models import Run, RunEvent, RunIteration
 
@@ -80,7 +80,7 @@ class Recorder:
             # Shielded: once a write is under way it finishes, even if this task is cancelled,
             # so a batch is never both written and kept for another attempt.
             texts = [event_json(e) for e in batch]
-            write = asyncio.ensure_future(sync_to_async(persist_events, thread_sensitive=False)(self.run_id, batch, texts))
+            write = asyncio.ensure_future(off_loop(persist_events)(self.run_id, batch, texts))
             try:
                 await asyncio.shield(write)
             except asyncio.CancelledError:

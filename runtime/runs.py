@@ -17,6 +17,7 @@ from designer.errors import BadRequest, DocumentInvalid
 from designer.models import WorkflowVersion
 from designer.workflows import owned as owned_workflow
 from runtime import backends
+from runtime.announce import announce_status_sync
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent, RunIteration, RunStatus
 from runtime.providers import names as provider_names
 from runtime import keys
@@ -215,23 +216,12 @@ def request_control(run: Run, action: str) -> None:
         status=RunStatus.CANCELLED, reason="stopped before it started", finished_at=timezone.now()
     ):
         # Never started: a worker that picks it up later will not claim it.
-        _announce(run.pk)
+        announce_status_sync(run.pk)
         return
     if backends.control_local(str(run.id), action):
         return
     # Not executing in this process (a Celery worker, or not claimed yet): the run's watcher picks it up.
     Run.objects.filter(pk=run.pk).update(control_request=action)
-
-
-def _announce(run_id) -> None:
-    from asgiref.sync import async_to_sync
-
-    from runtime.execution import announce
-
-    try:
-        async_to_sync(announce)(run_id)
-    except Exception:  # live updates are best effort; the database has the truth
-        pass
 
 
 def control_all(user, action: str) -> int:
