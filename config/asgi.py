@@ -13,7 +13,7 @@ from django.urls import get_resolver  # noqa: E402
 
 from config.memory import freeze_loaded_objects  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.ws_auth import OriginCheck, TokenOrSessionAuthMiddlewareStack  # noqa: E402
+from accounts.ws_auth import OriginCheck, TokenOrSessionAuthMiddlewareStack  # noqa: E402
 from runtime.backends import capture_server_loop  # noqa: E402
 from runtime.reaper import start_reaper  # noqa: E402
 

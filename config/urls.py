@@ -1,14 +1,15 @@
 from django.contrib.auth.views import LogoutView
 from django.urls import path, re_path
 
+from accounts import pages as account_pages
 from config.api import api
 from designer import pages
 
 urlpatterns = [
     path("api/v1/", api.urls),
-    path("login/", pages.DesignerLoginView.as_view(), name="login"),
+    path("login/", account_pages.DesignerLoginView.as_view(), name="login"),
     path("logout/", LogoutView.as_view(next_page="/login/"), name="logout"),
-    path("signup/", pages.signup, name="signup"),
-    path("account/", pages.account, name="account"),
+    path("signup/", account_pages.signup, name="signup"),
+    path("account/", account_pages.account, name="account"),
     re_path(r"^(?:workflows(?:/.*)?|runs(?:/.*)?)?$", pages.index, name="index"),
 ]

@@ -70,7 +70,7 @@ from designer import workflows  # noqa: E402
 from designer.documents import load_source, validate_document  # noqa: E402
 from designer.graph import iteration_outputs  # noqa: E402
 from designer.errors import BadRequest  # noqa: E402
-from runtime.access import API_AUTH  # noqa: E402
+from accounts.tokens import API_AUTH  # noqa: E402
 
 MAX_UPLOAD_BYTES = 1024 * 1024
 

@@ -6,7 +6,7 @@ from typing import Any, Literal, Optional
 from ninja import Query, Router, Schema, Status
 
 from runtime import keys, runs
-from runtime.access import API_AUTH
+from accounts.tokens import API_AUTH
 from runtime.serializers import run_dict
 
 router = Router(tags=["runs"], auth=API_AUTH)

@@ -12,21 +12,6 @@ def user_runs_group(user_id) -> str:
     return f"runs.user.{user_id}"
 
 
-def credential_group(*, token_id=None, session_key=None) -> str:
-    """Sockets opened with one API token or one browser session: closed together when it ends."""
-    return f"auth.token.{token_id}" if token_id is not None else f"auth.session.{session_key}"
-
-
-async def end_credential(group: str) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        await layer.group_send(group, {"type": "auth.ended"})
-    except Exception:
-        pass
-
-
 async def send_events(run_id, first: int, last: int, texts: list[str]) -> None:
     """Events ``first``..``last`` (consecutive seqs) as their JSON texts.
 

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from runtime.access import provider_key
+from accounts.provider_keys import PROVIDERS_WITH_KEYS, provider_key
 from runtime.providers.failures import label
 
-KEYED = ("openai", "anthropic")
+KEYED = PROVIDERS_WITH_KEYS
 
 
 @dataclass(frozen=True)

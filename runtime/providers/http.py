@@ -14,7 +14,7 @@ import random
 from typing import Awaitable, Callable
 
 from runtime.providers import Provider, ProviderError, redact
-from runtime.providers.addresses import AddressRefused
+from common.addresses import AddressRefused
 from runtime.providers.failures import api_error, unreachable
 from runtime.providers.transport import Transport, TransportError
 
@@ -31,7 +31,7 @@ class HttpProvider(Provider):
         self.max_retries = max_retries
         self.backoff = backoff
         self.max_backoff = max_backoff
-        # A user-chosen URL reaches public addresses only (runtime/providers/addresses.py).
+        # A user-chosen URL reaches public addresses only (common/addresses.py).
         self.transport = Transport(self.base_url, max_connections=max_connections, timeout=timeout,
                                    public_only=public_only)
         self.retries_done = 0

@@ -7,7 +7,7 @@ the environment, looked up once per provider), and reads a streamed answer line
 by line.
 
 A user-chosen base URL may reach public addresses only (see
-:mod:`runtime.providers.addresses`). The check happens in the resolver, with
+:mod:`common.addresses`). The check happens in the resolver, with
 the DNS cache off, so every new connection goes to an address that was checked
 at that moment: a name that later resolves elsewhere (DNS rebinding) is refused.
 Behind a proxy the proxy connects, so the host is checked before each request.
@@ -25,7 +25,7 @@ import aiohttp
 from yarl import URL
 from aiohttp.abc import AbstractResolver, ResolveResult
 
-from runtime.providers.addresses import AddressRefused, is_public, public_addresses
+from common.addresses import AddressRefused, is_public, public_addresses
 
 # A streamed line can carry a whole tool call's arguments; aiohttp's default buffer (64 KiB) is too small.
 READ_BUFFER = 2 ** 20

@@ -1,7 +1,7 @@
 """User-chosen provider URLs reach public addresses only (runtime/providers/addresses.py)."""
 import pytest
 
-from runtime.providers.addresses import AddressRefused, check_public_url, is_public, public_addresses
+from common.addresses import AddressRefused, check_public_url, is_public, public_addresses
 from runtime.providers.transport import Transport
 
 

@@ -1,7 +1,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from runtime.access import create_token
+from accounts.tokens import create_token
 
 
 @pytest.fixture

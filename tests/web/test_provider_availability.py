@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from runtime.access import store_provider_key
+from accounts.provider_keys import store_provider_key
 from runtime.models import Run
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,9 @@ import time
 
 import pytest
 
-from runtime.access import provider_key, store_provider_key
-from runtime.models import ProviderKey, RunEvent
+from accounts.provider_keys import provider_key, store_provider_key
+from accounts.models import ProviderKey
+from runtime.models import RunEvent
 from tests.fakes.openai import FakeOpenAI
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,7 +55,7 @@ def test_tokens_are_created_once_shown_and_revocable(owner_client, owner):
     assert token.startswith("ld_")
     assert owner_client.get("/api/v1/me", HTTP_AUTHORIZATION=f"Bearer {token}").json() == {"username": "owner"}
     assert token not in owner_client.get("/account/").content.decode()
-    from runtime.models import ApiToken
+    from accounts.models import ApiToken
 
     owner_client.post("/account/", {"action": "revoke", "token_id": ApiToken.objects.get(user=owner).pk})
     from django.test import Client
@@ -63,7 +64,7 @@ def test_tokens_are_created_once_shown_and_revocable(owner_client, owner):
 
 
 def test_revoking_with_a_malformed_token_id_changes_nothing(owner_client, owner, owner_token):
-    from runtime.models import ApiToken
+    from accounts.models import ApiToken
 
     for bad in ("abc", "1.5", "1 OR 1", "", "-1"):
         response = owner_client.post("/account/", {"action": "revoke", "token_id": bad})

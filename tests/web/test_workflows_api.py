@@ -106,8 +106,8 @@ def test_a_bearer_token_works_and_a_wrong_one_does_not(client, owner_token):
 def test_a_tokens_last_use_is_written_at_most_once_a_minute(client, owner_token, django_assert_num_queries):
     from datetime import timedelta
 
-    from runtime.access import user_for_token
-    from runtime.models import ApiToken
+    from accounts.tokens import user_for_token
+    from accounts.models import ApiToken
 
     user_for_token(owner_token)
     first = ApiToken.objects.get().last_used_at

@@ -1,7 +1,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from runtime.access import create_token
+from accounts.tokens import create_token
 
 
 class Command(BaseCommand):

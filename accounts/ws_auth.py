@@ -1,8 +1,10 @@
 """Websocket auth: the browser's session, or `Authorization: Bearer <token>` for scripts."""
 from channels.auth import AuthMiddlewareStack
+from channels.security.websocket import AllowedHostsOriginValidator
 
 from common.orm import off_loop
-from runtime.broadcast import credential_group
+from accounts.sockets import credential_group
+from accounts.tokens import token_for
 
 
 class BearerTokenMiddleware:
@@ -21,11 +23,7 @@ class BearerTokenMiddleware:
         return await self.inner(scope, receive, send)
 
 
-@off_loop
-def _token_for(token: str):
-    from runtime.access import token_for
-
-    return token_for(token)
+_token_for = off_loop(token_for)
 
 
 def TokenOrSessionAuthMiddlewareStack(inner):
@@ -42,8 +40,6 @@ class OriginCheck:
     """
 
     def __init__(self, inner):
-        from channels.security.websocket import AllowedHostsOriginValidator
-
         self.inner = inner
         self.checked = AllowedHostsOriginValidator(inner)
 

@@ -1,0 +1,31 @@
+"""Websockets end with the credential that opened them: a revoked token, a session logged out."""
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+
+def credential_group(*, token_id=None, session_key=None) -> str:
+    """Sockets opened with one API token or one browser session: closed together when it ends."""
+    return f"auth.token.{token_id}" if token_id is not None else f"auth.session.{session_key}"
+
+
+async def end_credential(group: str) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(group, {"type": "auth.ended"})
+    except Exception:  # an unreachable layer: sockets re-check their credential when they next read
+        pass
+
+
+def close_token_sockets(token_id: int) -> None:
+    async_to_sync(end_credential)(credential_group(token_id=token_id))
+
+
+def close_session_sockets(sender, request, user, **kwargs) -> None:
+    """On logout, the websockets the browser session opened close too (connected in apps.py)."""
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    if key:
+        async_to_sync(end_credential)(credential_group(session_key=key))

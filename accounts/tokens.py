@@ -1,0 +1,61 @@
+"""Personal API tokens and the API's two ways in: a bearer token or the browser's session.
+
+Tokens are random, shown once, and stored as a SHA-256 digest.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from django.utils import timezone
+from ninja.security import HttpBearer, SessionAuth
+
+from accounts.models import ApiToken
+
+TOKEN_PREFIX = "ld_"
+# "Last used" is shown to the minute; a script opening fifty sockets writes it once.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+def create_token(user, name: str = "token") -> str:
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    ApiToken.objects.create(user=user, name=name[:100] or "token", prefix=token[:10], digest=_digest(token))
+    return token
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_for(token: str) -> ApiToken | None:
+    """The stored token (with its user) that ``token`` is, if it is valid and its user active."""
+    if not token or not token.startswith(TOKEN_PREFIX):
+        return None
+    found = ApiToken.objects.select_related("user").filter(digest=_digest(token)).first()
+    if found is None or not found.user.is_active:
+        return None
+    now = timezone.now()
+    if found.last_used_at is None or now - found.last_used_at > LAST_USED_RESOLUTION:
+        ApiToken.objects.filter(pk=found.pk).update(last_used_at=now)
+    return found
+
+
+def user_for_token(token: str):
+    found = token_for(token)
+    return found.user if found else None
+
+
+class BearerToken(HttpBearer):
+    def authenticate(self, request, token):
+        user = user_for_token(token)
+        if user is not None:
+            request.user = user
+        return user
+
+
+class Session(SessionAuth):
+    """The browser's session; ninja checks CSRF for unsafe methods."""
+
+
+API_AUTH = [BearerToken(), Session()]

@@ -1,0 +1,57 @@
+"""Imports go one way: runtime -> designer -> accounts -> common. A lower layer never imports a higher one,
+and the engine has no function-local imports holding an import circle together."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+ORDER = ["common", "accounts", "designer", "runtime"]
+
+
+def imported_packages(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+@pytest.mark.parametrize("package", ORDER[:-1])
+def test_a_package_never_imports_a_layer_above_it(package):
+    above = set(ORDER[ORDER.index(package) + 1:])
+    offenders = {str(p.relative_to(REPO)): sorted(imported_packages(p) & above)
+                 for p in (REPO / package).rglob("*.py") if imported_packages(p) & above}
+    assert offenders == {}
+
+
+@pytest.mark.parametrize("package, forbidden", [("common", ["accounts", "designer", "runtime"]),
+                                                ("accounts", ["designer", "runtime"]),
+                                                ("designer", ["runtime"])])
+def test_importing_a_layer_loads_nothing_above_it(package, forbidden):
+    # Loaded in a fresh interpreter with Django configured but no apps imported: what the layer pulls in itself.
+    code = (
+        "import os, sys, pkgutil, importlib\n"
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings')\n"
+        "import django\n"
+        "from django.conf import settings\n"
+        f"settings.INSTALLED_APPS = [a for a in settings.INSTALLED_APPS if a not in {forbidden!r}]\n"
+        "django.setup()\n"
+        f"pkg = importlib.import_module({package!r})\n"
+        "for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
+        "    if '.migrations' in m.name or '.management' in m.name or m.name.endswith('.tests'):\n"
+        "        continue\n"
+        "    importlib.import_module(m.name)\n"
+        f"bad = sorted(n for n in sys.modules if n.split('.')[0] in {forbidden!r})\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == ""
