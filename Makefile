@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.config.ts frontend/tsconfig.json -type f 2>/dev/null)
 
-.PHONY: install frontend run worker test test-python test-frontend chromium services bench clean
+.PHONY: install frontend run worker test test-python test-frontend chromium services bench clean contract
 
 install: $(BIN)/.installed
 
@@ -57,6 +57,10 @@ test-python: install frontend chromium services
 	$(BIN)/python -m pytest
 
 test: test-frontend test-python
+
+# The front end's event types come from runtime/contract.py; a test fails while they are stale.
+contract: install
+	$(BIN)/python manage.py event_types --write
 
 bench: install services
 	$(BIN)/python bench/validate.py

@@ -86,9 +86,3 @@ def pointer(*parts: Any) -> str:
         text = str(part).replace("~", "~0").replace("/", "~1")
         out.append(text)
     return "/" + "/".join(out) if out else ""
-
-
-def split_pointer(path: str) -> list[str]:
-    if not path:
-        return []
-    return [p.replace("~1", "/").replace("~0", "~") for p in path.lstrip("/").split("/")]

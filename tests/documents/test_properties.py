@@ -100,10 +100,16 @@ def test_random_yamlish_text_gives_diagnostics_never_an_exception(source):
 @given(json_values)
 def test_random_structures_validate_without_raising(value):
     report = validate_document(value)
-    assert isinstance(report.valid, bool)
+    for diagnostic in report.diagnostics:  # every problem says what, and where as a JSON pointer
+        assert diagnostic.code and diagnostic.message and (diagnostic.path == "" or diagnostic.path.startswith("/"))
+    if not isinstance(value, dict) or "steps" not in value:
+        assert not report.valid and report.errors  # `steps` is required: never valid without it
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.dictionaries(st.sampled_from(["name", "steps", "agents", "options", "version", "includes"]), json_values, max_size=6))
 def test_random_documents_with_real_keys_validate_without_raising(value):
-    validate_document(value)
+    report = validate_document(value)
+    assert report.valid == (not report.errors)
+    if not isinstance(value.get("steps"), list) or not value.get("steps"):
+        assert not report.valid

@@ -44,7 +44,8 @@ def test_a_cycle_inside_a_loop_is_found_and_named():
     doc = {"name": "w", "steps": [{"id": "dev", "loop": {"maxIterations": 2, "steps": [{"id": "x", "dependsOn": ["y"]}, {"id": "y", "dependsOn": ["x"]}]}}]}
     report = validate_document(doc)
     cycle = [d for d in report.errors if d.code == "cycle"]
-    assert cycle and "x -> y -> x" in cycle[0].message or "y -> x -> y" in cycle[0].message
+    assert cycle, report.errors
+    assert "x -> y -> x" in cycle[0].message or "y -> x -> y" in cycle[0].message
 
 
 def test_the_judge_contract_is_checked_step_by_step():
