@@ -1,7 +1,6 @@
 // The browser's one door to the server (docs/api.md). Errors become ApiError
 // with a readable message; a 401 sends the user to the login page.
 import type { JsonObject, Layout, WorkflowDoc } from '../doc/types';
-import type { RunPolicies } from '../run/policies';
 import type {
   Budgets,
   ProviderInfo,
@@ -9,6 +8,7 @@ import type {
   Iteration,
   Run,
   RunEvent,
+  RunPolicies,
   ValidateResult,
   VersionInfo,
   Workflow,
@@ -95,7 +95,7 @@ async function request<T>(method: string, path: string, body?: unknown, init?: R
   }
   if (res.status === 204) return undefined as T;
   const text = await res.text();
-  let data: unknown = null;
+  let data: unknown;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {

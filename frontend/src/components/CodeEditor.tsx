@@ -1,6 +1,6 @@
 // A CodeMirror 6 editor as a controlled React component. Changes made from
 // outside (props) are applied without echoing back through onChange.
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import { Annotation, EditorState, type Extension } from '@codemirror/state';
 import { EditorView, keymap, placeholder as placeholderExt, lineNumbers, highlightActiveLine } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
@@ -28,11 +28,11 @@ export interface CodeEditorProps {
 export function CodeEditor(props: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
-  const onChange = useRef(props.onChange);
-  onChange.current = props.onChange;
+  const emitChange = useEffectEvent((text: string) => props.onChange?.(text));
+  const announceView = useEffectEvent((v: EditorView | null) => props.onView?.(v));
 
-  useEffect(() => {
-    if (!host.current) return;
+  // The editor is built once, from the props it mounts with; value changes are pushed below.
+  const build = useEffectEvent((parent: HTMLDivElement) => {
     const exts: Extension[] = [
       history(),
       keymap.of([...defaultKeymap, ...historyKeymap, ...(props.tabMovesFocus ? [] : [indentWithTab])]),
@@ -45,7 +45,7 @@ export function CodeEditor(props: CodeEditorProps) {
       EditorView.updateListener.of((u) => {
         if (!u.docChanged) return;
         if (u.transactions.some((t) => t.annotation(External))) return;
-        onChange.current?.(u.state.doc.toString());
+        emitChange(u.state.doc.toString());
       }),
       EditorView.contentAttributes.of({
         'aria-label': props.ariaLabel ?? 'code',
@@ -56,16 +56,19 @@ export function CodeEditor(props: CodeEditorProps) {
       ...(props.placeholder ? [placeholderExt(props.placeholder)] : []),
       ...(props.extensions ?? []),
     ];
-    const v = new EditorView({ parent: host.current, state: EditorState.create({ doc: props.value, extensions: exts }) });
+    return new EditorView({ parent, state: EditorState.create({ doc: props.value, extensions: exts }) });
+  });
+
+  useEffect(() => {
+    if (!host.current) return;
+    const v = build(host.current);
     view.current = v;
-    props.onView?.(v);
+    announceView(v);
     return () => {
-      props.onView?.(null);
+      announceView(null);
       v.destroy();
       view.current = null;
     };
-    // The editor is built once; value changes are pushed below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   useEffect(() => {

@@ -4,12 +4,14 @@
  * break the page of the person who set it.
  */
 export function CrashProbe({ name }: { name: string }) {
-  let wanted: string | null = null;
-  try {
-    wanted = window.sessionStorage.getItem('ld:crash-probe');
-  } catch {
-    wanted = null;
-  }
-  if (wanted === name) throw new Error(`crash probe '${name}' (set by a test)`);
+  if (probeWanted() === name) throw new Error(`crash probe '${name}' (set by a test)`);
   return null;
+}
+
+function probeWanted(): string | null {
+  try {
+    return window.sessionStorage.getItem('ld:crash-probe');
+  } catch {
+    return null; // storage unavailable: no probe
+  }
 }

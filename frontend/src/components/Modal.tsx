@@ -10,8 +10,6 @@ function focusables(root: HTMLElement): HTMLElement[] {
 
 export function Modal({ onClose, label, children }: { onClose: () => void; label?: string; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const close = useRef(onClose);
-  close.current = onClose;
 
   useEffect(() => {
     const dialog = ref.current;
@@ -34,7 +32,7 @@ export function Modal({ onClose, label, children }: { onClose: () => void; label
       aria-label={label}
       onCancel={(e) => {
         e.preventDefault(); // React state decides whether the dialog goes away
-        close.current();
+        onClose();
       }}
       onKeyDown={(e) => {
         // The page behind is inert, but the browser would still let Tab leave for its own toolbar: wrap instead.
@@ -52,7 +50,7 @@ export function Modal({ onClose, label, children }: { onClose: () => void; label
         }
       }}
       onMouseDown={(e) => {
-        if (e.target === ref.current) close.current(); // a click beside the box, on the dimmed page
+        if (e.target === ref.current) onClose(); // a click beside the box, on the dimmed page
       }}
     >
       {children}

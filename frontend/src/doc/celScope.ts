@@ -1,7 +1,6 @@
 // The CEL variables a field can use, to show and complete them (the server
 // still checks the expression). Follows the spec digest's list of variables.
-import { locate } from '../graph/keys';
-import { innerSteps } from '../graph/keys';
+import { innerSteps, locate } from './keys';
 import { isObject, type WorkflowDoc } from './types';
 
 export interface CelVar {

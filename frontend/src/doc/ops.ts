@@ -2,7 +2,7 @@
 // new one (the input is never mutated). Graph gestures (connect, delete, add)
 // and inspector fields all end here. No validation: the server judges.
 
-import { innerSteps, joinKey, localKeys, locate, parentKey, SCOPE_SEP } from '../graph/keys';
+import { innerSteps, joinKey, localKeys, locate, parentKey, SCOPE_SEP } from './keys';
 import { clone, isObject, type Agent, type Json, type JsonObject, type Layout, type Step, type WorkflowDoc } from './types';
 
 type Mutable = WorkflowDoc;
@@ -270,6 +270,20 @@ export function makeJudge(doc: WorkflowDoc, name: string): WorkflowDoc {
     agents[name] = agent;
     d.agents = agents;
   });
+}
+
+/** True when the agent meets the judge contract: a resultSchema with a required boolean `done`. */
+export function isJudge(agent: JsonObject): boolean {
+  const schema = agent.resultSchema;
+  if (!isObject(schema) || !isObject(schema.properties)) return false;
+  const done = schema.properties.done;
+  return isObject(done) && done.type === 'boolean' && Array.isArray(schema.required) && schema.required.includes('done');
+}
+
+/** The first agent of the document (other than `avoid`): what a new step runs with. */
+export function firstAgent(doc: WorkflowDoc, avoid?: string): string | undefined {
+  if (!isObject(doc.agents)) return undefined;
+  return Object.keys(doc.agents).find((n) => n !== avoid);
 }
 
 /** Steps that reference an agent (by `agent` or as a loop judge). */

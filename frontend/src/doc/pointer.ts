@@ -1,7 +1,7 @@
 // JSON pointers (the `path` of a server diagnostic) to the thing the editor can
 // select, and back. Reading only: the server decides what is wrong.
 
-import { innerSteps, joinKey, localKeys } from '../graph/keys';
+import { innerSteps, joinKey, localKeys } from './keys';
 import { isObject, type Step, type WorkflowDoc } from './types';
 
 export type Target =

@@ -3,7 +3,7 @@ import { useRef, useState } from 'react';
 import { api, errorText } from '../api/client';
 import { isObject } from '../doc/types';
 import { useEditorStore } from '../store/context';
-import { layoutMissing } from './actions';
+import { layoutMissing } from '../canvas/arrange';
 
 /** Reads a dropped or picked file as text. */
 export async function fileText(file: File): Promise<string> {

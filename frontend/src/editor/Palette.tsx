@@ -1,15 +1,9 @@
 import { memo } from 'react';
+import { addNode } from '../nodes/add';
+import { PALETTE } from '../nodes/registry';
+import { PALETTE_MIME } from '../nodes/types';
 import { useEditor, useEditorStore } from '../store/context';
-import { addFromPalette, type PaletteKind } from './actions';
-import { PALETTE_MIME } from './Canvas';
-
-const ITEMS: { kind: PaletteKind; icon: string; label: string; hint: string }[] = [
-  { kind: 'step', icon: '▣', label: 'Step', hint: 'An agent task. Drop it on a loop to make it an inner step.' },
-  { kind: 'forEach', icon: '⇉', label: 'forEach', hint: 'Runs its inner steps once per item, in parallel.' },
-  { kind: 'repeat', icon: '↻', label: 'Repeat-until', hint: 'Repeats its inner steps until a CEL condition is true.' },
-  { kind: 'judge', icon: '⚖', label: 'Judge loop', hint: 'Repeats until a judge agent says done (adds the judge agent).' },
-  { kind: 'include', icon: '⤷', label: 'Include', hint: 'Runs a sub-workflow file.' },
-];
+import type { EditorStore } from '../store/editorStore';
 
 export const Palette = memo(function Palette() {
   const store = useEditorStore();
@@ -19,7 +13,7 @@ export const Palette = memo(function Palette() {
   return (
     <div className="palette" aria-label="Add to the workflow">
       <div className="palette-title">Add</div>
-      {ITEMS.map((item) => (
+      {PALETTE.map((item) => (
         <button
           key={item.kind}
           className="palette-item"
@@ -33,9 +27,9 @@ export const Palette = memo(function Palette() {
           onClick={(e) => {
             // A plain step goes into the selected loop, if one is selected.
             const sel = selection?.kind === 'step' ? selection.key : '';
-            const scope = item.kind === 'step' && sel ? loopScope(store, sel) : '';
+            const scope = item.inner && sel ? loopScope(store, sel) : '';
             const wrap = (e.currentTarget as HTMLElement).closest('.canvas-wrap')?.getBoundingClientRect();
-            addFromPalette(store, item.kind, undefined, scope, wrap && wrap.height > 0 ? wrap.width / wrap.height : undefined);
+            addNode(store, item, undefined, scope, wrap && wrap.height > 0 ? wrap.width / wrap.height : undefined);
           }}
         >
           <span className="palette-icon" aria-hidden>
@@ -48,7 +42,7 @@ export const Palette = memo(function Palette() {
   );
 });
 
-function loopScope(store: ReturnType<typeof useEditorStore>, key: string): string {
+function loopScope(store: EditorStore, key: string): string {
   const { doc } = store.getState();
   const top = key.split('/')[0];
   const step = Array.isArray(doc.steps) ? doc.steps.find((s) => s && s.id === top) : undefined;

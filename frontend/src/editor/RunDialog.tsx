@@ -1,9 +1,9 @@
 import { Modal } from '../components/Modal';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { yaml as yamlLang } from '@codemirror/lang-yaml';
 import { stringify } from 'yaml';
 import { api, errorText, type StartRunBody } from '../api/client';
-import type { Budgets, ProviderInfo } from '../api/types';
+import type { Budgets, ProviderInfo, Run } from '../api/types';
 import { DEFAULT_BUDGETS, recalledRunSettings, rememberRunSettings, settingsFromRun, type RunSettings } from './runSettings';
 import { CodeEditor } from '../components/CodeEditor';
 import { isObject, type WorkflowDoc } from '../doc/types';
@@ -103,29 +103,33 @@ export function RunDialog({
     setPolicies(s.policies);
   };
 
-  // Which providers have a key, and (when nothing is remembered here) the settings of the latest run.
-  useEffect(() => {
-    let live = true;
-    api.providers().then((p) => live && setProviders(p), () => live && setProviders([]));
-    const source = fromRunId
+  // The runs whose settings the dialog opens with: "Edit and run"'s run, else (when nothing is
+  // remembered here) the workflow's latest run.
+  const recentRuns = useEffectEvent((): Promise<Run[]> =>
+    fromRunId
       ? api.getRun(fromRunId).then((r) => [r])
       : recalled || workflowId === null
         ? Promise.resolve([])
-        : api.listRuns(workflowId);
-    source.then(
-      (runs) => {
-        const latest = runs[0];
-        if (!live || !latest || touched.current) return;
-        apply(settingsFromRun(latest));
-        setFrom(fromRunId ? 'that run' : 'the latest run');
-      },
+        : api.listRuns(workflowId),
+  );
+  const prefill = useEffectEvent((runs: Run[]) => {
+    const latest = runs[0];
+    if (!latest || touched.current) return;
+    apply(settingsFromRun(latest));
+    setFrom(fromRunId ? 'that run' : 'the latest run');
+  });
+
+  // Once, when the dialog opens: which providers have a key, and the settings to start from.
+  useEffect(() => {
+    let live = true;
+    api.providers().then((p) => live && setProviders(p), () => live && setProviders([]));
+    recentRuns().then(
+      (runs) => live && prefill(runs),
       () => undefined,
     );
     return () => {
       live = false;
     };
-    // Once, when the dialog opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   // Remember what is typed, so that opening the dialog again finds it.

@@ -68,9 +68,7 @@ export function TemplateGallery({ compact = false }: { compact?: boolean }) {
   const [cardError, setCardError] = useState<{ slug: string; message: string } | null>(null);
   const headingId = useId();
 
-  const load = useCallback((signal?: AbortSignal) => {
-    setLoadError(null);
-    setItems(null);
+  const fetchTemplates = useCallback((signal?: AbortSignal) => {
     listTemplates(signal).then(
       (list) => setItems(Array.isArray(list) ? list : []),
       (e: unknown) => {
@@ -82,9 +80,15 @@ export function TemplateGallery({ compact = false }: { compact?: boolean }) {
 
   useEffect(() => {
     const ctl = new AbortController();
-    load(ctl.signal);
+    fetchTemplates(ctl.signal);
     return () => ctl.abort();
-  }, [load]);
+  }, [fetchTemplates]);
+
+  const retry = () => {
+    setLoadError(null);
+    setItems(null);
+    fetchTemplates();
+  };
 
   const act = async (slug: string, action: 'open' | 'run') => {
     setBusy({ slug, action });
@@ -112,7 +116,7 @@ export function TemplateGallery({ compact = false }: { compact?: boolean }) {
       {loadError && (
         <div className="banner banner-error" role="alert">
           <div className="banner-body">Could not load the templates: {loadError}</div>
-          <button className="btn small" onClick={() => load()}>
+          <button className="btn small" onClick={retry}>
             Try again
           </button>
         </div>

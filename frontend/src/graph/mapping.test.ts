@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { deepEqual, type Step, type WorkflowDoc } from '../doc/types';
-import { allKeys, locate } from './keys';
+import { allKeys, locate } from '../doc/keys';
 import {
   documentToGraph,
   graphToDocument,

@@ -9,8 +9,8 @@
 
 import type { Edge, Node } from '@xyflow/react';
 import { clone, isObject, type Layout, type Position, type Step, type WorkflowDoc } from '../doc/types';
-import { innerSteps, joinKey, localKeys } from './keys';
-import { stepNodeHeight } from '../nodes/size';
+import { innerSteps, joinKey, localKeys } from '../doc/keys';
+import { stepNodeHeight } from './nodeSize';
 
 export type NodeKind = 'step' | 'include' | 'forEach' | 'repeat';
 
@@ -62,7 +62,7 @@ export function isContainer(kind: NodeKind): boolean {
   return kind === 'forEach' || kind === 'repeat';
 }
 
-/** How tall a step or include node is drawn (its text and chips), from nodes/size.ts. */
+/** How tall a step or include node is drawn (its text and chips), from nodeSize.ts. */
 export function stepHeight(step: Step, kind: NodeKind): number {
   return isContainer(kind) ? SINGLE_LOOP_H : stepNodeHeight(step, kind === 'include' ? 'include' : 'step');
 }

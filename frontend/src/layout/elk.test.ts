@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { documentToGraph } from '../graph/mapping';
-import { stepNodeHeight } from '../nodes/size';
+import { stepNodeHeight } from '../graph/nodeSize';
 import { autoLayout, elkGraph } from './elk';
 import type { WorkflowDoc } from '../doc/types';
 

@@ -1,4 +1,4 @@
-import { shortId } from '../run/RunPage';
+import { shortId } from '../run/labels';
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../api/client';
 import type { Run, SocketMessage } from '../api/types';

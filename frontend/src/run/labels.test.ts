@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakReasonLabel, elapsedMs, ordinal, plural, shownStatus } from './labels';
+import { breakReasonLabel, elapsedMs, ordinal, plural, shortId, shownStatus } from './labels';
 import { emptyRun, reduceEvents } from './reduce';
 import type { RunEvent } from '../api/types';
 
@@ -56,5 +56,12 @@ describe('elapsedMs', () => {
     expect(elapsedMs(1000, null, 9000, null, 3000)).toBe(5000);
     expect(elapsedMs(1000, 4000, 9000, null, 0)).toBe(3000);
     expect(elapsedMs(null, null, 9000, null, 0)).toBeNull();
+  });
+});
+
+describe('shortId', () => {
+  it('keeps the first block of a UUID, and any other id whole', () => {
+    expect(shortId('5a730041-1f2e-4d3c-9b8a-0123456789ab')).toBe('#5a730041');
+    expect(shortId('42')).toBe('#42');
   });
 });

@@ -5,6 +5,11 @@ import type { RunState } from './reduce';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
+/** Run ids are UUIDs: the first block is enough to tell runs apart on screen. */
+export function shortId(id: string): string {
+  return /^[0-9a-f]{8}-/i.test(id) ? `#${id.slice(0, 8)}` : `#${id}`;
+}
+
 /** Iterations and rounds are 0-based in the data and 1-based on screen, like the prompt ("iteration 1 of at most 5"). */
 export function ordinal(n: number): number {
   return n + 1;

@@ -1,8 +1,11 @@
 import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
-import { Chip, truncate } from '../shared';
-import { LoopFrame, OutputChip } from '../loopShared';
 import { isObject } from '../../doc/types';
+import { truncate } from '../../graph/nodeSize';
+import { LoopFrame } from '../common/LoopFrame';
+import { OutputChip } from '../common/OutputChip';
+import { Chip } from '../common/parts';
+import { FOR_EACH_ITEM } from './defaults';
 import type { ForEachNode as ForEachNodeType } from './types';
 
 export const ForEachNode = memo(function ForEachNode({ data, selected }: NodeProps<ForEachNodeType>) {
@@ -15,7 +18,7 @@ export const ForEachNode = memo(function ForEachNode({ data, selected }: NodePro
       selected={selected}
       variant="forEach"
       label="forEach"
-      icon="⇉"
+      icon={FOR_EACH_ITEM.icon}
       settings={
         <>
           <Chip label={Array.isArray(items) ? 'items' : 'over'} value={truncate(source, 40)} mono={!Array.isArray(items)} title={JSON.stringify(items)} />

@@ -1,8 +1,9 @@
 import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
+import { stepChips } from '../../graph/nodeSize';
 import { useEditor } from '../../store/context';
-import { Chip, Handles, ProblemBadges, RunStatus, useRunClass } from '../shared';
-import { stepChips } from '../size';
+import { Chip, Handles, ProblemBadges, RunStatus, useRunClass } from '../common/parts';
+import { INCLUDE_ITEM } from './defaults';
 import type { IncludeNode as IncludeNodeType } from './types';
 
 export const IncludeNode = memo(function IncludeNode({ data, selected }: NodeProps<IncludeNodeType>) {
@@ -15,7 +16,7 @@ export const IncludeNode = memo(function IncludeNode({ data, selected }: NodePro
       <Handles />
       <div className="node-head">
         <span className="node-icon" aria-hidden>
-          ⤷
+          {INCLUDE_ITEM.icon}
         </span>
         <span className="node-title">{String(step.id ?? '(no id)')}</span>
         <ProblemBadges nodeKey={key} />

@@ -1,8 +1,11 @@
 import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
-import { Chip, truncate } from '../shared';
-import { LoopFrame, OutputChip } from '../loopShared';
 import { isObject } from '../../doc/types';
+import { truncate } from '../../graph/nodeSize';
+import { LoopFrame } from '../common/LoopFrame';
+import { OutputChip } from '../common/OutputChip';
+import { Chip } from '../common/parts';
+import { REPEAT_ITEM } from './defaults';
 import type { RepeatNode as RepeatNodeType } from './types';
 
 export const RepeatNode = memo(function RepeatNode({ data, selected }: NodeProps<RepeatNodeType>) {
@@ -14,7 +17,7 @@ export const RepeatNode = memo(function RepeatNode({ data, selected }: NodeProps
       selected={selected}
       variant={judge ? 'judge' : 'repeat'}
       label={judge ? 'repeat · judge' : 'repeat-until'}
-      icon="↻"
+      icon={REPEAT_ITEM.icon}
       settings={
         <>
           <Chip label="max" value={typeof loop.maxIterations === 'number' ? `${loop.maxIterations}×` : '—'} />

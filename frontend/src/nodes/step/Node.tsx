@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
-import { Chip, Handles, ProblemBadges, RunStatus, truncate, useRunClass } from '../shared';
-import { stepChips } from '../size';
+import { stepChips, truncate } from '../../graph/nodeSize';
+import { Chip, Handles, ProblemBadges, RunStatus, useRunClass } from '../common/parts';
+import { STEP_ITEM } from './defaults';
 import type { StepNode as StepNodeType } from './types';
 
 export const StepNode = memo(function StepNode({ data, selected }: NodeProps<StepNodeType>) {
@@ -12,7 +13,7 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
       <Handles />
       <div className="node-head">
         <span className="node-icon" aria-hidden>
-          ▣
+          {STEP_ITEM.icon}
         </span>
         <span className="node-title">{String(step.id ?? '(no id)')}</span>
         <ProblemBadges nodeKey={key} />

@@ -4,7 +4,7 @@
 // or duplicate ids get a stable suffix from their list index so that a broken
 // document still draws.
 
-import { isObject, type Json, type Step, type WorkflowDoc } from '../doc/types';
+import { isObject, type Json, type Step, type WorkflowDoc } from './types';
 
 export const SCOPE_SEP = '/';
 

@@ -1,27 +1,16 @@
-// Pieces every node type shares: problem badges, run status, handles.
-import { createContext, useContext, type ReactNode } from 'react';
+// Pieces every node kind draws: handles, chips, problem badges, run status.
+import type { ReactNode } from 'react';
 import { Handle, Position } from '@xyflow/react';
-import { useEditor } from '../store/context';
-import type { StepRun } from '../run/reduce';
-
-export interface ProblemCount {
-  errors: number;
-  warnings: number;
-}
-
-/** Problem counts by node key, computed once per validation by the canvas. */
-export const ProblemsContext = createContext<Map<string, ProblemCount>>(new Map());
-
-export function useProblems(key: string): ProblemCount | undefined {
-  return useContext(ProblemsContext).get(key);
-}
+import { useEditor } from '../../store/context';
+import type { StepRun } from '../../run/reduce';
+import { useProblemCount } from './problemCounts';
 
 export function useStepRun(key: string): StepRun | undefined {
   return useEditor((s) => s.runState.steps[key]);
 }
 
 export function ProblemBadges({ nodeKey }: { nodeKey: string }) {
-  const p = useProblems(nodeKey);
+  const p = useProblemCount(nodeKey);
   if (!p) return null;
   return (
     <span className="badges">
@@ -59,6 +48,12 @@ export function RunStatus({ nodeKey }: { nodeKey: string }) {
   );
 }
 
+/** Status class for the node frame while a run is shown. */
+export function useRunClass(key: string): string {
+  const status = useShownStepStatus(key);
+  return status ? ` run-${status}` : '';
+}
+
 export function Handles() {
   return (
     <>
@@ -75,12 +70,4 @@ export function Chip({ label, value, title, mono }: { label?: string; value: Rea
       <span className="chip-value">{value}</span>
     </span>
   );
-}
-
-export { truncate } from './size';
-
-/** Status class for the node frame while a run is shown. */
-export function useRunClass(key: string): string {
-  const status = useShownStepStatus(key);
-  return status ? ` run-${status}` : '';
 }

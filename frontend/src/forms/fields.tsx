@@ -1,4 +1,4 @@
-// Form fields of the inspector. Each shows a short help text and the server's
+// Form fields of the inspector's panels. Each shows a short help text and the server's
 // diagnostics for its field; none of them checks the document itself.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Diag } from '../api/types';
@@ -12,22 +12,30 @@ export interface FieldProps {
   children?: ReactNode;
 }
 
+/** What blocks Run is shown as an error: it has to be fixed before the workflow runs. */
+function shownSeverity(p: Diag): 'error' | 'warning' {
+  return p.blocks_run ? 'error' : p.severity;
+}
+
+/** The server's findings about one field (or one thing), each with its hint. */
+export function ProblemLines({ problems }: { problems: readonly Diag[] | undefined }) {
+  return problems?.map((p, i) => (
+    <div key={i} className={`field-problem ${shownSeverity(p)}`} role={shownSeverity(p) === 'error' ? 'alert' : undefined}>
+      {p.message}
+      {p.hint && <span className="muted"> — {p.hint}</span>}
+    </div>
+  ));
+}
+
 export function Field({ field, label, help, problems, children }: FieldProps) {
-  // What blocks Run is shown as an error: it has to be fixed before the workflow runs.
-  const shown = (p: Diag) => (p.blocks_run ? 'error' : p.severity);
-  const hasError = problems?.some((p) => shown(p) === 'error');
+  const hasError = problems?.some((p) => shownSeverity(p) === 'error');
   return (
     <div className={`field${hasError ? ' has-error' : problems?.length ? ' has-warning' : ''}`} data-field={field}>
       <label className="field-label" htmlFor={`f-${field}`}>
         {label}
       </label>
       {children}
-      {problems?.map((p, i) => (
-        <div key={i} className={`field-problem ${shown(p)}`} role={shown(p) === 'error' ? 'alert' : undefined}>
-          {p.message}
-          {p.hint && <span className="muted"> — {p.hint}</span>}
-        </div>
-      ))}
+      <ProblemLines problems={problems} />
       {help && <div className="field-help">{help}</div>}
     </div>
   );
@@ -217,7 +225,12 @@ export function Section({ title, children, actions }: { title: string; children:
  */
 export function RenameInput({ field, value, mono, onRename }: { field: string; value: string; mono?: boolean; onRename: (next: string) => void }) {
   const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
+  const [shown, setShown] = useState(value);
+  if (value !== shown) {
+    // Renamed elsewhere (undo, the YAML view): show the new name.
+    setShown(value);
+    setText(value);
+  }
   return (
     <input
       id={`f-${field}`}

@@ -1,3 +1,6 @@
+// The React Flow canvas of the editor and of the run view: the document drawn
+// as nodes (one component per kind, from the registry), edits by drag, drop,
+// connect and keyboard, each going through the store.
 import { memo, useCallback, useEffect, useMemo, useRef, type DragEvent } from 'react';
 import {
   Background,
@@ -10,37 +13,17 @@ import {
   type NodeChange,
 } from '@xyflow/react';
 import { connect } from '../doc/ops';
-import { targetOf } from '../doc/pointer';
 import { isObject } from '../doc/types';
-import { parentKey } from '../graph/keys';
+import { parentKey } from '../doc/keys';
 import { documentToGraph, isContainer, type FlowEdge, type FlowNode } from '../graph/mapping';
-import { nodeTypes } from '../nodes/registry';
-import { ProblemsContext, type ProblemCount } from '../nodes/shared';
+import { addNode } from '../nodes/add';
+import { ProblemsContext } from '../nodes/common/problemCounts';
+import { nodeTypes, paletteItem } from '../nodes/registry';
+import { PALETTE_MIME } from '../nodes/types';
 import { useEditor, useEditorStore } from '../store/context';
-import { addFromPalette, deleteSelection, type PaletteKind } from './actions';
-
-export const PALETTE_MIME = 'application/x-loop-designer-node';
-
-function useProblemCounts(): Map<string, ProblemCount> {
-  const errors = useEditor((s) => s.errors);
-  const warnings = useEditor((s) => s.warnings);
-  const doc = useEditor((s) => s.doc);
-  return useMemo(() => {
-    const map = new Map<string, ProblemCount>();
-    const add = (path: string, kind: 'errors' | 'warnings') => {
-      const t = targetOf(doc, path);
-      if (t.kind !== 'step') return;
-      const c = map.get(t.key) ?? { errors: 0, warnings: 0 };
-      c[kind]++;
-      map.set(t.key, c);
-    };
-    errors.forEach((d) => add(d.path, 'errors'));
-    // What blocks Run counts with the errors on the node: it has to be fixed before the workflow runs.
-    warnings.forEach((d) => add(d.path, d.blocks_run ? 'errors' : 'warnings'));
-    return map;
-  }, [errors, warnings, doc]);
-}
-
+import { deleteSelection } from './deleteSelection';
+import { ARROWS, nearestNode } from './nearestNode';
+import { useProblemCounts } from './useProblemCounts';
 /** Everything a node's rendering depends on, as one comparable string. */
 function nodeSignature(n: FlowNode, selected: boolean, readOnly: boolean): string {
   const d = n.data;
@@ -163,14 +146,14 @@ export const Canvas = memo(function Canvas() {
 
   const onDrop = useCallback(
     (e: DragEvent) => {
-      const kind = e.dataTransfer.getData(PALETTE_MIME) as PaletteKind;
-      if (!kind) return;
+      const item = paletteItem(e.dataTransfer.getData(PALETTE_MIME));
+      if (!item) return;
       e.preventDefault();
       const point = flow.screenToFlowPosition({ x: e.clientX, y: e.clientY });
       // The innermost loop under the drop point takes a plain step.
       let scope = '';
       let origin = { x: 0, y: 0 };
-      if (kind === 'step') {
+      if (item.inner) {
         for (const n of flow.getNodes()) {
           if (!isContainer(n.data.kind) || n.parentId) continue;
           const w = n.width ?? 0;
@@ -181,7 +164,7 @@ export const Canvas = memo(function Canvas() {
           }
         }
       }
-      addFromPalette(store, kind, { x: Math.round(point.x - origin.x - 20), y: Math.round(point.y - origin.y - 20) }, scope);
+      addNode(store, item, { x: Math.round(point.x - origin.x - 20), y: Math.round(point.y - origin.y - 20) }, scope);
     },
     [flow, store],
   );
@@ -272,29 +255,3 @@ export const Canvas = memo(function Canvas() {
  */
 export const READABLE_ZOOM = 0.92;
 
-const ARROWS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-
-/** The drawn node nearest to `from` in direction (dx, dy): distance along it, sideways drift counting double. */
-function nearestNode(from: HTMLElement, [dx, dy]: [number, number]): HTMLElement | null {
-  const center = (el: HTMLElement) => {
-    const r = el.getBoundingClientRect();
-    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
-  };
-  const here = center(from);
-  let best: HTMLElement | null = null;
-  let bestScore = Infinity;
-  const root = from.closest('.react-flow');
-  root?.querySelectorAll<HTMLElement>('.react-flow__node').forEach((el) => {
-    if (el === from) return;
-    const c = center(el);
-    const along = (c.x - here.x) * dx + (c.y - here.y) * dy;
-    if (along <= 1) return;
-    const side = Math.abs((c.x - here.x) * dy) + Math.abs((c.y - here.y) * dx);
-    const score = along + 2 * side;
-    if (score < bestScore) {
-      bestScore = score;
-      best = el;
-    }
-  });
-  return best;
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactSpot } from './actions';
+import { compactSpot } from './placement';
 
 const step = { w: 240, h: 96 };
 

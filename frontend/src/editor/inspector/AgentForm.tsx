@@ -1,0 +1,84 @@
+import { agentUsers, isJudge, makeJudge, removeAgent, renameAgent, setAgentField } from '../../doc/ops';
+import { isObject, type Json, type JsonObject } from '../../doc/types';
+import { Field, ListInput, NumberInput, RenameInput, Section, TextInput } from '../../forms/fields';
+import { HELP } from '../../forms/help';
+import { useApplyDoc } from '../../forms/useApplyDoc';
+import { useFieldProblems } from '../../forms/useFieldProblems';
+import { NO_FIELDS, optStr, str } from '../../forms/values';
+import { useEditor, useEditorStore } from '../../store/context';
+import { JsonInput } from './JsonInput';
+
+export function AgentForm({ name }: { name: string }) {
+  const agent: JsonObject = useEditor((s) => (isObject(s.doc.agents) && isObject(s.doc.agents[name]) ? s.doc.agents[name] : NO_FIELDS));
+  const users = useEditor((s) => agentUsers(s.doc, name));
+  const store = useEditorStore();
+  const apply = useApplyDoc();
+  const problems = useFieldProblems({ kind: 'agent', name });
+  const set = (field: string) => (v: Json | undefined) => apply((d) => setAgentField(d, name, field, v), `agent.${name}.${field}`);
+  const judge = isJudge(agent);
+  return (
+    <Section title={`Agent “${name}”`}>
+      <Field field="name" label="Name" help={HELP['agent.name']} problems={problems('')}>
+        <RenameInput
+          field="name"
+          value={name}
+          onRename={(next) => {
+            const s = store.getState();
+            s.applyDoc(renameAgent(s.doc, name, next), { select: { kind: 'agent', name: next } });
+          }}
+        />
+      </Field>
+      <Field field="description" label="Description" help={HELP['agent.description']} problems={problems('description')}>
+        <TextInput field="description" multiline rows={2} value={str(agent.description)} onChange={(v) => set('description')(v)} />
+      </Field>
+      <Field field="prompt" label="System prompt" help={HELP['agent.prompt']} problems={problems('prompt')}>
+        <TextInput field="prompt" multiline rows={4} value={str(agent.prompt)} onChange={(v) => set('prompt')(optStr(v))} />
+      </Field>
+      <Field field="model" label="Model" help={HELP['agent.model']} problems={problems('model')}>
+        <TextInput field="model" mono value={str(agent.model)} placeholder="claude-sonnet-4-6" onChange={(v) => set('model')(optStr(v))} />
+      </Field>
+      <div className="grid2">
+        <Field field="temperature" label="Temperature" help={HELP['agent.temperature']} problems={problems('temperature')}>
+          <NumberInput field="temperature" value={agent.temperature} step={0.1} onChange={set('temperature')} />
+        </Field>
+        <Field field="topP" label="Top P" help={HELP['agent.topP']} problems={problems('topP')}>
+          <NumberInput field="topP" value={agent.topP} step={0.05} onChange={set('topP')} />
+        </Field>
+      </div>
+      <Field field="maxTurns" label="Max turns" help={HELP['agent.maxTurns']} problems={problems('maxTurns')}>
+        <NumberInput field="maxTurns" integer value={agent.maxTurns} placeholder="50" onChange={set('maxTurns')} />
+      </Field>
+      <Field field="tools" label="Tools" help={HELP['agent.tools']} problems={problems('tools')}>
+        <ListInput field="tools" value={agent.tools} placeholder={'read\nbash'} onChange={(v) => set('tools')(v)} />
+      </Field>
+      <Field field="disallowedTools" label="Disallowed tools" help={HELP['agent.disallowedTools']} problems={problems('disallowedTools')}>
+        <ListInput field="disallowedTools" value={agent.disallowedTools} onChange={(v) => set('disallowedTools')(v)} />
+      </Field>
+      <Field field="resultSchema" label="Result schema (JSON)" help={HELP['agent.resultSchema']} problems={problems('resultSchema')}>
+        <JsonInput field="resultSchema" value={agent.resultSchema} onChange={(v) => set('resultSchema')(v)} />
+      </Field>
+      <div className="row">
+        <button
+          className="btn small"
+          data-testid="make-judge"
+          disabled={judge}
+          title="Adds a resultSchema with a required boolean done and a reason"
+          onClick={() => apply((d) => makeJudge(d, name))}
+        >
+          {judge ? '✓ Judge contract in place' : 'Make this agent a judge'}
+        </button>
+        <button
+          className="btn small danger ghost"
+          onClick={() => {
+            if (users > 0 && !window.confirm(`${users} step(s) use “${name}”. Delete it anyway?`)) return;
+            const s = store.getState();
+            s.applyDoc(removeAgent(s.doc, name), { select: { kind: 'agent', name: '' } });
+          }}
+        >
+          Delete agent
+        </button>
+      </div>
+      <p className="muted small">{users === 0 ? 'No step uses this agent yet.' : `Used by ${users} step(s) or loop judge(s).`}</p>
+    </Section>
+  );
+}

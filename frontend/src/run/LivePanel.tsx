@@ -1,0 +1,71 @@
+import { useEffect, useRef } from 'react';
+import { useEditor } from '../store/context';
+import { breakReasonLabel, plural } from './labels';
+import { LoopOutput } from './LoopOutput';
+import { isTerminal } from './socket';
+import { useShownStatus } from './useShownStatus';
+import { VerdictList } from './VerdictList';
+
+/** What is happening now: the streaming output, each loop's progress and output, errors. */
+export function LivePanel() {
+  const live = useEditor((s) => s.runState.live);
+  const loops = useEditor((s) => s.runState.loops);
+  const { status, reason } = useShownStatus();
+  const errors = useEditor((s) => s.runState.errors);
+  const streamRef = useRef<HTMLPreElement>(null);
+  useEffect(() => {
+    if (streamRef.current) streamRef.current.scrollTop = streamRef.current.scrollHeight;
+  }, [live?.text]);
+  return (
+    <div>
+      {status === 'queued' && <p className="muted">Waiting for a worker to pick the run up…</p>}
+      {isTerminal(status) && (
+        <div className={`banner banner-${status === 'completed' ? 'info' : 'error'}`} data-testid="run-finished">
+          Run {status}
+          {reason ? `: ${reason}` : ''}.
+        </div>
+      )}
+      <h4 className="side-title">
+        {live && !live.done ? 'Streaming' : 'Last output'}
+        {live && (
+          <span className="muted small">
+            {' '}
+            · {live.stepId}
+            {live.agent ? ` (${live.agent})` : ''}
+          </span>
+        )}
+      </h4>
+      {live?.text ? (
+        <pre className="output stream" ref={streamRef} data-testid="live-output">
+          {live.text}
+          {!live.done && <span className="caret">▍</span>}
+        </pre>
+      ) : (
+        <p className="muted small">Agent output appears here as it streams.</p>
+      )}
+      {Object.entries(loops).map(([key, loop]) => (
+        <div key={key} className="loop-summary">
+          <h4 className="side-title">
+            Loop {key}{' '}
+            <span className="muted small" data-testid={`loop-summary-${key}`}>
+              · {plural(loop.iterations.length, 'iteration')}
+              {loop.ended ? ` · ${breakReasonLabel(loop.ended.reason)}` : ''}
+            </span>
+          </h4>
+          <VerdictList iterations={loop.iterations} />
+          <LoopOutput loopKey={key} loop={loop} testId={`cumulative-${key}`} />
+        </div>
+      ))}
+      {errors.length > 0 && (
+        <>
+          <h4 className="side-title">Errors</h4>
+          {errors.map((e, i) => (
+            <div key={i} className="field-problem error">
+              {e}
+            </div>
+          ))}
+        </>
+      )}
+    </div>
+  );
+}

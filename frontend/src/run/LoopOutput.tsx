@@ -1,0 +1,30 @@
+import { isObject } from '../doc/types';
+import { locate } from '../doc/keys';
+import { useEditor } from '../store/context';
+import { useIterationSources } from '../store/useIterationSources';
+import { loopOutput, sourceWords } from './loopOutput';
+import { Pre } from './Pre';
+import type { LoopRun } from './reduce';
+
+/** The loop's `outputMode` in the document: cumulative, or last (the default). */
+function useOutputMode(key: string): 'cumulative' | 'last' {
+  return useEditor((s) => {
+    const found = locate(s.doc, key);
+    const loop = found && isObject(found.step.loop) ? found.step.loop : null;
+    return loop && loop.outputMode === 'cumulative' ? 'cumulative' : 'last';
+  });
+}
+
+/** What the loop hands on so far, labelled with its mode and source step(s). */
+export function LoopOutput({ loopKey, loop, testId }: { loopKey: string; loop: LoopRun; testId?: string }) {
+  const mode = useOutputMode(loopKey);
+  const from = sourceWords(useIterationSources(loopKey));
+  return (
+    <>
+      <div className="muted small" data-testid="loop-output-label">
+        {mode === 'cumulative' ? `Cumulative output${from}: every finished iteration` : `Loop output${from}: the latest finished iteration`}
+      </div>
+      <Pre text={loopOutput(loop, mode)} testId={testId} empty="Nothing yet: appears as iterations finish." />
+    </>
+  );
+}

@@ -1,0 +1,37 @@
+import { useEffect, useState } from 'react';
+import type { Run } from '../api/types';
+import { useEditor } from '../store/context';
+import { elapsedMs } from './labels';
+import { formatMs } from './reduce';
+import { isTerminal } from './socket';
+
+/** The header's figures: elapsed time (ticking while the run goes, stopped while paused), tokens, cost, provider. */
+export function RunFigures({ run, status }: { run: Run | null; status: string | undefined }) {
+  const tokens = useEditor((s) => s.runState.tokens);
+  const lastEventAt = useEditor((s) => {
+    const last = s.runState.log[s.runState.log.length - 1];
+    return last?.timestamp ? Date.parse(last.timestamp) : null;
+  });
+  const pause = useEditor((s) => s.pauseClock);
+  const [now, setNow] = useState(() => Date.now());
+  const paused = status === 'paused';
+  const ticking = !!run && !isTerminal(status) && !paused;
+  useEffect(() => {
+    if (!ticking) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [ticking]);
+  if (!run) return null;
+  const start = run.started_at ? Date.parse(run.started_at) : null;
+  const finishedAt = run.finished_at ? Date.parse(run.finished_at) : isTerminal(status) ? (lastEventAt ?? now) : null;
+  const elapsed = elapsedMs(start, finishedAt, Math.max(now, start ?? 0), pause.at, pause.total);
+  // Tokens add up live from agent turns; the run record's total is final once the run is.
+  const total = Math.max(run.tokens?.total ?? 0, tokens.total);
+  return (
+    <span className="figures muted small" data-testid="run-figures">
+      {elapsed !== null ? formatMs(elapsed) : 'queued'}
+      {paused ? ' (paused)' : ''} · {total.toLocaleString()} tokens
+      {typeof run.cost_usd === 'number' ? ` · $${run.cost_usd.toFixed(4)}` : ''} · {run.provider}
+    </span>
+  );
+}

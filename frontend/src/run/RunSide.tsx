@@ -1,0 +1,38 @@
+import { useState } from 'react';
+import { useEditor } from '../store/context';
+import { DetailsPanel } from './DetailsPanel';
+import { EventsPanel } from './EventsPanel';
+import { LivePanel } from './LivePanel';
+import { MetricsPanel } from './MetricsPanel';
+
+type SideTab = 'live' | 'details' | 'metrics' | 'events';
+const TABS: SideTab[] = ['live', 'details', 'metrics', 'events'];
+
+/** The run view's side panel: one tab per panel; choosing a step or an iteration opens Details. */
+export function RunSide({ runId }: { runId: string }) {
+  const selection = useEditor((s) => s.selection);
+  const focus = useEditor((s) => s.iterationFocus);
+  const [tab, setTab] = useState<SideTab>(selection?.kind === 'step' || focus ? 'details' : 'live');
+  const [followed, setFollowed] = useState({ selection, focus });
+  if (selection !== followed.selection || focus !== followed.focus) {
+    setFollowed({ selection, focus });
+    if (selection?.kind === 'step' || focus) setTab('details');
+  }
+  return (
+    <aside className="run-side" data-testid="run-side">
+      <div className="tabs" role="tablist">
+        {TABS.map((t) => (
+          <button key={t} role="tab" aria-selected={tab === t} className={`tab${tab === t ? ' active' : ''}`} onClick={() => setTab(t)}>
+            {t[0].toUpperCase() + t.slice(1)}
+          </button>
+        ))}
+      </div>
+      <div className="run-side-body">
+        {tab === 'live' && <LivePanel />}
+        {tab === 'details' && <DetailsPanel />}
+        {tab === 'metrics' && <MetricsPanel runId={runId} />}
+        {tab === 'events' && <EventsPanel />}
+      </div>
+    </aside>
+  );
+}

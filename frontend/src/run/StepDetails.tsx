@@ -1,0 +1,31 @@
+import { Pre } from './Pre';
+import type { StepRun } from './reduce';
+
+/** One step's run: status, who ran it, output, result and the prompt it saw. */
+export function StepDetails({ title, run }: { title: string; run: StepRun }) {
+  return (
+    <div className="step-details">
+      <h4 className="side-title">
+        {title} <span className={`status status-${run.status}`}>{run.status}</span>
+      </h4>
+      <div className="muted small">
+        {[run.agent && `agent ${run.agent}`, run.model && `model ${run.model}`, run.duration, run.tokens && `${run.tokens.total} tokens`].filter(Boolean).join(' · ')}
+      </div>
+      {run.error && <div className="field-problem error">{run.error}</div>}
+      <details open>
+        <summary>Output</summary>
+        <Pre text={run.content ?? run.output} />
+      </details>
+      {run.result !== undefined && run.result !== null && (
+        <details>
+          <summary>Result</summary>
+          <Pre text={JSON.stringify(run.result, null, 2)} />
+        </details>
+      )}
+      <details>
+        <summary>Prompt the agent saw</summary>
+        <Pre text={run.prompt} testId="prompt" empty="No prompt recorded." />
+      </details>
+    </div>
+  );
+}

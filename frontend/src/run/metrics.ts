@@ -1,0 +1,59 @@
+// GET /runs/{id}/metrics read defensively: the figures are shown, never trusted to be complete.
+import { isObject, type JsonObject } from '../doc/types';
+import { ordinal } from './labels';
+
+export interface StepMetric {
+  tokens: number | null;
+  durationMs: number | null;
+  status: string;
+  /** What the row is called on screen (the judge's turns are named by their loop and iteration). */
+  label: string;
+}
+
+export interface LoopMetric {
+  iterations: number | null;
+  meanMs: number | null;
+  maxMs: number | null;
+  breakReason: string | null;
+}
+
+export interface RunMetrics {
+  steps: [string, StepMetric][];
+  loops: [string, LoopMetric][];
+  costUsd: number | null;
+  durationS: number | null;
+}
+
+function numOrNull(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+export function readMetrics(m: JsonObject): RunMetrics {
+  const steps: [string, StepMetric][] = [];
+  if (isObject(m.steps)) {
+    for (const [id, raw] of Object.entries(m.steps)) {
+      if (!isObject(raw)) continue;
+      const tokens = isObject(raw.tokens) ? numOrNull(raw.tokens.total) : numOrNull(raw.tokens);
+      const judged = raw.kind === 'judge' && typeof raw.loop === 'string' && typeof raw.iteration === 'number';
+      const label = judged ? `${raw.loop} · judge, iteration ${ordinal(raw.iteration as number)}` : id;
+      steps.push([id, { tokens, durationMs: numOrNull(raw.duration_ms), status: typeof raw.status === 'string' ? raw.status : '', label }]);
+    }
+  }
+  const loops: [string, LoopMetric][] = [];
+  if (isObject(m.loops)) {
+    for (const [id, raw] of Object.entries(m.loops)) {
+      if (!isObject(raw)) continue;
+      const d = isObject(raw.duration_ms) ? raw.duration_ms : {};
+      loops.push([
+        id,
+        {
+          iterations: numOrNull(raw.iterations) ?? numOrNull(raw.rounds_completed),
+          meanMs: numOrNull(d.mean),
+          maxMs: numOrNull(d.max),
+          breakReason: typeof raw.break_reason === 'string' ? raw.break_reason : null,
+        },
+      ]);
+    }
+  }
+  return { steps, loops, costUsd: numOrNull(m.cost_usd), durationS: numOrNull(m.duration_s) };
+}

@@ -1,0 +1,147 @@
+// The shape of the editor store: one interface per slice (its state and its
+// actions), composed into EditorState by editorStore.ts.
+import type { StoreApi } from 'zustand/vanilla';
+import type { Diag, Run, RunEvent, ValidateResult } from '../api/types';
+import type { Layout, WorkflowDoc } from '../doc/types';
+import type { RunState } from '../run/reduce';
+
+export type Selection =
+  | { kind: 'workflow' }
+  | { kind: 'step'; key: string }
+  | { kind: 'edge'; id: string; source: string; target: string }
+  | { kind: 'agent'; name: string }
+  | { kind: 'options' }
+  | { kind: 'includes' };
+
+export interface Snapshot {
+  doc: WorkflowDoc;
+  layout: Layout;
+  source: string;
+}
+
+export interface LoadInput {
+  workflowId: number | null;
+  version: number | null;
+  doc: WorkflowDoc;
+  source: string;
+  layout: Layout | null;
+  errors?: Diag[];
+  warnings?: Diag[];
+  valid?: boolean | null;
+  readOnly?: boolean;
+  iterationOutputs?: Record<string, string[]>;
+}
+
+export interface DocumentState {
+  workflowId: number | null;
+  savedVersion: number | null;
+  doc: WorkflowDoc;
+  layout: Layout;
+  source: string;
+  /** Bumped on every change of the text not made in the YAML view. */
+  sourceNonce: number;
+  revision: number;
+  savedRevision: number;
+  /** Positions are saved with the workflow, so moving a node makes it dirty too. */
+  layoutRevision: number;
+  savedLayoutRevision: number;
+  /** The YAML text does not parse to a mapping: the canvas shows the last good document. */
+  parseFailed: boolean;
+  readOnly: boolean;
+}
+
+export interface DocumentActions {
+  load(input: LoadInput): void;
+  applyDoc(doc: WorkflowDoc, opts?: { coalesce?: string; layout?: Layout; select?: Selection | null }): void;
+  setSource(text: string): void;
+  setLayout(layout: Layout, opts?: { history?: boolean }): void;
+  renameKey(oldKey: string, newKey: string): void;
+  /** Replaces the whole document (import), undoably. */
+  replaceAll(doc: WorkflowDoc, source: string, layout: Layout | null): void;
+  markSaved(workflowId: number, version: number, revision: number, layoutRevision: number): void;
+}
+
+export interface ValidationState {
+  errors: Diag[];
+  warnings: Diag[];
+  /** For each loop with inner steps (by JSON pointer): the inner steps its iterations' output comes from (the server's rule). */
+  iterationOutputs: Record<string, string[]>;
+  valid: boolean | null;
+  validating: boolean;
+  /** Revision the diagnostics belong to. */
+  checkedRevision: number;
+  syncError: string | null;
+}
+
+export interface ValidationActions {
+  /** Resolves once the text and diagnostics match the latest edit. */
+  whenSynced(): Promise<void>;
+  revalidate(): void;
+}
+
+export interface SelectionState {
+  selection: Selection | null;
+  focusField: string | null;
+  /** YAML line to reveal (from the problems panel). */
+  focusLine: number | null;
+  focusNonce: number;
+  /** Bumped to ask the canvas to fit the view (after an import, a tidy-up ...). */
+  fitNonce: number;
+}
+
+export interface SelectionActions {
+  select(selection: Selection | null, field?: string | null, line?: number | null): void;
+  requestFit(): void;
+}
+
+export interface HistoryState {
+  past: Snapshot[];
+  future: Snapshot[];
+  lastCoalesce: string | null;
+  lastEditAt: number;
+}
+
+export interface HistoryActions {
+  undo(): void;
+  redo(): void;
+}
+
+/** The run's paused time as this view saw it: since when it is paused (null while not), and the time paused before. */
+export interface PauseClock {
+  at: number | null;
+  total: number;
+}
+
+export interface RunSliceState {
+  run: Run | null;
+  runState: RunState;
+  /** The iteration opened from a loop's strip. */
+  iterationFocus: { loop: string; iteration: number } | null;
+  /** Kept as the shown status goes in and out of paused, so the run's clock stops while it is paused. */
+  pauseClock: PauseClock;
+}
+
+export interface RunActions {
+  setRun(run: Run | null): void;
+  addEvents(events: RunEvent[]): void;
+  resetRun(): void;
+  focusIteration(focus: { loop: string; iteration: number } | null): void;
+}
+
+export type DocumentSlice = DocumentState & DocumentActions;
+export type ValidationSlice = ValidationState & ValidationActions;
+export type SelectionSlice = SelectionState & SelectionActions;
+export type HistorySlice = HistoryState & HistoryActions;
+export type RunSlice = RunSliceState & RunActions;
+
+export type Actions = DocumentActions & ValidationActions & SelectionActions & HistoryActions & RunActions;
+export type EditorState = DocumentSlice & ValidationSlice & SelectionSlice & HistorySlice & RunSlice;
+export type EditorStore = StoreApi<EditorState>;
+export type SetEditor = EditorStore['setState'];
+export type GetEditor = EditorStore['getState'];
+
+/** The server calls the store makes: validation and rendering (the API client, or a fake in tests). */
+export interface SyncApi {
+  validate(body: { source: string } | { document: WorkflowDoc }, signal?: AbortSignal): Promise<ValidateResult>;
+  render(body: { document: WorkflowDoc; format: 'yaml' | 'json'; source?: string }, signal?: AbortSignal): Promise<{ text: string }>;
+}
