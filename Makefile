@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.config.ts frontend/tsconfig.json -type f 2>/dev/null)
+FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/eslint.config.js -type f 2>/dev/null)
 
 .PHONY: install frontend run worker test test-python test-frontend chromium services bench clean contract
 
@@ -51,7 +51,7 @@ services:
 	@for i in $$(seq 1 30); do redis-cli -h 127.0.0.1 ping >/dev/null 2>&1 && pg_isready -h 127.0.0.1 -q && exit 0; sleep 1; done; echo "Redis or PostgreSQL did not start" >&2; exit 1
 
 test-frontend: frontend
-	cd frontend && npm test --silent
+	cd frontend && npm run typecheck --silent && npm run lint --silent && npm test --silent
 
 test-python: install frontend chromium services
 	$(BIN)/python -m pytest

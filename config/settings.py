@@ -42,6 +42,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    # Only for its static files: the API docs page loads Swagger UI from here, not from a CDN.
+    "ninja",
     "channels",
     "accounts",
     "designer",
@@ -50,6 +52,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.body_limit.RequestBodyLimit",
+    # Static files with the security headers above (nosniff, HSTS under TLS).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -57,6 +62,39 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+# ---------------------------------------------------------------- limits on what one request may cost
+
+# Bodies over this are answered 413 naming the limit, on every route. A workflow is at most
+# 1 MiB; JSON escaping (\u00e9 for é) can triple it, and a layout rides along.
+REQUEST_MAX_BYTES = envint("REQUEST_MAX_BYTES", 4 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
+# Reading, validating, rendering and importing documents run in these worker processes
+# (config/offload.py), each task stopped past WORK_TIMEOUT_S; more than WORK_QUEUE at once wait no more: 503.
+WORK_PROCESSES = envint("WORK_PROCESSES", min(2, os.cpu_count() or 1))
+WORK_TIMEOUT_S = float(envstr("WORK_TIMEOUT_S", "10"))
+WORK_QUEUE = envint("WORK_QUEUE", 16)
+WORK_TASKS_PER_PROCESS = envint("WORK_TASKS_PER_PROCESS", 500)
+# Requests a minute that an address not signed in may make to /validate, /render and /import.
+ANON_RATE = envstr("ANON_RATE", "120/min")
+# Reverse proxies in front of the server: their X-Forwarded-For and X-Forwarded-Proto are believed.
+TRUSTED_PROXIES = envint("TRUSTED_PROXIES", 0)
+NINJA_NUM_PROXIES = TRUSTED_PROXIES
+
+# ---------------------------------------------------------------- TLS
+
+# HTTPS=1 when users reach the server over TLS (directly or through a proxy): cookies are sent
+# only over TLS, browsers are told to keep to HTTPS (HSTS), and plain HTTP is redirected.
+# Off by default: the embedded default serves plain http on 127.0.0.1.
+HTTPS = envbool("HTTPS", False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", HTTPS)
+SECURE_HSTS_SECONDS = envint("HSTS_SECONDS", 31_536_000 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = envbool("HSTS_PRELOAD", False)
+if TRUSTED_PROXIES:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -110,6 +148,9 @@ else:
             "CONFIG": {"capacity": envint("CHANNEL_CAPACITY", 1000)},
         }
     }
+# The cache holds rate-limit counts: shared by every server process when there is a Redis.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 
 RUNTIME_BACKEND = envstr("RUNTIME_BACKEND", "celery" if REDIS_URL else "inline")
 if RUNTIME_BACKEND not in ("inline", "celery"):
@@ -158,6 +199,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise warns at every start about a missing one
+# Straight from frontend/dist and the apps' static folders: no collectstatic step to forget.
+WHITENOISE_USE_FINDERS = True
 FRONTEND_DIST = BASE_DIR / "frontend" / "dist"
 STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.exists() else []
 

@@ -1,11 +1,16 @@
 """Document endpoints: validate and render. Views stay thin over designer.services."""
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal, Optional
 
-from ninja import Router, Schema, Status
+from django.http import HttpResponse
+from ninja import File, Form, Router, Schema, Status
+from ninja.files import UploadedFile
 
-from designer import services
+from accounts.tokens import API_AUTH
+from designer import services, workflows
+from designer.errors import BadRequest
 
 router = Router(tags=["documents"])
 
@@ -49,7 +54,7 @@ class RenderOut(Schema):
 @router.post("/validate", response=ValidationOut, auth=None, summary="Validate a workflow document")
 def validate(request, payload: DocumentIn):
     """Every error and warning with its code, class, JSON pointer and source line; the canonical YAML when valid."""
-    return services.validation_answer(services.load_input(payload.source, payload.document))
+    return services.validate(payload.source, payload.document)
 
 
 @router.post("/render", response=RenderOut, auth=None, summary="Render a document as canonical YAML or JSON")
@@ -59,18 +64,6 @@ def render(request, payload: RenderIn):
 
 
 # ---------------------------------------------------------------- saved workflows
-
-from datetime import datetime  # noqa: E402
-
-from django.http import HttpResponse  # noqa: E402
-from ninja import File, Form  # noqa: E402
-from ninja.files import UploadedFile  # noqa: E402
-
-from designer import workflows  # noqa: E402
-from designer.documents import load_source, validate_document  # noqa: E402
-from designer.graph import iteration_outputs  # noqa: E402
-from designer.errors import BadRequest  # noqa: E402
-from accounts.tokens import API_AUTH  # noqa: E402
 
 MAX_UPLOAD_BYTES = 1024 * 1024
 
@@ -114,13 +107,9 @@ class VersionSummary(Schema):
 
 def workflow_out(version) -> dict:
     workflow = version.workflow
-    loaded = load_source(version.source) if version.source else None
-    report = loaded.report if loaded is not None and loaded.parsed else validate_document(version.document)
     return {
         "id": workflow.id, "name": workflow.name, "version": version.number, "document": version.document,
-        "source": version.source, "layout": version.layout or {}, "valid": report.valid,
-        "runnable": report.runnable, "errors": [d.as_dict() for d in report.errors], "warnings": [d.as_dict() for d in report.warnings],
-        "iteration_outputs": iteration_outputs(version.document),
+        "source": version.source, "layout": version.layout or {}, **services.stored(version.source, version.document),
         "created_at": workflow.created_at, "updated_at": version.created_at,
     }
 
@@ -147,6 +136,8 @@ def import_workflow(request, file: UploadedFile = File(...), into: Optional[int]
     if file.size is not None and file.size > MAX_UPLOAD_BYTES:
         raise BadRequest(f"{file.name} is {file.size:,} bytes; a workflow file is at most 1 MiB", status=413)
     data = file.read(MAX_UPLOAD_BYTES + 1)
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise BadRequest(f"{file.name} is larger than 1 MiB, the limit for a workflow file", status=413)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:

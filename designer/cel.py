@@ -1,247 +1,249 @@
-"""CEL for workflow documents: compile, inspect and evaluate expressions.
+"""CEL for workflow documents: the one door to check, inspect and evaluate expressions.
 
-One module serves the validator (does it compile, which variables does it use)
-and the runtime (evaluate with a bounded cost). Two things differ from plain
-CEL on purpose:
+Every parse and every evaluation runs in a worker process (:mod:`designer.cel_pool`,
+:mod:`designer.cel_worker`) under limits the expression cannot escape, and never
+on an event loop:
 
-* Hyphenated step ids. The spec's own examples write
-  ``steps.list-services.result.services``, which CEL parses as a subtraction.
-  :func:`normalize` rewrites such dot access to ``steps['list-services']`` so it
-  evaluates as the author meant, and the validator warns with the bracket form.
-* Cost. Evaluation is interpreted Python; a tracer counts interpreter calls and
-  aborts past a budget, so no expression can hang or exhaust a worker.
+* CPU time, held by the kernel: ``CEL_EVAL_TIMEOUT_MS`` (default 50) per
+  evaluation, ``CEL_PARSE_TIMEOUT_MS`` (default 300) per parse. A worker that
+  uses its time up is ended by a CPU timer signal; the caller gets
+  :class:`CelCostExceeded` ("expression exceeded its evaluation budget
+  (cel_budget_exceeded: more than 50 ms of CPU time)"). Turning variables into
+  CEL values is not counted: it costs in proportion to the data, not to the
+  expression, and is held by the variables' size cap (an eighth of the memory
+  cap) and the wall-clock bound.
+* Wall-clock time, held by the caller: ``CEL_WALL_TIMEOUT_MS`` (default 5000,
+  never less than twice the CPU limits), then SIGKILL. CPU time is the limit
+  that matters; the wall-clock bound only catches a worker that cannot be
+  scheduled or is stuck, so a loaded machine does not fail expressions that
+  would have fitted (at load 5 on 2 cores, 50 ms of CPU took over a second).
+* Memory: ``CEL_MEMORY_MB`` (default 512) of address space per worker.
+* Validation: all the expressions of one document may cost ``CEL_CHECK_BUDGET_MS``
+  (default 500) of parse time together; past it the rest are reported unchecked.
+* Workers: ``CEL_WORKERS`` (default 2) evaluate for runs, ``CEL_CHECK_WORKERS``
+  (default 1) check for validation, so anonymous validation cannot starve runs.
+
+Why processes, measured on the 2-core development machine (bench/hostile.py):
+
+* The old bound was a ``sys.settrace`` tracer that raised. Raised inside lark's
+  own code the exception was swallowed, CPython dropped the tracer, and the
+  evaluation went on unbounded, on the server's event loop (21 s freezes).
+* The Rust-backed ``common-expression-language`` 0.10.0 evaluates our
+  expressions (``has()``, macros, ``steps['a-b']``, ``contains``, ``matches``)
+  and is faster (``size(L.map(a, L.map(b, a))) > 0`` with 200 items: 0.48 s,
+  cel-python 2.15 s), but it has no cost limit, so the attack still runs (380
+  items: 3.5 s; a cubic one with 100 items: 10.4 s), and it holds the GIL
+  throughout (a thread beside it ticked twice in 22 s). Its errors are bare
+  Python exceptions (``KeyError 'nope'``), not our messages. A native
+  evaluator without a bound is no bound, so cel-python stays, in workers.
+* A request to a worker costs a socket round trip (about 60 µs on an idle
+  machine); an ordinary ``until`` or ``condition`` (about 0.3 ms in process)
+  costs 1.2-2x that through the pool, and less than the traced in-process
+  evaluation it replaces, whose tracer slowed every call 2-3x.
+
+Cheap things stay in process: the length cap, :func:`normalize`, and a cache
+of inspection results, so an editor validating on every keystroke pays only
+for the expression that changed.
 """
 from __future__ import annotations
 
-import re
-import sys
+import copy
+import os
 import threading
-from dataclasses import dataclass, field
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
-import celpy
-from celpy import celtypes
-from lark import Token, Tree
+from config.env import ImproperlyConfiguredEnv, envint
+from designer.cel_language import (
+    MAX_EXPRESSION_LENGTH,
+    MAX_RESULT_ITEMS,
+    CelCostExceeded,
+    CelError,
+    CelUnavailable,
+    Inspection,
+    hyphen_dot_refs,
+    length_error,
+    normalize,
+)
+from designer.cel_pool import Limits, Pool, forget_zygote
 
-MAX_EXPRESSION_LENGTH = 4000
-# Interpreter calls allowed for one evaluation; a simple expression needs a few hundred.
-DEFAULT_COST_BUDGET = 200_000
-MAX_RESULT_ITEMS = 100_000
-
-_MACROS = {"map", "filter", "all", "exists", "exists_one"}
-_HYPHEN_DOT = re.compile(r"\bsteps\.([a-z][a-z0-9_]*(?:-[a-z0-9_]+)+)")
-
-
-class CelError(Exception):
-    """An expression that does not compile or cannot be evaluated."""
-
-
-class CelCostExceeded(CelError):
-    pass
-
-
-@dataclass
-class Inspection:
-    """What an expression refers to, found without evaluating it."""
-
-    variables: set[str] = field(default_factory=set)
-    step_refs: set[str] = field(default_factory=set)
-    hyphen_dot_refs: list[str] = field(default_factory=list)
+__all__ = [
+    "MAX_EXPRESSION_LENGTH", "MAX_RESULT_ITEMS", "CelBudgetExhausted", "CelCostExceeded", "CelError", "CelUnavailable", "CheckBudget",
+    "Inspection", "compile_expression", "evaluate", "evaluate_async", "hyphen_dot_refs", "inspect", "limits",
+    "normalize", "pool",
+]
 
 
-def hyphen_dot_refs(expression: str) -> list[str]:
-    return _HYPHEN_DOT.findall(expression)
+class CelBudgetExhausted(CelCostExceeded):
+    """The expressions of one validation used up their shared budget before this one was checked."""
 
 
-def normalize(expression: str) -> str:
-    """Rewrite ``steps.a-b`` dot access to ``steps['a-b']``."""
-    return _HYPHEN_DOT.sub(lambda m: f"steps['{m.group(1)}']", expression)
+@lru_cache(maxsize=1)
+def limits() -> Limits:
+    return Limits(parse_ms=_positive("CEL_PARSE_TIMEOUT_MS", 300), eval_ms=_positive("CEL_EVAL_TIMEOUT_MS", 50),
+                  wall_ms=_positive("CEL_WALL_TIMEOUT_MS", 5000), memory_mb=_positive("CEL_MEMORY_MB", 512))
 
 
-_env = celpy.Environment()
-_env_lock = threading.Lock()
-
-
-@lru_cache(maxsize=2048)
-def _compile(expression: str) -> Tree:
-    if len(expression) > MAX_EXPRESSION_LENGTH:
-        raise CelError(f"expression is longer than {MAX_EXPRESSION_LENGTH} characters")
-    try:
-        with _env_lock:  # the lark parser keeps state between calls
-            return _env.compile(normalize(expression))
-    except celpy.CELParseError as exc:
-        raise CelError(_syntax_message(exc, expression)) from None
-    except Exception as exc:  # lark can raise other errors on odd input
-        raise CelError(f"syntax error: {_first_line(str(exc))}") from None
-
-
-# lark's token names, in the words a person reads.
-_OPERANDS = {"STRING_LIT", "MLSTRING_LIT", "BYTES_LIT", "INT_LIT", "UINT_LIT", "FLOAT_LIT", "BOOL_LIT", "NULL_LIT",
-             "IDENT", "LPAR", "LSQB", "LBRACE", "DOT", "BANG", "MINUS"}
-_CLOSERS = {"RPAR": "')'", "RSQB": "']'", "RBRACE": "'}'", "COMMA": "','", "COLON": "':'"}
-
-
-def _syntax_message(exc: Exception, expression: str) -> str:
-    """'syntax error at column N: expected ...' from the parser's own account of what it wanted."""
-    cause = exc.__cause__ or exc.__context__
-    expected = set(getattr(cause, "expected", None) or getattr(cause, "allowed", None) or ())
-    token = getattr(cause, "token", None)
-    ended = token is not None and (getattr(token, "type", "") == "$END" or str(token) == "")
-    # At the end of the text lark points at the last token; the person needs the place after it.
-    column = len(expression.rstrip()) + 1 if ended else getattr(exc, "column", None)
-    where = f"syntax error at column {column}" if column else "syntax error"
-    words = [_CLOSERS[name] for name in sorted(_CLOSERS) if name in expected]
-    if expected & _OPERANDS:
-        words.append("a value")
-    if not words and expected:
-        words.append("an operator")
-    if ended:
-        found = "the expression ends too early"
-    elif token is not None:
-        found = f"unexpected {str(token)!r}"
-    else:
-        found = "unexpected character"
-    return f"{where}: {found}" + (f", expected {' or '.join(words)}" if words else "")
-
-
-def _first_line(text: str) -> str:
-    return text.strip().splitlines()[0] if text.strip() else ""
-
-
-def compile_expression(expression: str) -> Tree:
-    """Parse an expression; raise :class:`CelError` with a readable message."""
-    return _compile(expression)
-
-
-@lru_cache(maxsize=2048)
-def _program(expression: str):
-    return _env.program(compile_expression(expression))
-
-
-@lru_cache(maxsize=2048)
-def inspect(expression: str) -> Inspection:
-    """Variables and step references of an expression (cached: treat the answer as read-only)."""
-    tree = compile_expression(expression)
-    found = Inspection(hyphen_dot_refs=hyphen_dot_refs(expression))
-    bound: set[str] = set()
-    for node in tree.iter_subtrees():
-        if node.data == "member_dot_arg" and len(node.children) >= 3:
-            method = node.children[1]
-            args = node.children[2]
-            if isinstance(method, Token) and str(method) in _MACROS and isinstance(args, Tree) and args.children:
-                name = _bare_ident(args.children[0])
-                if name:
-                    bound.add(name)
-    for node in tree.iter_subtrees():
-        if node.data == "primary" and node.children and isinstance(node.children[0], Tree):
-            ident = node.children[0]
-            if ident.data == "ident" and ident.children:
-                found.variables.add(str(ident.children[0]))
-        ref = _step_ref(node)
-        if ref:
-            found.step_refs.add(ref)
-    found.variables -= bound
-    return found
-
-
-def _bare_ident(node: Any) -> str | None:
-    """The name when ``node`` is an expression that is only an identifier."""
-    while isinstance(node, Tree):
-        if node.data == "ident":
-            return str(node.children[0])
-        if len(node.children) != 1:
-            return None
-        node = node.children[0]
-    return None
-
-
-def _step_ref(node: Tree) -> str | None:
-    """``steps.x`` or ``steps['x']``: the step id x."""
-    if node.data not in ("member_dot", "member_index") or len(node.children) < 2:
-        return None
-    base = node.children[0]
-    if _bare_ident(base) != "steps":
-        return None
-    key = node.children[1]
-    if node.data == "member_dot" and isinstance(key, Token):
-        return str(key)
-    if node.data == "member_index":
-        literal = _string_literal(key)
-        return literal
-    return None
-
-
-def _string_literal(node: Any) -> str | None:
-    while isinstance(node, Tree):
-        if node.data == "literal" and node.children:
-            text = str(node.children[0])
-            if len(text) >= 2 and text[0] in "'\"" and text[-1] == text[0]:
-                return text[1:-1]
-            return None
-        if len(node.children) != 1:
-            return None
-        node = node.children[0]
-    return None
-
-
-def to_cel(value: Any) -> Any:
-    return celpy.json_to_cel(value)
-
-
-def to_python(value: Any) -> Any:
-    """CEL values back to plain JSON-like Python."""
-    if isinstance(value, celtypes.BoolType):
-        return bool(value)
-    if isinstance(value, (celtypes.IntType, celtypes.UintType)):
-        return int(value)
-    if isinstance(value, celtypes.DoubleType):
-        return float(value)
-    if isinstance(value, celtypes.StringType):
-        return str(value)
-    if isinstance(value, celtypes.ListType):
-        return [to_python(v) for v in value]
-    if isinstance(value, celtypes.MapType):
-        return {str(k): to_python(v) for k, v in value.items()}
-    if value is None:
-        return None
+def _positive(name: str, default: int) -> int:
+    value = envint(name, default)
+    if value <= 0:
+        raise ImproperlyConfiguredEnv(f"{name}={value} must be a positive number")
     return value
 
 
-class _CostTracer:
-    def __init__(self, budget: int):
-        self.remaining = budget
-
-    def __call__(self, frame, event, arg):
-        if event == "call":
-            self.remaining -= 1
-            if self.remaining < 0:
-                raise CelCostExceeded("expression exceeded its evaluation budget")
-        return None
+_pools: dict[str, Pool] = {}
+_pools_lock = threading.Lock()
+_POOL_SIZES = {"evaluate": ("CEL_WORKERS", 2), "check": ("CEL_CHECK_WORKERS", 1)}
 
 
-def evaluate(expression: str, variables: dict[str, Any], *, budget: int = DEFAULT_COST_BUDGET) -> Any:
-    """Evaluate with JSON-like ``variables``; return plain Python.
+def pool(name: str) -> Pool:
+    """The worker pool for ``evaluate`` (runs) or ``check`` (validation), created on first use."""
+    found = _pools.get(name)
+    if found is None:
+        with _pools_lock:
+            found = _pools.get(name)
+            if found is None:
+                variable, default = _POOL_SIZES[name]
+                found = _pools[name] = Pool(name, _positive(variable, default), limits())
+    return found
 
-    Raises :class:`CelError` for compile errors, evaluation errors (missing
-    fields, wrong types) and :class:`CelCostExceeded` past the budget.
+
+def _forget_after_fork() -> None:
+    _pools.clear()
+    forget_zygote()
+
+
+# A forked child (Celery's prefork pool) must start its own workers, not talk over its parent's sockets.
+os.register_at_fork(after_in_child=_forget_after_fork)
+
+
+# ---------------------------------------------------------------------- evaluation
+
+
+def _evaluation(expression: str, variables: dict[str, Any], timeout_ms: float | None) -> tuple[tuple, float]:
+    too_long = length_error(expression)
+    if too_long:
+        raise too_long
+    bound = limits()
+    eval_ms = timeout_ms or bound.eval_ms
+    return ("evaluate", expression, variables, bound.parse_ms / 1000, eval_ms / 1000), eval_ms
+
+
+def _value(reply) -> Any:
+    if reply.kind == "ok":
+        return reply.payload
+    if reply.kind == "cost":
+        raise reply.payload
+    raise CelError(reply.payload)
+
+
+def evaluate(expression: str, variables: dict[str, Any], *, timeout_ms: float | None = None) -> Any:
+    """Evaluate with JSON-like ``variables``; return plain Python. Blocks this thread, never more than the bounds.
+
+    Raises :class:`CelError` for compile errors and evaluation errors (missing
+    fields, wrong types), :class:`CelCostExceeded` past a limit.
     """
-    program = _program(expression)
-    activation = {name: to_cel(value) for name, value in variables.items()}
-    tracer = _CostTracer(budget)
-    previous = sys.gettrace()
-    sys.settrace(tracer)
+    message, eval_ms = _evaluation(expression, variables, timeout_ms)
+    return _value(pool("evaluate").request(message, phase_ms=eval_ms, parse=False))
+
+
+async def evaluate_async(expression: str, variables: dict[str, Any], *, timeout_ms: float | None = None) -> Any:
+    """:func:`evaluate` for the engine: awaits the worker without blocking the event loop."""
+    message, eval_ms = _evaluation(expression, variables, timeout_ms)
+    return _value(await pool("evaluate").request_async(message, phase_ms=eval_ms, parse=False))
+
+
+# ---------------------------------------------------------------------- checking
+
+
+class CheckBudget:
+    """The parse time the expressions of one validation may spend together."""
+
+    def __init__(self, ms: float | None = None):
+        self.total_ms = ms if ms is not None else _positive("CEL_CHECK_BUDGET_MS", 500)
+        self.spent_ms = 0.0
+
+    @property
+    def remaining_ms(self) -> float:
+        return max(self.total_ms - self.spent_ms, 0.0)
+
+
+class _Results:
+    """A small thread-safe LRU of inspection outcomes (an Inspection, or the CelError to raise again)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Any:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: str, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_inspections = _Results(2048)
+
+
+def inspect(expression: str, *, budget: CheckBudget | None = None) -> Inspection:
+    """Variables and step references of an expression, parsed under the parse bound
+    (cached: treat the answer as read-only). Raises :class:`CelError` when it does not parse."""
+    outcome = _inspections.get(expression)
+    if outcome is None:
+        outcome = _check(expression, budget)
+    if isinstance(outcome, CelError):
+        raise copy.copy(outcome)  # a fresh one each time: a raised instance keeps growing its traceback
+    return outcome
+
+
+def _check(expression: str, budget: CheckBudget | None) -> Inspection | CelError:
+    """Parse in a check worker. Only what the expression itself decides is remembered: its inspection, its
+    syntax error, or that it used up the full parse time; a starved or crashed worker says nothing about it."""
+    too_long = length_error(expression)
+    if too_long:
+        return too_long
+    full_ms = limits().parse_ms
+    limit_ms = full_ms if budget is None else min(full_ms, budget.remaining_ms)
+    if limit_ms <= 0:
+        raise _exhausted(budget)
     try:
-        value = program.evaluate(activation)
-    except CelCostExceeded:
-        raise
-    except Exception as exc:
-        raise CelError(f"evaluation failed: {_first_line(str(exc)) or type(exc).__name__}") from None
-    finally:
-        sys.settrace(previous)
-    if isinstance(value, celpy.CELEvalError):
-        raise CelError(f"evaluation failed: {_first_line(str(value.args[0] if value.args else value))}")
-    result = to_python(value)
-    if isinstance(result, list) and len(result) > MAX_RESULT_ITEMS:
-        raise CelCostExceeded(f"expression produced {len(result)} items (limit {MAX_RESULT_ITEMS})")
-    return result
+        reply = pool("check").request(("check", expression, limit_ms / 1000), phase_ms=limit_ms, parse=True)
+    except CelCostExceeded as exc:
+        if budget is not None:
+            budget.spent_ms += limit_ms
+        if "CPU time" not in exc.limit:
+            raise
+        if limit_ms < full_ms:  # the shared budget ran out, not this expression's own bound
+            raise _exhausted(budget) from None
+        outcome: Inspection | CelError = exc
+    else:
+        if budget is not None:
+            budget.spent_ms += reply.cpu_ms
+        outcome = CelError(reply.payload) if reply.kind == "error" else reply.payload
+    _inspections.put(expression, outcome)
+    return outcome
+
+
+def _exhausted(budget: CheckBudget) -> CelBudgetExhausted:
+    return CelBudgetExhausted(f"this document's expressions used up their {budget.total_ms:.0f} ms parse budget "
+                              f"(cel_check_budget_exhausted)", code="cel_check_budget_exhausted",
+                              limit=f"{budget.total_ms:.0f} ms")
+
+
+def compile_expression(expression: str) -> Inspection:
+    """Check that an expression parses (under the parse bound); raise :class:`CelError` with a readable message."""
+    return inspect(expression)

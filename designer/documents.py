@@ -10,15 +10,15 @@ from typing import Any
 
 from designer.diagnostics import Diagnostic, Report
 from designer.graph import find_cycles, topo_order
-from designer.source import MAX_DOCUMENT_BYTES, Positions, parse_text
+from designer.source import MAX_DOCUMENT_BYTES, ParsedText, Positions, parse_text, read_object
 from designer.validation import locate, validate_document
 from designer.writer import canonical, dump_json, dump_yaml
 
 __all__ = [
     "Loaded",
     "load_source",
+    "load_document",
     "validate_document",
-    "check_source",
     "dump_yaml",
     "dump_json",
     "canonical",
@@ -26,7 +26,14 @@ __all__ = [
     "find_cycles",
     "parse_duration",
     "MAX_DOCUMENT_BYTES",
+    "MAX_STEPS_IN_ALL",
+    "MAX_EXPRESSION_CHARACTERS",
 ]
+
+# Validation costs per step and per character of CEL; these keep one document's check well
+# under a second. 100 top-level steps is the format's own cap; loops may hold more between them.
+MAX_STEPS_IN_ALL = 1_000
+MAX_EXPRESSION_CHARACTERS = 20_000
 
 
 @dataclass
@@ -51,19 +58,64 @@ class Loaded:
 
 def load_source(text: str | bytes, filename: str | None = None) -> Loaded:
     """Parse and validate workflow text (YAML or JSON). Never raises."""
-    parsed = parse_text(text)
     source = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
-    report = Report()
-    if parsed.diagnostics:
-        report.extend(parsed.diagnostics)
-        document = parsed.document if isinstance(parsed.document, dict) else None
+    return _checked(parse_text(text), source)
+
+
+def load_document(document: Any) -> Loaded:
+    """Validate a document given as data, held to the caps text is held to. Never raises."""
+    return _checked(read_object(document), None)
+
+
+def _checked(parsed: ParsedText, source: str | None) -> Loaded:
+    def loaded(document: Any, report: Report) -> Loaded:
         return Loaded(document=document, report=report, source=source, positions=parsed.positions, format=parsed.format)
-    report = validate_document(parsed.document, parsed.positions)
-    return Loaded(document=parsed.document, report=report, source=source, positions=parsed.positions, format=parsed.format)
+
+    if parsed.diagnostics:
+        return loaded(parsed.document if isinstance(parsed.document, dict) else None, Report(list(parsed.diagnostics)))
+    over = over_limits(parsed.document)
+    if over:
+        # Refused like text that does not parse: it is not validated, saved or rendered.
+        locate(over, parsed.positions)
+        return loaded(None, Report(over))
+    document = parsed.document if isinstance(parsed.document, dict) else None
+    return loaded(document, validate_document(parsed.document, parsed.positions))
 
 
-def check_source(text: str | bytes) -> Report:
-    return load_source(text).report
+def over_limits(document: Any) -> list[Diagnostic]:
+    """The caps on steps (every scope) and on CEL (every expression together), before validating."""
+    if not isinstance(document, dict):
+        return []
+    steps = 0
+    characters = 0
+    scopes = [("/steps", document.get("steps"))]
+    while scopes:
+        where, scope = scopes.pop()
+        if not isinstance(scope, list):
+            continue
+        steps += len(scope)
+        if steps > MAX_STEPS_IN_ALL:
+            return [Diagnostic(code="too_many_steps", path="/steps",
+                               message=f"a workflow has at most {MAX_STEPS_IN_ALL:,} steps in all, counting those inside loops; "
+                                       f"this one has more than that (the limit is passed in `{where}`)",
+                               hint="move a group of steps into an included sub-workflow")]
+        for index, step in enumerate(scope):
+            if not isinstance(step, dict):
+                continue
+            loop: dict = step["loop"] if isinstance(step.get("loop"), dict) else {}
+            for path, expression in ((f"{where}/{index}/condition", step.get("condition")),
+                                     (f"{where}/{index}/loop/until", loop.get("until")),
+                                     (f"{where}/{index}/loop/forEach", loop.get("forEach"))):
+                if isinstance(expression, str):
+                    characters += len(expression)
+                    if characters > MAX_EXPRESSION_CHARACTERS:
+                        return [Diagnostic(code="expressions_too_long", path=path,
+                                           message=f"the CEL expressions of a workflow come to at most {MAX_EXPRESSION_CHARACTERS:,} "
+                                                   f"characters together; this one brings them to {characters:,}",
+                                           hint="shorten the expressions, or move steps into an included sub-workflow")]
+            if loop:
+                scopes.append((f"{where}/{index}/loop/steps", loop.get("steps")))
+    return []
 
 
 _DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$")
@@ -76,10 +128,6 @@ def parse_duration(value: str) -> float:
         raise ValueError(f"{value!r} is not a duration such as 30s, 10m or 1h30m")
     hours, minutes, seconds = (int(g) if g else 0 for g in match.groups())
     return float(hours * 3600 + minutes * 60 + seconds)
-
-
-def diagnostics_as_dicts(diagnostics: list[Diagnostic]) -> list[dict]:
-    return [d.as_dict() for d in diagnostics]
 
 
 _ = locate  # re-exported for callers that validate a dict with known positions

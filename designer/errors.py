@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 import logging
+import math
 
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404
-from ninja.errors import AuthenticationError, HttpError, ValidationError
+from django.http.multipartparser import MultiPartParserError
+from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
-from designer.json_body import BodyError
+from config.offload import WorkBusy, WorkFailed, WorkTooLong
+from designer.json_body import BodyError, body_too_large
 
 log = logging.getLogger(__name__)
 
@@ -17,6 +21,9 @@ class DocumentInvalid(Exception):
     def __init__(self, message: str, diagnostics: list[dict]):
         super().__init__(message)
         self.diagnostics = diagnostics
+
+    def __reduce__(self):  # raised in worker processes (config.offload) and pickled back
+        return (type(self), (str(self), self.diagnostics))
 
 
 class BadRequest(Exception):
@@ -56,6 +63,38 @@ def install_error_handlers(api) -> None:
         cause = exc.__cause__
         detail = str(cause) if isinstance(cause, BodyError) else str(exc)
         return api.create_response(request, {"detail": detail}, status=exc.status_code)
+
+    @api.exception_handler(Throttled)
+    def throttled(request, exc):
+        wait = f"; try again in {math.ceil(exc.wait)} s" if exc.wait else ""
+        return api.create_response(request, {"detail": f"too many requests from your address{wait}"}, status=429)
+
+    @api.exception_handler(RequestDataTooBig)
+    def body_over_limit(request, exc):
+        return api.create_response(request, {"detail": body_too_large(None)}, status=413)
+
+    @api.exception_handler(SuspiciousOperation)
+    def suspicious(request, exc):
+        # Too many form fields or files, and the like: the request, not the server, is at fault.
+        return api.create_response(request, {"detail": f"bad request: {exc}"}, status=400)
+
+    @api.exception_handler(MultiPartParserError)
+    def bad_multipart(request, exc):
+        return api.create_response(request, {"detail": f"invalid multipart body: {exc}"}, status=400)
+
+    @api.exception_handler(WorkTooLong)
+    def too_long(request, exc):
+        return api.create_response(request, {"detail": str(exc)}, status=422)
+
+    @api.exception_handler(WorkFailed)
+    def work_failed(request, exc):
+        return api.create_response(request, {"detail": str(exc)}, status=422)
+
+    @api.exception_handler(WorkBusy)
+    def busy(request, exc):
+        response = api.create_response(request, {"detail": str(exc)}, status=503)
+        response["Retry-After"] = "2"
+        return response
 
     @api.exception_handler(Exception)
     def unexpected(request, exc):

@@ -7,12 +7,17 @@ before anything is expanded); duplicate keys are caught with their line; and
 every node's line and column is recorded under its JSON pointer so a
 diagnostic can point at the source. Plain scalars resolve by the YAML 1.2 core
 schema, as the reference runner reads them (``yes`` stays a string).
+
+Text and data alike are held to caps checked while reading, before anything recurses:
+size, depth, number of values, and only values a store and any JSON reader can hold
+(no NUL, no lone surrogate, no number beyond a double).
 """
 from __future__ import annotations
 
 import json
 import math
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +26,15 @@ import yaml
 from designer.diagnostics import Diagnostic, pointer
 
 MAX_DOCUMENT_BYTES = 1024 * 1024
+# Mappings, lists and scalars in one document. Reading costs per value, so this (and not only
+# the size in bytes) bounds the work: a 1 MiB flow list of 250,000 numbers takes seconds to read.
+MAX_VALUES = 50_000
+MAX_DEPTH = 200
+# The largest number a JSON reader anywhere can hold; the same bound as request bodies.
+LARGEST_NUMBER = sys.float_info.max
+# Integer text longer than this is refused before converting it: past 309 digits no JSON reader
+# holds the number, and past 4,300 Python refuses the conversion itself (ValueError).
+_MAX_INT_DIGITS = 400
 
 Positions = dict[str, tuple[int, int]]
 
@@ -61,13 +75,19 @@ class _Refused(Exception):
         super().__init__(message)
         self.diagnostic = Diagnostic(code=code, message=message, line=line, column=column, hint=hint, cls="validation")
 
+    @classmethod
+    def of(cls, diagnostic: Diagnostic) -> _Refused:
+        refused = cls(diagnostic.code, diagnostic.message, diagnostic.line, diagnostic.column)
+        refused.diagnostic = diagnostic
+        return refused
+
 
 def detect_format(text: str) -> str:
     stripped = text.lstrip()
     return "json" if stripped[:1] in ("{", "[") else "yaml"
 
 
-def parse_text(source: str | bytes) -> ParsedText:
+def parse_text(source: str | bytes, max_values: int = MAX_VALUES) -> ParsedText:
     """Parse workflow text. Never raises: problems come back as diagnostics."""
     if isinstance(source, bytes):
         if len(source) > MAX_DOCUMENT_BYTES:
@@ -78,6 +98,9 @@ def parse_text(source: str | bytes) -> ParsedText:
             return _fail("encoding", f"the document is not UTF-8 text (byte {exc.start} cannot be decoded)")
     elif len(source) > MAX_DOCUMENT_BYTES or len(source.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
         return _fail("too_large", f"the document is larger than 1 MiB ({MAX_DOCUMENT_BYTES:,} bytes)")
+    elif not source.isascii() and (surrogate := _LONE_SURROGATE.search(source)):
+        return _fail("encoding", "the document is not Unicode text: it holds a lone surrogate "
+                     f"(\\u{ord(surrogate.group()):04x}), which no file can store")
     if source.startswith("\ufeff"):
         source = source[1:]
     if not source.strip():
@@ -85,9 +108,10 @@ def parse_text(source: str | bytes) -> ParsedText:
     fmt = detect_format(source)
     try:
         if fmt == "json":
-            document, positions = _parse_json(source)
+            document, positions = _parse_json(source, max_values)
         else:
-            document, positions = _EventBuilder(source).build()
+            document, positions = _EventBuilder(source, max_values).build()
+        _refuse_unstorable(document, positions, max_values)
     except _Refused as refused:
         out = ParsedText(format=fmt)
         out.diagnostics.append(refused.diagnostic)
@@ -106,6 +130,128 @@ def parse_text(source: str | bytes) -> ParsedText:
     return out
 
 
+def read_object(document: Any) -> ParsedText:
+    """A document given as data (the API's `document`), held to the caps text is held to.
+
+    Its size is that of its compact JSON in UTF-8, the form it is stored in. Anything but a
+    mapping is left to the validator, which names the wrong type.
+    """
+    problem = value_problem(document, max_depth=MAX_DEPTH, max_values=MAX_VALUES)
+    if problem is not None:
+        return ParsedText(diagnostics=[problem.diagnostic()], format="json")
+    size = len(json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    if size > MAX_DOCUMENT_BYTES:
+        return _fail("too_large", f"the document is {size:,} bytes as JSON; the limit is 1 MiB ({MAX_DOCUMENT_BYTES:,} bytes)")
+    return ParsedText(document=document, format="json")
+
+
+# ---------------------------------------------------------------- values a store can hold
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass
+class ValueProblem:
+    """The first value that cannot be stored or read back, with where it is."""
+
+    code: str
+    path: str
+    message: str
+
+    @property
+    def where(self) -> str:
+        if not self.path:
+            return "the document"
+        # A pointer 200 levels deep says no more than its start does.
+        return f"`{self.path if len(self.path) <= 80 else self.path[:80] + '...'}`"
+
+    def diagnostic(self, positions: Positions | None = None) -> Diagnostic:
+        line, column = _nearest(positions or {}, self.path)
+        return Diagnostic(code=self.code, message=f"{self.where} {self.message}", path=self.path, line=line, column=column)
+
+
+def _text_problem(text: str) -> str | None:
+    if "\x00" in text:
+        return "holds a NUL character (\\u0000), which cannot be stored"
+    if not text.isascii():
+        found = _LONE_SURROGATE.search(text)
+        if found:
+            return f"holds a lone surrogate (\\u{ord(found.group()):04x}), which is not Unicode text"
+    return None
+
+
+def value_problem(value: Any, *, max_depth: int, max_values: int) -> ValueProblem | None:
+    """Walk JSON-like data without recursion: the first problem, or None.
+
+    Refused: nesting deeper than ``max_depth``, more than ``max_values`` values, text that
+    UTF-8 or PostgreSQL cannot hold (lone surrogates, NUL), numbers beyond a double
+    (not finite, or integers too large for any JSON reader), and anything that is not JSON.
+    """
+    stack: list[tuple[Any, int, Any]] = [(value, 0, None)]
+    counted = 1
+    while stack:
+        node, depth, trail = stack.pop()
+        if depth > max_depth:
+            return ValueProblem("too_deep", _trail_pointer(trail), f"is nested more than {max_depth} levels deep")
+        if isinstance(node, str):
+            reason = _text_problem(node)
+            if reason:
+                return ValueProblem("invalid_text", _trail_pointer(trail), reason)
+        elif isinstance(node, dict):
+            counted += len(node)
+            if counted > max_values:
+                return ValueProblem("too_large", "", f"holds more than {max_values:,} values")
+            children = []
+            for key, item in node.items():
+                if not isinstance(key, str):
+                    return ValueProblem("not_json", _trail_pointer((trail, key)), "has a key that is not text")
+                reason = _text_problem(key)
+                if reason:
+                    return ValueProblem("invalid_text", _trail_pointer((trail, key)), "has a key that " + reason)
+                children.append((item, depth + 1, (trail, key)))
+            stack.extend(reversed(children))
+        elif isinstance(node, list):
+            counted += len(node)
+            if counted > max_values:
+                return ValueProblem("too_large", "", f"holds more than {max_values:,} values")
+            stack.extend((node[i], depth + 1, (trail, i)) for i in range(len(node) - 1, -1, -1))
+        elif node is None or isinstance(node, bool):
+            continue
+        elif isinstance(node, int):
+            if abs(node) > LARGEST_NUMBER:
+                return ValueProblem("invalid_number", _trail_pointer(trail), "is a number too large for JSON readers (over 1.8e308)")
+        elif isinstance(node, float):
+            if not math.isfinite(node):
+                return ValueProblem("invalid_number", _trail_pointer(trail), f"is {node}, which has no JSON equivalent")
+        else:
+            return ValueProblem("not_json", _trail_pointer(trail), f"is a {type(node).__name__}, not a JSON value")
+    return None
+
+
+def _trail_pointer(trail: Any) -> str:
+    parts = []
+    while trail is not None:
+        trail, key = trail
+        parts.append(key)
+    # The pointer is shown and sent back as text: a key that is itself not text is written escaped.
+    return pointer(*reversed(parts)).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _nearest(positions: Positions, path: str) -> tuple[int | None, int | None]:
+    while True:
+        if path in positions:
+            return positions[path]
+        if not path:
+            return None, None
+        path = path.rsplit("/", 1)[0]
+
+
+def _refuse_unstorable(document: Any, positions: Positions, max_values: int) -> None:
+    problem = value_problem(document, max_depth=MAX_DEPTH, max_values=max_values)
+    if problem is not None:
+        raise _Refused.of(problem.diagnostic(positions))
+
+
 def _kind_name(kind: str) -> str:
     return {"list": "a list", "str": "a string", "int": "a number", "float": "a number", "bool": "a boolean", "empty": "nothing"}.get(kind, kind)
 
@@ -117,7 +263,21 @@ def _fail(code: str, message: str, hint: str | None = None) -> ParsedText:
 # ---------------------------------------------------------------- JSON
 
 
-def _parse_json(text: str) -> tuple[Any, Positions]:
+# Refusals of the YAML reader that hold for JSON text too (JSON is YAML): the others (a tab
+# libyaml does not take, a key over 1,024 characters) are left to the JSON parser.
+_STRUCTURAL = ("too_deep", "too_large", "invalid_number")
+
+
+def _parse_json(text: str, max_values: int = MAX_VALUES) -> tuple[Any, Positions]:
+    # The event reader goes first: it stops at the depth and value caps with a line, before
+    # the JSON parser (which recurses) sees the text, and its positions serve diagnostics.
+    try:
+        _, positions = _EventBuilder(text, max_values).build()
+    except _Refused as refused:
+        if refused.diagnostic.code in _STRUCTURAL:
+            raise
+        positions = {}
+
     def pairs(items):
         out: dict[str, Any] = {}
         for key, value in items:
@@ -134,12 +294,10 @@ def _parse_json(text: str) -> tuple[Any, Positions]:
     except json.JSONDecodeError as exc:
         raise _Refused("syntax", f"JSON syntax error: {exc.msg}", exc.lineno, exc.colno) from None
     except RecursionError:
-        raise _Refused("too_deep", "the document is nested too deeply", None, None) from None
-    # Positions for JSON come from the YAML event reader (JSON is YAML), best effort.
-    try:
-        _, positions = _EventBuilder(text).build()
-    except (_Refused, RecursionError):
-        positions = {}
+        raise _Refused("too_deep", f"the document is nested more than {MAX_DEPTH} levels deep", None, None) from None
+    except ValueError as exc:  # an integer past Python's conversion limit
+        raise _Refused("invalid_number", f"a number in the document is too large: {exc}", None, None,
+                       hint="quote it to keep it as text") from None
     return document, positions
 
 
@@ -156,13 +314,12 @@ def _find_key(text: str, key: str) -> tuple[int | None, int | None]:
 
 # ---------------------------------------------------------------- YAML
 
-MAX_DEPTH = 200
-
 
 class _EventBuilder:
-    def __init__(self, text: str):
+    def __init__(self, text: str, max_values: int = MAX_VALUES):
         self.text = text
         self.positions: Positions = {}
+        self.max_values = max_values
 
     def build(self) -> tuple[Any, Positions]:
         try:
@@ -228,13 +385,20 @@ class _EventBuilder:
 
     def _node(self, event, path: list, depth: int) -> Any:
         if depth > MAX_DEPTH:
-            raise _Refused("too_deep", "the document is nested too deeply", *_mark(event))
+            raise _Refused("too_deep", f"the document is nested more than {MAX_DEPTH} levels deep", *_mark(event))
+        if len(self.positions) >= self.max_values:
+            raise _Refused("too_large", f"the document holds more than {self.max_values:,} values", *_mark(event),
+                           hint="split it into included sub-workflows")
         self._refuse_features(event)
         self.positions[pointer(*path)] = _mark(event)
         if isinstance(event, yaml.ScalarEvent):
-            return _resolve_scalar(event)
+            try:
+                return _resolve_scalar(event)
+            except _Refused as refused:
+                refused.diagnostic.path = pointer(*path)
+                raise
         if isinstance(event, yaml.SequenceStartEvent):
-            items = []
+            items: list[Any] = []
             while True:
                 child = next(self.events)
                 if isinstance(child, yaml.SequenceEndEvent):
@@ -251,7 +415,8 @@ class _EventBuilder:
                     raise _Refused("invalid_key", "mapping keys must be plain strings", *_mark(key_event))
                 key = key_event.value
                 if key == "<<" and key_event.implicit[0]:
-                    raise _Refused("yaml_merge_key", "YAML merge keys (<<) are not allowed in workflows", *_mark(key_event), hint="write the merged fields out in full")
+                    raise _Refused("yaml_merge_key", "YAML merge keys (<<) are not allowed in workflows", *_mark(key_event),
+                                   hint="write the merged fields out in full")
                 if key_event.implicit[0] and not isinstance(_resolve_scalar(key_event), str):
                     raise _Refused("invalid_key", f"mapping key {key!r} must be a string", *_mark(key_event), hint=f'quote it: "{key}"')
                 if key in mapping:
@@ -263,6 +428,18 @@ class _EventBuilder:
                 # A key's own position is more useful than its value's for messages.
                 self.positions[pointer(*child_path)] = _mark(key_event)
         raise _Refused("syntax", "unexpected YAML structure", *_mark(event))
+
+
+def _integer(value: str, event) -> int:
+    base = {"0o": 8, "0x": 16}.get(value[:2], 10)
+    # Bounded before converting: Python refuses (ValueError) past 4,300 decimal digits, and
+    # nothing past a double's range survives a JSON reader anyway.
+    number = int(value[2:] if base != 10 else value, base) if len(value) <= _MAX_INT_DIGITS else None
+    if number is None or abs(number) > LARGEST_NUMBER:
+        digits = f"{len(value):,}-character" if number is None else "huge"
+        raise _Refused("invalid_number", f"the {digits} integer is too large to be a number (over 1.8e308)", *_mark(event),
+                       hint="quote it to keep it as text")
+    return number
 
 
 def _mark(event) -> tuple[int, int]:
@@ -280,12 +457,8 @@ def _resolve_scalar(event) -> Any:
         return True
     if _FALSE.match(value):
         return False
-    if _INT10.match(value):
-        return int(value)
-    if _INT8.match(value):
-        return int(value[2:], 8)
-    if _INT16.match(value):
-        return int(value[2:], 16)
+    if _INT10.match(value) or _INT8.match(value) or _INT16.match(value):
+        return _integer(value, event)
     if _FLOAT.match(value):
         number = float(value)
         if math.isinf(number):

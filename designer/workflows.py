@@ -1,15 +1,16 @@
 """Saved workflows: create, save a version, read, duplicate, export. Every query is scoped to its owner."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.db import transaction
 from django.http import Http404
 
-from designer.documents import Loaded, dump_json, dump_yaml
+from designer import services
+from designer.documents import Loaded
 from designer.errors import BadRequest, DocumentInvalid
 from designer.models import Workflow, WorkflowVersion
-from designer.services import load_input
 
 MAX_LAYOUT_BYTES = 512 * 1024
 
@@ -35,25 +36,27 @@ def _checked_layout(layout: Any) -> dict:
         return {}
     if not isinstance(layout, dict):
         raise BadRequest("`layout` must be an object")
-    import json
-
     if len(json.dumps(layout)) > MAX_LAYOUT_BYTES:
         raise BadRequest("`layout` is larger than 512 KiB")
     return layout
 
 
 def _storable(loaded: Loaded) -> None:
-    """Drafts with errors are saved; text that is not a document at all is refused."""
+    """Drafts with errors are saved; text that is not a document at all (or is over a cap) is refused."""
     if not loaded.parsed:
-        raise DocumentInvalid("the text is not a workflow document", [d.as_dict() for d in loaded.report.errors])
+        errors = loaded.report.errors
+        reason = f": {errors[0].message}" if errors else ""
+        raise DocumentInvalid(f"not a workflow document that can be saved{reason}", [d.as_dict() for d in errors])
 
 
-@transaction.atomic
 def create(user, *, source: str | None, document: Any, name: str | None = None, layout: Any = None) -> Workflow:
-    loaded = load_input(source, document)
+    # Checked before the transaction: the check runs in a worker process and may take a while.
+    loaded = services.check(source, document)
     _storable(loaded)
-    workflow = Workflow.objects.create(owner=user, name=_name_for(loaded, name), current_version=1)
-    _add_version(workflow, 1, loaded, _checked_layout(layout))
+    layout = _checked_layout(layout)
+    with transaction.atomic():
+        workflow = Workflow.objects.create(owner=user, name=_name_for(loaded, name), current_version=1)
+        _add_version(workflow, 1, loaded, layout)
     return workflow
 
 
@@ -64,22 +67,25 @@ def _add_version(workflow: Workflow, number: int, loaded: Loaded, layout: dict) 
     )
 
 
-@transaction.atomic
 def save_version(user, workflow_id: int, *, source: str | None, document: Any, layout: Any = None, name: str | None = None) -> Workflow:
-    workflow = Workflow.objects.select_for_update().get(pk=owned(user, workflow_id).pk)
-    if source is None and document is None:
-        # A layout-only save keeps the document of the current version.
+    owned(user, workflow_id)
+    given = source is not None or document is not None
+    loaded = services.check(source, document) if given else None
+    if loaded is not None:
+        _storable(loaded)
+    new_layout = _checked_layout(layout) if layout is not None else None
+    with transaction.atomic():
+        workflow = Workflow.objects.select_for_update().get(pk=owned(user, workflow_id).pk)
         current = workflow.latest()
-        loaded = load_input(current.source or None, None if current.source else current.document)
-    else:
-        loaded = load_input(source, document)
-    _storable(loaded)
-    previous_layout = workflow.latest().layout
-    number = workflow.current_version + 1
-    _add_version(workflow, number, loaded, _checked_layout(layout) if layout is not None else previous_layout)
-    workflow.current_version = number
-    workflow.name = _name_for(loaded, name)
-    workflow.save()
+        if loaded is None:
+            # A layout-only save keeps the document of the current version.
+            loaded = services.check(current.source or None, None if current.source else current.document)
+            _storable(loaded)
+        number = workflow.current_version + 1
+        _add_version(workflow, number, loaded, new_layout if new_layout is not None else current.layout)
+        workflow.current_version = number
+        workflow.name = _name_for(loaded, name)
+        workflow.save()
     return workflow
 
 
@@ -107,10 +113,8 @@ def version(user, workflow_id: int, number: int | None = None) -> WorkflowVersio
 def export(user, workflow_id: int, fmt: str) -> tuple[str, str]:
     """(filename, text) of the current version's canonical form; refuses invalid documents."""
     current = version(user, workflow_id)
-    loaded = load_input(current.source or None, None if current.source else current.document)
-    if not loaded.valid:
+    loaded, text = services.export(current.source, current.document, fmt)
+    if text is None:
         raise DocumentInvalid("the workflow has errors; fix them before exporting", [d.as_dict() for d in loaded.report.errors])
     stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in current.workflow.name).strip("-") or "workflow"
-    if fmt == "json":
-        return f"{stem}.json", dump_json(loaded.document)
-    return f"{stem}.yaml", dump_yaml(loaded.document, source=current.source or None)
+    return f"{stem}.{'json' if fmt == 'json' else 'yaml'}", text

@@ -1,8 +1,9 @@
 """Run events: one emitter, and sinks that consume what it emits.
 
 Every state change of a run becomes one event through :class:`Emitter`, which
-stamps the zenflow envelope (``type``, ``seq``, ``timestamp``, ``runId``) and
-hands the dict to a sink. A sink is any object with
+stamps the zenflow envelope (``type``, ``seq``, ``timestamp``, ``runId``, and
+the structured ``where`` and ``durationMs``: the contract is
+:mod:`runtime.contract`) and hands the dict to a sink. A sink is any object with
 ``async def emit(self, event: dict) -> None``; it must be cheap (the engine
 awaits it inline), so a sink that writes to a database should batch.
 
@@ -18,6 +19,8 @@ import sys
 import time
 from datetime import datetime, timezone
 from typing import Any, Callable, Protocol, TextIO
+
+from runtime.contract import locate
 
 
 class Sink(Protocol):
@@ -62,12 +65,20 @@ class Emitter:
         self.clock = clock
         self.seq = 0
 
-    async def emit(self, type: str, *, step_id: str | None = None, **fields: Any) -> dict:
+    async def emit(self, type: str, *, step_id: str | None = None, duration: float | None = None,
+                   **fields: Any) -> dict:
+        """One event of :mod:`runtime.contract`: ``duration`` in seconds, ``where`` from the step id."""
         self.seq += 1
         event: dict[str, Any] = {"type": type, "seq": self.seq, "timestamp": rfc3339(self.clock()),
                                  "runId": self.run_id}
         if step_id is not None:
             event["stepId"] = step_id
+            where = locate(step_id)
+            if where is not None:
+                event["where"] = dict(where)  # a copy: the located structure is cached
+        if duration is not None:
+            event["duration"] = format_duration(duration)
+            event["durationMs"] = round(max(duration, 0.0) * 1000, 3)
         for key, value in fields.items():
             if value is not None:
                 event[key] = value
@@ -107,17 +118,6 @@ class NdjsonSink:
     async def emit(self, event: dict) -> None:
         self.stream.write(json.dumps(event, ensure_ascii=False, default=str) + "\n")
         self.stream.flush()
-
-
-class FanoutSink:
-    """Sends each event to several sinks in order."""
-
-    def __init__(self, *sinks: Sink):
-        self.sinks = sinks
-
-    async def emit(self, event: dict) -> None:
-        for sink in self.sinks:
-            await sink.emit(event)
 
 
 def _short(value: Any, limit: int = 100) -> str:

@@ -7,19 +7,13 @@ from django.conf import settings
 from django.db import models
 
 from designer.models import Workflow, WorkflowVersion
+from runtime.contract import ACTIVE_RUN_STATUSES, FINAL_RUN_STATUSES, RUN_STATUSES
 
 
-class RunStatus(models.TextChoices):
-    QUEUED = "queued"
-    RUNNING = "running"
-    PAUSED = "paused"
-    COMPLETED = "completed"
-    FAILED = "failed"
-    CANCELLED = "cancelled"
-
-
-ACTIVE_STATUSES = (RunStatus.QUEUED, RunStatus.RUNNING, RunStatus.PAUSED)
-FINAL_STATUSES = (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED)
+# A run's statuses are the contract's (runtime/contract.py), as choices for the column.
+RunStatus = models.TextChoices("RunStatus", [(s.name, s.value) for s in RUN_STATUSES])
+ACTIVE_STATUSES = tuple(RunStatus(s.value) for s in ACTIVE_RUN_STATUSES)
+FINAL_STATUSES = tuple(RunStatus(s.value) for s in FINAL_RUN_STATUSES)
 
 
 class RunQuerySet(models.QuerySet):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 
 from django.db import connections, router, transaction
 from django.db.models import Q
@@ -115,21 +114,17 @@ def persist_events(run_id, batch: list[dict], texts: list[str] | None = None) ->
     Run.objects.filter(pk=run_id).update(last_seq=batch[-1]["seq"])
 
 
-_NAMESPACED = re.compile(r"^(?P<loop>[a-z][a-z0-9_-]*)(?:\.(?P<iteration>\d+)|\[(?P<index>\d+)\])(?:[.\[]|$)")
-
-
-def _iteration_of(step_id: str) -> tuple | None:
-    """(loop step id, iteration, index) for an inner step id: `dev.2.review`, `fan[3]`, `fan[3].verify`."""
-    match = _NAMESPACED.match(step_id)
-    if not match:
+def _iteration_of(event: dict) -> tuple | None:
+    """(loop step id, iteration, index) of an event inside a loop iteration (its ``where``)."""
+    where = event.get("where")
+    if not where or not where.get("loop"):
         return None
-    iteration, index = match.group("iteration"), match.group("index")
-    return (match.group("loop"), int(iteration) if iteration is not None else None, int(index) if index is not None else None)
+    return (where["loop"], where.get("iteration"), where.get("item"))
 
 
 def _key(event: dict) -> tuple | None:
     if event.get("type") == "agent_turn":
-        return _iteration_of(event.get("stepId") or "")
+        return _iteration_of(event)
     data = event.get("data") or {}
     if event.get("type") == "judge_verdict":
         return ((event.get("stepId") or "")[:300], data.get("iteration"), None)
@@ -143,7 +138,7 @@ def _derive_iterations(run_id, batch: list[dict]) -> None:
     started in an earlier batch are read once and updated.
     """
     relevant = [e for e in batch if e.get("type") in ("iteration_start", "iteration_end", "judge_verdict")
-                or (e.get("type") == "agent_turn" and e.get("tokens") and _iteration_of(e.get("stepId") or ""))]
+                or (e.get("type") == "agent_turn" and e.get("tokens") and _iteration_of(e))]
     if not relevant:
         return
     fresh: dict[tuple, RunIteration] = {}
@@ -232,8 +227,8 @@ def _apply(row: RunIteration, event: dict) -> None:
         row.status = data.get("status") or "completed"
         row.content = data.get("content") or ""
         row.result = data.get("result")
-        given = data.get("duration_ms")
-        row.duration_ms = float(given) if isinstance(given, (int, float)) else _duration_ms(event.get("duration"))
+        given = event.get("durationMs")
+        row.duration_ms = float(given) if isinstance(given, (int, float)) else None
         ended = _timestamp(event)
         if row.duration_ms is None and ended and row.started_at:
             row.duration_ms = (ended - row.started_at).total_seconds() * 1000
@@ -248,16 +243,3 @@ def _timestamp(event: dict):
         return parse_datetime(event.get("timestamp") or "")
     except (TypeError, ValueError):
         return None
-
-
-def _duration_ms(value) -> float | None:
-    """Go-style durations ("1.5s", "250ms", "1m2s") to milliseconds."""
-    if not isinstance(value, str) or not value:
-        return None
-    import re
-
-    total = 0.0
-    for number, unit in re.findall(r"([0-9.]+)(h|ms|us|µs|ns|m|s)", value):
-        factor = {"h": 3_600_000, "m": 60_000, "s": 1000, "ms": 1, "us": 0.001, "µs": 0.001, "ns": 0.000001}[unit]
-        total += float(number) * factor
-    return total

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import statistics
 from collections import defaultdict
 from typing import Any
@@ -173,13 +172,12 @@ def metrics(run: Run) -> dict:
         tokens = event.get("tokens") or {}
         if event.get("type") == "agent_turn" and isinstance(tokens, dict):
             step["tokens"] += int(tokens.get("total") or 0)
-            top = re.split(r"[.\[]", step_id, maxsplit=1)[0]
+            where = event.get("where") or {}
+            top = where.get("loop") or where.get("include") or step_id
             if top != step_id:  # inner and namespaced steps count toward their top-level step too
                 steps[top]["tokens"] += int(tokens.get("total") or 0)
         if event.get("type") == "step_end":
-            from runtime.recorder import _duration_ms
-
-            step["duration_ms"] = _duration_ms(event.get("duration"))
+            step["duration_ms"] = event.get("durationMs")
             step["status"] = (event.get("data") or {}).get("status")
     loops: dict[str, dict] = {}
     for row in RunIteration.objects.filter(run=run):

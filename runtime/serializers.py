@@ -23,6 +23,7 @@ def run_dict(run: Run) -> dict:
         "finished_at": _iso(run.finished_at),
         "tokens": {"prompt": run.tokens_prompt, "completion": run.tokens_completion, "total": run.tokens_prompt + run.tokens_completion},
         "cost_usd": run.cost_usd,
+        "unpriced_models": run.unpriced_models or [],
         "loops": run.loops or {},
         "last_seq": run.last_seq,
     }

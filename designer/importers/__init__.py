@@ -7,7 +7,10 @@ field and, where known, the line. No Django needed.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
+
+from designer.source import MAX_DEPTH, MAX_VALUES, value_problem
 
 from .common import ImportFailed
 from .coqui import import_coqui
@@ -33,7 +36,12 @@ def import_loop(kind: str, text: str, *, parameters: dict[str, Any] | None = Non
         raise ImportFailed("the source is larger than 1 MiB")
     if not text.strip():
         raise ImportFailed("the source is empty")
-    return importer(text, parameters=parameters)
+    result = importer(text, parameters=parameters)
+    # Text the source carried through escapes (a NUL, a lone surrogate) could not be saved.
+    problem = value_problem(result.document, max_depth=MAX_DEPTH, max_values=MAX_VALUES)
+    if problem is not None:
+        raise ImportFailed(f"the imported document {problem.message}", path=problem.path or "/")
+    return result
 
 
 __all__ = ["IMPORTERS", "KINDS", "ImportFailed", "ImportResult", "ReportEntry", "format_table", "import_loop"]

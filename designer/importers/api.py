@@ -11,6 +11,7 @@ from typing import Any, Literal, Optional
 
 from ninja import Router, Schema, Status
 
+from config import offload
 from designer.documents import dump_yaml, validate_document
 from designer.importers import ImportFailed, import_loop
 
@@ -54,23 +55,29 @@ def make_router() -> Router:
     def import_workflow(request, payload: ImportIn):
         """The zenflow document, its canonical YAML, diagnostics and the field-by-field report; nothing is saved."""
         try:
-            result = import_loop(payload.kind, payload.source, parameters=payload.parameters)
+            answer = offload.run(imported, payload.kind, payload.source, payload.parameters, what="the import")
         except ImportFailed as exc:
             return Status(422, {"detail": str(exc), "field": exc.path, "line": exc.line})
-        report = validate_document(result.document)
-        return Status(200, {
-            "kind": result.kind,
-            "document": result.document,
-            "yaml": dump_yaml(result.document),
-            "valid": report.valid,
-            "errors": [d.as_dict() for d in report.errors],
-            "warnings": [d.as_dict() for d in report.warnings],
-            "report": [e.as_dict() for e in result.report],
-            "counts": result.counts(),
-            "notes": result.warnings,
-        })
+        return Status(200, answer)
 
     return router
+
+
+def imported(kind: str, source: str, parameters: dict[str, str]) -> dict:
+    """The answer to an import (run in a worker process: reading the source costs CPU)."""
+    result = import_loop(kind, source, parameters=parameters)
+    report = validate_document(result.document)
+    return {
+        "kind": result.kind,
+        "document": result.document,
+        "yaml": dump_yaml(result.document),
+        "valid": report.valid,
+        "errors": [d.as_dict() for d in report.errors],
+        "warnings": [d.as_dict() for d in report.warnings],
+        "report": [e.as_dict() for e in result.report],
+        "counts": result.counts(),
+        "notes": result.warnings,
+    }
 
 
 router = make_router()

@@ -4,14 +4,23 @@ from __future__ import annotations
 import io
 import json
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
+import yaml as libyaml
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from designer.source import value_problem
 
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
 MAX_INSTRUCTIONS = 2000
 MAX_DESCRIPTION = 2000
+# A Runsight workflow or a Coqui definition holds hundreds of values, nested a dozen deep.
+# ruamel reads about a tenth as fast as libyaml and recurses per level, so the shape is
+# checked first, by libyaml's event stream: no recursion, and it stops at the first excess.
+MAX_IMPORT_VALUES = 20_000
+MAX_IMPORT_DEPTH = 64
 
 JUDGE_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -108,8 +117,52 @@ def clip(text: str, limit: int) -> tuple[str, bool]:
     return text[: limit - len(marker)] + marker, True
 
 
+def check_shape(text: str, what: str) -> None:
+    """Refuse text nested deeper than MAX_IMPORT_DEPTH or holding more than MAX_IMPORT_VALUES
+    values, aliases counted as the values they repeat (so an alias bomb is refused unexpanded)."""
+    values = 0
+    anchored: dict[str, tuple[int, int]] = {}  # anchor -> (values, height) of its node
+    open_nodes: list[list] = []  # [anchor, values when it opened, height so far]
+
+    def close(anchor: str | None, size: int, height: int) -> None:
+        if anchor:
+            anchored[anchor] = (size, height)
+        if open_nodes:
+            open_nodes[-1][2] = max(open_nodes[-1][2], height + 1)
+
+    try:
+        for event in libyaml.parse(text, Loader=libyaml.CSafeLoader):
+            line = event.start_mark.line + 1 if event.start_mark else None
+            if isinstance(event, libyaml.AliasEvent):
+                size, height = anchored.get(event.anchor or "", (1, 0))
+                values += size
+                if len(open_nodes) + height > MAX_IMPORT_DEPTH:
+                    raise ImportFailed(f"{what} is nested more than {MAX_IMPORT_DEPTH} levels deep "
+                                       f"(the alias *{event.anchor} repeats a deep value)", line=line)
+                close(None, size, height)
+            elif isinstance(event, libyaml.ScalarEvent):
+                values += 1
+                close(event.anchor, 1, 0)
+            elif isinstance(event, (libyaml.SequenceStartEvent, libyaml.MappingStartEvent)):
+                values += 1
+                open_nodes.append([event.anchor, values, 0])
+                if len(open_nodes) > MAX_IMPORT_DEPTH:
+                    raise ImportFailed(f"{what} is nested more than {MAX_IMPORT_DEPTH} levels deep", line=line)
+            elif isinstance(event, (libyaml.SequenceEndEvent, libyaml.MappingEndEvent)):
+                anchor, opened_at, height = open_nodes.pop()
+                close(anchor, values - opened_at + 1, height)
+            if values > MAX_IMPORT_VALUES:
+                raise ImportFailed(f"{what} holds more than {MAX_IMPORT_VALUES:,} values"
+                                   " (aliases count as the values they repeat)", line=line)
+    except libyaml.YAMLError:
+        # Left to the full parser, for its message: it stops at the same place, after at most
+        # the values counted here.
+        return
+
+
 def parse_yaml(text: str, what: str) -> Any:
     """Round-trip parse (keeps line numbers); syntax errors become ImportFailed."""
+    check_shape(text, what)
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     try:
@@ -121,13 +174,25 @@ def parse_yaml(text: str, what: str) -> Any:
         raise ImportFailed(f"{what} is not valid YAML: {problem}", line=line) from None
     except YAMLError as exc:
         raise ImportFailed(f"{what} is not valid YAML: {str(exc).splitlines()[0]}") from None
+    except (ValueError, IndexError) as exc:
+        # ruamel's own scalar readers trip over some odd scalars (`._`, `0b_`) instead of reporting them.
+        raise ImportFailed(f"{what} is not valid YAML: a value it cannot read ({exc})") from None
 
 
 def parse_json(text: str, what: str) -> Any:
+    check_shape(text, what)  # JSON is YAML: the same bounds, before json recurses
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ImportFailed(f"{what} is not valid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno) from None
+    except RecursionError:
+        raise ImportFailed(f"{what} is nested more than {MAX_IMPORT_DEPTH} levels deep") from None
+    except ValueError as exc:  # an integer past Python's conversion limit
+        raise ImportFailed(f"{what} holds a number too large to read ({exc})") from None
+    problem = value_problem(value, max_depth=MAX_IMPORT_DEPTH, max_values=MAX_IMPORT_VALUES)
+    if problem is not None:
+        raise ImportFailed(problem.message, path=problem.path or "/")
+    return value
 
 
 def line_of(container: Any, key: Any) -> int | None:

@@ -224,7 +224,7 @@ class _Importer:
                 if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
                     raise ImportFailed(f"max_rounds must be a positive integer, not {rounds!r}",
                                        path=f"{path}/max_rounds", line=line_of(block, "max_rounds"))
-            for i, dep in enumerate(_as_list(block.get("depends"))):
+            for dep in _as_list(block.get("depends")):
                 if dep not in self.blocks:
                     raise ImportFailed(f"depends names '{dep}', which is not a block", path=f"{path}/depends",
                                        line=line_of(block, "depends"))
@@ -528,9 +528,6 @@ class _Importer:
         self.rep.carried(f"{path}/inner_block_refs", f"@{sid}/loop/steps",
                          "inner blocks -> inner steps, each depending on the one before (Runsight runs them in order)")
 
-        break_exit = block.get("break_on_exit")
-        retry_exit = block.get("retry_on_exit")
-        condition = block.get("break_condition")
         last = refs[-1]
         judge = last in self.judged
         if judge:

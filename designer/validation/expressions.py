@@ -9,6 +9,12 @@ Each expression is checked against the variables its scope provides:
 | `until`, single-step loop | `iteration`, `content`, `result`, `status` |
 | `until`, multi-step loop | `iteration`, `steps.<inner step>` |
 | an inner step's `condition` | `steps.<inner dependency>`, plus `item`/`index` (forEach) or `iteration` (repeat-until) |
+
+Parsing is the costly part (up to about 0.1 s for a 4,000-character
+expression), so it happens in a CEL worker process under a per-expression
+bound, and all the expressions of one document share one budget
+(:class:`designer.cel.CheckBudget`); what does not fit is reported, by path,
+as not checked, and blocks a run like a syntax error would.
 """
 from __future__ import annotations
 
@@ -24,15 +30,15 @@ STEP_FIELDS = {"content", "result", "status"}
 def expression_diagnostics(document: Any) -> list[Diagnostic]:
     if not isinstance(document, dict) or not isinstance(document.get("steps"), list):
         return []
-    return _scope(document["steps"], ["steps"], loop_kind=None)
+    return _scope(document["steps"], ["steps"], loop_kind=None, budget=cel.CheckBudget())
 
 
-def _scope(steps: list, base: list, *, loop_kind: str | None) -> list[Diagnostic]:
+def _scope(steps: list, base: list, *, loop_kind: str | None, budget: cel.CheckBudget) -> list[Diagnostic]:
     ancestors = ancestor_map(steps)
     out: list[Diagnostic] = []
     for i, step in enumerate(steps):
         if isinstance(step, dict):
-            out += _step(step, base + [i], ancestors.get(step.get("id"), set()), loop_kind=loop_kind)
+            out += _step(step, base + [i], ancestors.get(step.get("id"), set()), loop_kind=loop_kind, budget=budget)
     return out
 
 
@@ -68,12 +74,13 @@ def ancestor_map(steps: list) -> dict[str, set[str]]:
     return out
 
 
-def _step(step: dict, path: list, visible: set[str], *, loop_kind: str | None) -> list[Diagnostic]:
+def _step(step: dict, path: list, visible: set[str], *, loop_kind: str | None, budget: cel.CheckBudget) -> list[Diagnostic]:
     out: list[Diagnostic] = _blank(step.get("condition"), path + ["condition"])
     condition = step.get("condition")
     if isinstance(condition, str) and condition.strip():
         allowed = {"steps"} | ({"item", "index"} if loop_kind == "forEach" else set()) | ({"iteration"} if loop_kind == "repeat" else set())
-        out += _check(condition, path + ["condition"], allowed, visible, bare_content_note="in a `condition`, bare `content` is always empty")
+        out += _check(condition, path + ["condition"], allowed, visible, budget,
+                      bare_content_note="in a `condition`, bare `content` is always empty")
     loop = step.get("loop")
     if not isinstance(loop, dict) or loop_kind is not None:
         return out
@@ -83,18 +90,20 @@ def _step(step: dict, path: list, visible: set[str], *, loop_kind: str | None) -
     if "forEach" in loop:
         items = loop["forEach"]
         if isinstance(items, str) and items.strip():
-            out += _check(items, path + ["loop", "forEach"], {"steps"}, visible)
+            out += _check(items, path + ["loop", "forEach"], {"steps"}, visible, budget)
         kind = "forEach"
     else:
         until = loop.get("until")
         if isinstance(until, str) and until.strip():
             if inner is None:
-                out += _check(until, path + ["loop", "until"], {"iteration", "content", "result", "status", "steps"}, visible)
+                out += _check(until, path + ["loop", "until"], {"iteration", "content", "result", "status", "steps"}, visible,
+                              budget)
             else:
-                out += _check(until, path + ["loop", "until"], {"iteration", "steps"}, inner_ids | visible, bare_content_note="bare `content` only exists in single-step loops; use steps.<inner-id>.content")
+                out += _check(until, path + ["loop", "until"], {"iteration", "steps"}, inner_ids | visible, budget,
+                              bare_content_note="bare `content` only exists in single-step loops; use steps.<inner-id>.content")
         kind = "repeat"
     if inner:
-        out += _scope(inner, path + ["loop", "steps"], loop_kind=kind)
+        out += _scope(inner, path + ["loop", "steps"], loop_kind=kind, budget=budget)
     return out
 
 
@@ -108,11 +117,21 @@ def _blank(value: Any, path: list) -> list[Diagnostic]:
     return []
 
 
-def _check(expression: str, path: list, allowed: set[str], steps_visible: set[str], bare_content_note: str | None = None) -> list[Diagnostic]:
+def _check(expression: str, path: list, allowed: set[str], steps_visible: set[str], budget: cel.CheckBudget,
+           bare_content_note: str | None = None) -> list[Diagnostic]:
     at = pointer(*path)
     field = path[-1]
     try:
-        found = cel.inspect(expression)
+        found = cel.inspect(expression, budget=budget)
+    except (cel.CelBudgetExhausted, cel.CelUnavailable) as exc:
+        hint = ("shorten or simplify the expressions of this workflow" if isinstance(exc, cel.CelBudgetExhausted)
+                else "validate again in a moment")
+        return [Diagnostic(code="cel_not_checked", severity="warning", blocks_run=True, path=at,
+                           message=f"`{field}` was not checked: {exc}", hint=f"this blocks Run: {hint}")]
+    except cel.CelCostExceeded as exc:
+        return [Diagnostic(code="cel_too_costly", severity="warning", blocks_run=True, path=at,
+                           message=f"`{field}`: {exc}",
+                           hint="this blocks Run: the step would fail the same way when it runs; shorten or simplify it")]
     except cel.CelError as exc:
         # zenflow's schema takes any string here, but no runner can evaluate it: the step would fail
         # when it runs, so it blocks a run here rather than fail minutes into one.

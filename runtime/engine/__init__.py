@@ -30,15 +30,16 @@ import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from runtime.engine.context import DEFAULT_CONCURRENCY, RUNTIME_TOOLS, RunContext, Scope, duration
+from runtime.engine.context import DEFAULT_CONCURRENCY, RunContext, Scope, duration
 from runtime.engine.includes import FileResolver
 from runtime.engine.scheduler import run_scope
+from runtime.engine.steps import run_step
 from runtime.engine.state import (CANCELLED, COMPLETED, FAILED, Budgets, LoopMeta, Outcome, RunControl,
                                   RunResult)
 from runtime.events import Emitter, format_duration
+from runtime.policies import attach
 from runtime.pricing import PriceBook
 from runtime.providers import Provider, get_provider
-from runtime.results import SUBMIT_RESULT
 from runtime.script import Script, parse_script
 
 __all__ = ["run_workflow", "Budgets", "RunControl", "RunResult", "Outcome", "LoopMeta", "FileResolver"]
@@ -75,9 +76,8 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
                      base_dir=Path(base_dir) if base_dir is not None else None,
                      prices=prices if isinstance(prices, PriceBook) else PriceBook(overrides=dict(prices or {})),
                      clock=clock or time.monotonic, sleep=sleep or asyncio.sleep)
+    ctx.run_scope, ctx.run_step = run_scope, run_step
     if policies is not None:
-        from runtime.policies import attach
-
         attach(ctx, policies)
     steps = document.get("steps") or []
     concurrency = (document.get("options") or {}).get("maxConcurrency") or DEFAULT_CONCURRENCY
@@ -85,7 +85,7 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     await emitter.emit("workflow_start", data={
         "total": len(steps), "name": document.get("name", ""), "provider": default_provider,
         "budgets": {k: v for k, v in budgets.__dict__.items() if v is not None}})
-    await warn_unknown_tools(ctx, document.get("agents") or {})
+    await ctx.warn_unknown_tools(document.get("agents") or {})
 
     outcomes: dict[str, Outcome] = {}
     top = Scope(prefix="", steps=steps, base_dir=ctx.base_dir, includes=document.get("includes") or {},
@@ -128,7 +128,7 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     result = _result(ctx, outcomes, internal)
     result.duration_s = ctx.clock() - started
     control.state = "finished"
-    await emitter.emit("workflow_end", duration=format_duration(result.duration_s),
+    await emitter.emit("workflow_end", duration=result.duration_s,
                        tokens=dict(result.tokens), error=result.reason or None,
                        data={"status": result.status, "reason": result.reason, "code": result.code,
                              "cost_usd": round(result.cost_usd, 6), "loops": result.loops,
@@ -164,9 +164,3 @@ def _result(ctx: RunContext, outcomes: dict[str, Outcome], internal: str | None)
                      steps=dict(outcomes), warnings=list(ctx.warnings), unpriced_models=sorted(ctx.unpriced_models))
 
 
-async def warn_unknown_tools(ctx: RunContext, agents: dict) -> None:
-    for name, agent in agents.items():
-        missing = [t for t in (agent.get("tools") or []) if t not in RUNTIME_TOOLS and t != SUBMIT_RESULT]
-        if missing:
-            await ctx.warn(f"agent '{name}': tools {', '.join(missing)} are not provided by this runtime "
-                           "and are left out", agent=name, tools=missing)

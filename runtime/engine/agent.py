@@ -18,7 +18,6 @@ from typing import Any
 
 from runtime.engine.context import DEFAULT_AGENT, DEFAULT_MAX_TURNS, RunContext, Scope, StepError
 from runtime.engine.state import COMPLETED, FAILED, Outcome
-from runtime.events import format_duration
 from runtime.prompting import IterationRecord, LoopView, StepOutput, judge_prompt, system_prompt, user_prompt
 from runtime.providers import ChatRequest, ProviderError, ToolCall
 from runtime.results import SUBMIT_RESULT, check_result, submit_tool, unwrap
@@ -106,7 +105,7 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
         conv.tokens["completion"] += usage.completion
         conv.tokens["total"] += usage.total
         await emit("agent_turn", step_id=step_path, agent=agent_name, agentId=agent_id,
-                   duration=format_duration(ctx.clock() - started),
+                   duration=ctx.clock() - started,
                    tokens={"prompt": usage.prompt, "completion": usage.completion, "total": usage.total},
                    data={"phase": "response", "model": reply.model or model_name, "turn": turn,
                          "content": reply.content, "finish_reason": reply.finish_reason,
@@ -158,7 +157,7 @@ async def _tool_call(ctx: RunContext, conv: Conversation, call: ToolCall, schema
         error = f"tool {call.name!r} is not available in this runtime"
         output = {"status": "error", "message": error}
     await emit("tool_call", step_id=step_path, agent=agent_name, agentId=agent_id,
-               duration=format_duration(ctx.clock() - started), error=error,
+               duration=ctx.clock() - started, error=error,
                data={"phase": "end", "tool_name": call.name, "tool_call_id": call.id, "output": output})
     return output
 

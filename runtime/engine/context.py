@@ -19,7 +19,8 @@ from runtime.events import Emitter
 from runtime.pricing import PriceBook
 from runtime.prompting import ContextFile, IterationRecord
 from runtime.providers import Provider, Usage, split_model
-from runtime.engine.state import Budgets, LoopMeta, RunControl
+from runtime.results import SUBMIT_RESULT
+from runtime.engine.state import Budgets, LoopMeta, Outcome, RunControl
 
 DEFAULT_CONCURRENCY = 5
 DEFAULT_MAX_TURNS = 50
@@ -95,6 +96,17 @@ class RunContext:
         self.halt_code = ""
         self.root_task: asyncio.Task | None = None
         self.started = clock()
+        # The runner, passed in by run_workflow: loops and includes run their inner scopes and steps
+        # through these, so they never import the scheduler or the step runner (no import circle).
+        self.run_scope: Callable[..., Awaitable[dict[str, Outcome]]] = _not_wired
+        self.run_step: Callable[..., Awaitable[Outcome]] = _not_wired
+
+    async def warn_unknown_tools(self, agents: dict) -> None:
+        for name, agent in agents.items():
+            missing = [t for t in (agent.get("tools") or []) if t not in RUNTIME_TOOLS and t != SUBMIT_RESULT]
+            if missing:
+                await self.warn(f"agent '{name}': tools {', '.join(missing)} are not provided by this runtime "
+                                "and are left out", agent=name, tools=missing)
 
     def track(self, awaitable) -> None:
         """Run an emit started from synchronous code (a control callback); the run awaits it before it ends."""
@@ -216,3 +228,7 @@ def _resolve_path(rel: str, base_dir: Path | None, what: str) -> Path:
 def iteration_record(number: int, outcome, verdict: dict | None = None) -> IterationRecord:
     return IterationRecord(number=number, status=outcome.status, content=outcome.content,
                            result=outcome.result, verdict=verdict)
+
+
+async def _not_wired(*args, **kwargs):
+    raise RuntimeError("the run context was not given its runner (run_workflow wires run_scope and run_step)")

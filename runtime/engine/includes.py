@@ -11,8 +11,8 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
+from designer.documents import load_source
 from runtime.engine.context import MAX_INCLUDE_DEPTH, RunContext, Scope, StepError
-from runtime.engine.scheduler import run_scope
 from runtime.engine.state import Outcome
 
 
@@ -27,8 +27,6 @@ class FileResolver:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise StepError(f"include {ref!r}: cannot read {path.name} ({exc.__class__.__name__})") from None
-        from designer.documents import load_source
-
         loaded = load_source(text, filename=str(path))
         if not loaded.valid or not isinstance(loaded.document, dict):
             first = loaded.report.errors[0] if loaded.report.errors else None
@@ -55,8 +53,6 @@ async def run_include(ctx: RunContext, scope: Scope, step: dict, path: str) -> O
         raise StepError(f"include {ref!r}: includes nest deeper than {MAX_INCLUDE_DEPTH}")
     target = (scope.includes or {}).get(ref, ref)
     document, base_dir = await resolve(ctx, target, scope.base_dir)
-    from runtime.engine import warn_unknown_tools
-
     added = {}
     for name, agent in (document.get("agents") or {}).items():
         known = ctx.agents.get(name)
@@ -65,9 +61,9 @@ async def run_include(ctx: RunContext, scope: Scope, step: dict, path: str) -> O
         if known is None:
             added[name] = agent
         ctx.agents[name] = agent
-    await warn_unknown_tools(ctx, added)
+    await ctx.warn_unknown_tools(added)
     sub = Scope(prefix=path, steps=document.get("steps") or [], base_dir=base_dir,
                 includes=document.get("includes") or {}, include_depth=depth, variables={},
                 concurrency=scope.concurrency)
-    outcomes = await run_scope(ctx, sub)
+    outcomes = await ctx.run_scope(ctx, sub)
     return summarize(sub.steps, outcomes)

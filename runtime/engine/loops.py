@@ -36,10 +36,9 @@ from __future__ import annotations
 
 import asyncio
 
-from designer.cel import CelError, evaluate
+from designer.cel import CelError, evaluate_async
 from runtime.engine.agent import run_judge
 from runtime.engine.context import RunContext, Scope, duration, iteration_record
-from runtime.events import format_duration
 from runtime.engine.scheduler import run_scope
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, LoopMeta, Outcome
 from runtime.engine.steps import run_step, summarize
@@ -83,10 +82,8 @@ def _iteration_scope(ctx: RunContext, scope: Scope, step: dict, prefix: str, var
 
 
 async def _iteration_end(ctx: RunContext, path: str, began: float, data: dict) -> None:
-    """iteration_end with the iteration's working time (paused time left out) beside the spec's duration."""
-    seconds = max(ctx.active_time() - began, 0.0)
-    await ctx.emitter.emit("iteration_end", step_id=path, duration=format_duration(seconds),
-                           data={**data, "duration_ms": round(seconds * 1000, 3)})
+    """iteration_end with the iteration's working time (paused time left out)."""
+    await ctx.emitter.emit("iteration_end", step_id=path, duration=max(ctx.active_time() - began, 0.0), data=data)
 
 
 def _completed(outputs: list[Outcome]) -> int:
@@ -239,7 +236,7 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
                 else:
                     variables.update(steps={}, content=out.content, result=out.result, status=out.status)
                 try:
-                    fired = evaluate(until, variables)
+                    fired = await evaluate_async(until, variables)
                     if not isinstance(fired, bool):
                         raise CelError(f"until must give a bool, got {type(fired).__name__}")
                 except CelError as exc:

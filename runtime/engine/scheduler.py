@@ -20,8 +20,6 @@ from runtime.engine.state import CANCELLED, FAILED, SKIPPED, Outcome
 
 async def run_scope(ctx: RunContext, scope: Scope, outcomes: dict[str, Outcome] | None = None) -> dict[str, Outcome]:
     """Run every step of ``scope``; fills and returns ``outcomes`` (id -> outcome)."""
-    from runtime.engine.steps import run_step  # steps -> loops -> scheduler
-
     outcomes = {} if outcomes is None else outcomes
     finished = {s["id"]: asyncio.Event() for s in scope.steps}
     slots = asyncio.Semaphore(max(scope.concurrency, 1))
@@ -50,7 +48,7 @@ async def run_scope(ctx: RunContext, scope: Scope, outcomes: dict[str, Outcome] 
             else:
                 async with slots:
                     await ctx.control.wait_running()
-                    outcomes[sid] = await run_step(ctx, scope, step, index, total, outcomes)
+                    outcomes[sid] = await ctx.run_step(ctx, scope, step, index, total, outcomes)
         except asyncio.CancelledError:
             outcomes.setdefault(sid, Outcome(CANCELLED, error="run halted"))
             raise

@@ -6,9 +6,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-COMPLETED, FAILED, SKIPPED, CANCELLED = "completed", "failed", "skipped", "cancelled"
-STEP_STATUSES = (COMPLETED, FAILED, SKIPPED, CANCELLED)
-RUN_STATUSES = (COMPLETED, FAILED, CANCELLED)
+from runtime.contract import Status
+
+# The contract's statuses (runtime/contract.py), by the names the engine uses.
+COMPLETED, FAILED, SKIPPED, CANCELLED = Status.COMPLETED, Status.FAILED, Status.SKIPPED, Status.CANCELLED
 
 
 @dataclass

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from designer.cel import CelError, evaluate
+from designer.cel import CelError, evaluate_async
 from designer.graph import terminal_ids
 from runtime.engine.agent import run_agent_step
 from runtime.engine.context import RunContext, Scope, StepError, duration
@@ -29,12 +29,12 @@ def step_outputs(ids, outcomes: dict[str, Outcome]) -> list[StepOutput]:
     return [StepOutput(i, outcomes[i].status, outcomes[i].content, outcomes[i].result) for i in ids if i in outcomes]
 
 
-def loop_items(scope: Scope, step: dict, outcomes: dict[str, Outcome]) -> list:
+async def loop_items(scope: Scope, step: dict, outcomes: dict[str, Outcome]) -> list:
     source = step["loop"]["forEach"]
     if isinstance(source, list):
         return source
     try:
-        value = evaluate(source, cel_variables(scope, outcomes))
+        value = await evaluate_async(source, cel_variables(scope, outcomes))
     except CelError as exc:
         raise StepError(f"forEach: {exc}") from None
     if not isinstance(value, list):
@@ -50,7 +50,7 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
     deps = step.get("dependsOn") or []
     if step.get("condition"):
         try:
-            value = evaluate(step["condition"], cel_variables(scope, outcomes, content=""))
+            value = await evaluate_async(step["condition"], cel_variables(scope, outcomes, content=""))
             if not isinstance(value, bool):
                 raise CelError(f"condition must give a bool, got {type(value).__name__}")
         except CelError as exc:
@@ -68,7 +68,7 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
         start["loop_type"] = "forEach" if "forEach" in loop else "repeat-until"
         if "forEach" in loop:
             try:
-                items = loop_items(scope, step, outcomes)
+                items = await loop_items(scope, step, outcomes)
             except StepError as exc:
                 return await _fail_before_start(ctx, path, index, total, str(exc), start)
             start["items"] = len(items)
@@ -114,7 +114,7 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
         except (ProviderError, StepError) as exc:
             outcome = Outcome(FAILED, error=_provider_text(ctx, exc))
         except asyncio.CancelledError:
-            await emit("step_end", step_id=path, agent=agent_name, duration=format_duration(ctx.active_time() - started),
+            await emit("step_end", step_id=path, agent=agent_name, duration=ctx.active_time() - started,
                        error=ctx.halt_reason or "cancelled", data={"status": CANCELLED, "attempts": attempt})
             raise
         if outcome.status != FAILED or attempt > retries:
@@ -123,7 +123,7 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
                                                     f"after: {outcome.error}", data={"level": "info", "retry": attempt})
     if outcome.status == FAILED:
         await emit("error", step_id=path, agent=agent_name, error=outcome.error)
-    await emit("step_end", step_id=path, agent=agent_name, duration=format_duration(ctx.active_time() - started),
+    await emit("step_end", step_id=path, agent=agent_name, duration=ctx.active_time() - started,
                tokens=tokens, error=outcome.error if outcome.status == FAILED else None,
                data={"status": outcome.status, "content": outcome.content, "result": outcome.result,
                      "attempts": attempt})
@@ -140,7 +140,7 @@ async def _fail_before_start(ctx: RunContext, path: str, index: int, total: int,
     emit = ctx.emitter.emit
     await emit("step_start", step_id=path, data=start or {"index": index, "total": total})
     await emit("error", step_id=path, error=error)
-    await emit("step_end", step_id=path, error=error, duration="0s", data={"status": FAILED})
+    await emit("step_end", step_id=path, error=error, duration=0.0, data={"status": FAILED})
     return Outcome(FAILED, error=error)
 
 

@@ -34,6 +34,8 @@ def test_a_run_uses_the_owners_key_and_it_never_reaches_events_or_answers(owner,
         final = owner_client.get(f"/api/v1/runs/{run['id']}")
         assert final.json()["status"] == "completed", final.json()["reason"]
         assert fake.requests and fake.requests[0].headers.get("authorization") == f"Bearer {SECRET}"
+        # gpt-test has no known price: the run says so rather than costing $0.
+        assert final.json()["unpriced_models"] == ["openai/gpt-test"]
     events = owner_client.get(f"/api/v1/runs/{run['id']}/events")
     assert "hello from the fake" in events.content.decode()
     for text in (events.content.decode(), final.content.decode(), owner_client.get("/account/").content.decode(),

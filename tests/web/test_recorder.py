@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from designer import workflows
+from runtime.contract import locate
 from runtime.models import Run, RunEvent, RunIteration
 from runtime.recorder import persist_events
 
@@ -14,7 +15,10 @@ def _run(owner) -> Run:
 
 
 def _event(seq: int, type: str, step_id: str, **fields) -> dict:
-    return {"type": type, "seq": seq, "timestamp": f"2026-11-22T10:00:{seq:02d}.000Z", "runId": "r", "stepId": step_id, **fields}
+    """An event as the emitter makes it (runtime.contract), ``where`` included."""
+    where = {"where": locate(step_id)} if locate(step_id) else {}
+    return {"type": type, "seq": seq, "timestamp": f"2026-11-22T10:00:{seq:02d}.000Z", "runId": "r", "stepId": step_id,
+            **where, **fields}
 
 
 def test_rows_started_in_one_batch_are_completed_by_events_of_later_batches(owner):
@@ -28,7 +32,7 @@ def test_rows_started_in_one_batch_are_completed_by_events_of_later_batches(owne
         _event(4, "judge_verdict", "dev", data={"iteration": 0, "done": False, "reason": "too short", "failed_open": False}),
     ])
     persist_events(run.pk, [
-        _event(5, "iteration_end", "dev", duration="1.5s",
+        _event(5, "iteration_end", "dev", duration="1.5s", durationMs=1500.0,
                data={"iteration": 0, "status": "completed", "content": "draft <b>1</b>", "result": {"score": 0.5, "tags": ["a"]}}),
         _event(6, "iteration_end", "fan", data={"index": 4, "status": "failed", "content": "", "result": None}),
         _event(7, "iteration_start", "dev", data={"iteration": 1}),

@@ -69,7 +69,8 @@ export interface VersionInfo {
   valid: boolean;
 }
 
-export type RunStatus = 'queued' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
+import type { RunStatus, Where } from './events.gen';
+export type { RunStatus, Where } from './events.gen';
 
 export interface Tokens {
   prompt: number;
@@ -106,6 +107,8 @@ export interface Run {
   finished_at: string | null;
   tokens: Tokens | null;
   cost_usd: number | null;
+  /** Models whose price is not known: their calls are not in `cost_usd`. */
+  unpriced_models?: string[];
   loops: Record<string, LoopSummary> | null;
   last_seq: number;
   /** The simulated provider's script the run was started with. */
@@ -131,12 +134,16 @@ export interface RunEvent {
   agent?: string;
   message?: string;
   duration?: string;
+  /** The same duration in milliseconds: read this, never parse `duration`. */
+  durationMs?: number;
   tokens?: Tokens;
   error?: string;
   data?: JsonObject;
   delta?: string;
   done?: boolean;
   reasoning?: string;
+  /** For a step inside a loop iteration or an include: the structure of its namespaced `stepId`. */
+  where?: Where;
 }
 
 /** With `batch=1` the server may send several events to a message (`events`). */

@@ -27,11 +27,19 @@ export function RunFigures({ run, status }: { run: Run | null; status: string | 
   const elapsed = elapsedMs(start, finishedAt, Math.max(now, start ?? 0), pause.at, pause.total);
   // Tokens add up live from agent turns; the run record's total is final once the run is.
   const total = Math.max(run.tokens?.total ?? 0, tokens.total);
+  const unpriced = run.unpriced_models ?? [];
   return (
     <span className="figures muted small" data-testid="run-figures">
       {elapsed !== null ? formatMs(elapsed) : 'queued'}
       {paused ? ' (paused)' : ''} · {total.toLocaleString()} tokens
-      {typeof run.cost_usd === 'number' ? ` · $${run.cost_usd.toFixed(4)}` : ''} · {run.provider}
+      {typeof run.cost_usd === 'number' ? ` · $${run.cost_usd.toFixed(4)}` : ''}
+      {unpriced.length > 0 && (
+        <span className="unpriced" data-testid="unpriced" title={`No known price for ${unpriced.join(', ')}: their tokens are not in the cost.`}>
+          {' '}
+          + price unknown for {unpriced.join(', ')}
+        </span>
+      )}{' '}
+      · {run.provider}
     </span>
   );
 }

@@ -1,12 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../api/types';
-import { durationMs, emptyRun, parseStepId, promptText, reduceEvents } from './reduce';
+import type { RunEvent, Where } from '../api/types';
+import { emptyRun, placeOf, promptText, reduceEvents } from './reduce';
 
-// Shapes as runtime/engine emits them (see runtime/engine/loops.py, agent.py).
+// Shapes as runtime/engine emits them (see runtime/engine/loops.py, agent.py), with the `where` the
+// server's emitter stamps from each namespaced id (runtime/contract.py, locate), written out here.
+const WHERE: Record<string, Where> = {
+  'dev.0.work': { loop: 'dev', iteration: 0, inner: 'work' },
+  'dev.1.work': { loop: 'dev', iteration: 1, inner: 'work' },
+  'dev.0.untilAgent': { loop: 'dev', iteration: 0, inner: 'untilAgent' },
+  'each[1].deploy': { loop: 'each', item: 1, inner: 'deploy' },
+};
 let seq = 0;
 function ev(type: string, stepId: string | undefined, rest: Partial<RunEvent> = {}): RunEvent {
   seq += 1;
-  return { type, seq, timestamp: `2026-11-22T02:00:0${Math.min(seq, 9)}.000Z`, runId: 'r1', ...(stepId ? { stepId } : {}), ...rest };
+  const where = stepId ? WHERE[stepId] : undefined;
+  return { type, seq, timestamp: `2026-11-22T02:00:0${Math.min(seq, 9)}.000Z`, runId: 'r1', ...(stepId ? { stepId } : {}), ...(where ? { where } : {}), ...rest };
 }
 
 function judgeRun(): RunEvent[] {
@@ -35,17 +43,17 @@ function judgeRun(): RunEvent[] {
   ];
 }
 
-describe('parseStepId', () => {
-  it('reads top-level, repeat-until and forEach ids', () => {
-    expect(parseStepId('plan')).toEqual({ key: 'plan' });
-    expect(parseStepId('dev.2.review')).toEqual({ key: 'dev/review', loop: 'dev', iteration: 2, inner: 'review' });
-    expect(parseStepId('dev.2')).toEqual({ key: 'dev', loop: 'dev', iteration: 2, inner: '' });
-    expect(parseStepId('deploy-each[0]')).toEqual({ key: 'deploy-each', loop: 'deploy-each', iteration: 0, inner: '' });
-    expect(parseStepId('deploy-each[3].verify')).toEqual({ key: 'deploy-each/verify', loop: 'deploy-each', iteration: 3, inner: 'verify' });
+describe('placeOf', () => {
+  it('places top-level, repeat-until and forEach steps by their where', () => {
+    expect(placeOf('plan', undefined)).toEqual({ key: 'plan' });
+    expect(placeOf('dev.2.review', { loop: 'dev', iteration: 2, inner: 'review' })).toEqual({ key: 'dev/review', loop: 'dev', iteration: 2, inner: 'review' });
+    expect(placeOf('dev.2', { loop: 'dev', iteration: 2 })).toEqual({ key: 'dev', loop: 'dev', iteration: 2, inner: '' });
+    expect(placeOf('deploy-each[0]', { loop: 'deploy-each', item: 0 })).toEqual({ key: 'deploy-each', loop: 'deploy-each', iteration: 0, inner: '' });
+    expect(placeOf('deploy-each[3].verify', { loop: 'deploy-each', item: 3, inner: 'verify' })).toEqual({ key: 'deploy-each/verify', loop: 'deploy-each', iteration: 3, inner: 'verify' });
   });
 
   it('shows an included step on its include node', () => {
-    expect(parseStepId('deploy.build')).toEqual({ key: 'deploy' });
+    expect(placeOf('deploy.build', { include: 'deploy', inner: 'build' })).toEqual({ key: 'deploy' });
   });
 });
 
@@ -127,13 +135,6 @@ describe('reduceEvents', () => {
 });
 
 describe('helpers', () => {
-  it('reads Go-style durations', () => {
-    expect(durationMs('1.5s')).toBe(1500);
-    expect(durationMs('250ms')).toBe(250);
-    expect(durationMs('1m30s')).toBe(90000);
-    expect(durationMs(undefined)).toBeUndefined();
-  });
-
   it('shows a prompt as text', () => {
     expect(promptText('hi')).toBe('hi');
     expect(promptText({ system: 's', user: 'u' })).toBe('System:\ns\n\nUser:\nu');

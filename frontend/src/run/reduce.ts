@@ -1,10 +1,12 @@
 // Run events (docs/api.md, "Events") folded into what the canvas shows: a
 // status per node, an iteration strip per loop, judge verdicts, streamed
 // output and prompts. Pure; events apply once each (by seq), in seq order.
-import type { RunEvent, Tokens } from '../api/types';
+import type { Status } from '../api/events.gen';
+import type { RunEvent, Tokens, Where } from '../api/types';
 import { isObject, type Json, type JsonObject } from '../doc/types';
 
-export type StepStatus = 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'cancelled';
+/** A step's status on the canvas: the contract's (runtime/contract.py), or 'pending' before it starts. */
+export type StepStatus = 'pending' | Exclude<Status, 'queued' | 'paused'>;
 
 export interface StepRun {
   status: StepStatus;
@@ -97,20 +99,16 @@ export interface ParsedId {
 }
 
 /**
- * Namespaced ids: `plan`, `deploy-each[0]`, `deploy-each[0].verify`,
- * `dev.2.review`, `dev.2`, and included steps `deploy.build`.
+ * Where an event's step sits on the canvas, from the event's `where` (the server's reading of the
+ * namespaced id: runtime/contract.py): `plan`, `dev/review` (inner step of loop `dev`), `dev` (the
+ * iteration itself), or the include node for an included sub-workflow's steps.
  */
-export function parseStepId(stepId: string): ParsedId {
-  const m = /^([^.[\]]+)(?:\[(\d+)\]|\.(\d+))(?:\.([^.[\]]+))?/.exec(stepId);
-  if (m) {
-    const loop = m[1];
-    const iteration = Number(m[2] ?? m[3]);
-    const inner = m[4] ?? '';
-    return { key: inner ? `${loop}/${inner}` : loop, loop, iteration, inner };
+export function placeOf(stepId: string, where: Where | undefined): ParsedId {
+  if (where?.loop) {
+    const inner = where.inner ?? '';
+    return { key: inner ? `${where.loop}/${inner}` : where.loop, loop: where.loop, iteration: where.iteration ?? where.item ?? 0, inner };
   }
-  const dot = stepId.indexOf('.');
-  // An included sub-workflow's steps show on the include node.
-  if (dot > 0) return { key: stepId.slice(0, dot) };
+  if (where?.include) return { key: where.include };
   return { key: stepId };
 }
 
@@ -207,7 +205,7 @@ function touch(state: RunState, id: ParsedId, fn: (s: StepRun) => void): void {
 function apply(state: RunState, ev: RunEvent): void {
   state.log.push(ev);
   const data: JsonObject = isObject(ev.data) ? ev.data : {};
-  const id = ev.stepId ? parseStepId(ev.stepId) : null;
+  const id = ev.stepId ? placeOf(ev.stepId, ev.where) : null;
   if (ev.tokens && (ev.type === 'step_end' || ev.type === 'agent_turn') && num(ev.tokens.total) !== undefined) {
     // Token totals come from agent turns' responses; step_end repeats them, so count turns only.
     if (ev.type === 'agent_turn') {
@@ -312,7 +310,7 @@ function apply(state: RunState, ev: RunEvent): void {
       } else {
         it.status = asStatus(data.status, ev.error ? 'failed' : 'completed');
         it.endedAt = ev.timestamp;
-        it.durationMs = num(pick(data, 'duration_ms', 'durationMs')) ?? durationMs(ev.duration) ?? between(it.startedAt, ev.timestamp);
+        it.durationMs = num(ev.durationMs) ?? between(it.startedAt, ev.timestamp);
         const content = str(pick(data, 'content', 'output'));
         if (content !== undefined) it.content = content;
         const cumulative = str(data.cumulative);
@@ -367,21 +365,6 @@ export function promptText(p: unknown): string | undefined {
     return JSON.stringify(p, null, 2);
   }
   return undefined;
-}
-
-/** Go-style duration ("1.234s", "2m3s", "150ms") to milliseconds. */
-export function durationMs(d: string | undefined): number | undefined {
-  if (!d) return undefined;
-  const re = /(\d+(?:\.\d+)?)(h|ms|m|s|µs|us|ns)/g;
-  let total = 0;
-  let matched = false;
-  for (let m = re.exec(d); m; m = re.exec(d)) {
-    matched = true;
-    const v = Number(m[1]);
-    const unit = m[2];
-    total += unit === 'h' ? v * 3600000 : unit === 'm' ? v * 60000 : unit === 's' ? v * 1000 : unit === 'ms' ? v : v / 1000;
-  }
-  return matched ? total : undefined;
 }
 
 export function formatMs(ms: number | undefined): string {

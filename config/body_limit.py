@@ -1,0 +1,44 @@
+"""Every request body over REQUEST_MAX_BYTES is answered 413 naming the limit, on every route.
+
+Django itself refuses such a body only when a view reads it (RequestDataTooBig), and
+then as a 500 in the API and a bare 400 on pages; here it is refused before any view,
+from Content-Length, or from the size of the buffered body when a chunked request sent
+none. The API answers JSON like its other errors; pages answer text.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpResponse, JsonResponse
+
+from designer.json_body import body_too_large
+
+
+class RequestBodyLimit:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        size = _body_size(request)
+        if size > settings.REQUEST_MAX_BYTES:
+            return _answer(request, body_too_large(size), status=413)
+        return self.get_response(request)
+
+
+def _body_size(request) -> int:
+    declared = request.META.get("CONTENT_LENGTH") or ""
+    size = int(declared) if declared.isdigit() else 0  # servers refuse a malformed one themselves
+    stream: Any = getattr(request, "_stream", None)  # ASGI: the body, already buffered in a temporary file
+    if hasattr(stream, "seekable") and stream.seekable():
+        position = stream.tell()
+        size = max(size, stream.seek(0, os.SEEK_END))
+        stream.seek(position)
+    return size
+
+
+def _answer(request, detail: str, status: int) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": detail}, status=status)
+    return HttpResponse(detail + "\n", status=status, content_type="text/plain; charset=utf-8")

@@ -1,0 +1,252 @@
+"""The run event contract: every event type, its fields, and the one status vocabulary.
+
+An event is the zenflow NDJSON envelope (``type``, ``timestamp``, ``runId``,
+``stepId``, ``agent``, ``duration``, ``tokens``, ``error``, ``data`` ...) plus
+what this runner adds so that no reader ever parses a string back:
+
+* ``seq``: the event's number in its run (replay and "nothing lost or repeated");
+* ``durationMs``: beside the spec's Go-style ``duration``;
+* ``where``: for a step inside a loop iteration or an include, the structure
+  its namespaced ``stepId`` encodes (``refine.2.draft``: loop ``refine``,
+  iteration 2, inner step ``draft``; ``batch[3]``: loop ``batch``, item 3;
+  ``deploy.build``: include ``deploy``, inner step ``build``).
+
+The models below are the truth for both ends: :mod:`runtime.events` stamps
+the envelope, tests check every emitted event against :data:`EVENT_DATA`, and
+``frontend/src/api/events.gen.ts`` is generated from this module
+(``make contract``; a test fails when it is out of date).
+"""
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Status(StrEnum):
+    """Every status a run, a step, an iteration or a judge call can have."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    PAUSED = "paused"
+    COMPLETED = "completed"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+    CANCELLED = "cancelled"
+
+
+RUN_STATUSES = (Status.QUEUED, Status.RUNNING, Status.PAUSED, Status.COMPLETED, Status.FAILED, Status.CANCELLED)
+ACTIVE_RUN_STATUSES = (Status.QUEUED, Status.RUNNING, Status.PAUSED)
+FINAL_RUN_STATUSES = (Status.COMPLETED, Status.FAILED, Status.CANCELLED)
+STEP_END_STATUSES = (Status.COMPLETED, Status.FAILED, Status.SKIPPED, Status.CANCELLED)
+
+StepEndStatus = Literal["completed", "failed", "skipped", "cancelled"]
+RunEndStatus = Literal["completed", "failed", "cancelled"]
+
+
+class _Open(BaseModel):
+    # Readers skip what they do not know, and the engine may add detail: extra keys are allowed.
+    model_config = ConfigDict(extra="allow")
+
+
+# ---- where a step is ------------------------------------------------------
+
+
+class Where(BaseModel):
+    """The structure of a namespaced step id."""
+
+    model_config = ConfigDict(extra="forbid")
+    loop: Optional[str] = None        # the loop step (top-level id) this step runs inside
+    iteration: Optional[int] = None   # repeat-until: zero-based iteration
+    item: Optional[int] = None        # forEach: zero-based item index
+    inner: Optional[str] = None       # the inner step's own id ('' or absent: the iteration itself)
+    include: Optional[str] = None     # the include step this step came from
+
+
+_IN_LOOP = re.compile(r"^(?P<loop>[^.\[\]]+)(?:\.(?P<iteration>\d+)|\[(?P<item>\d+)\])(?:\.(?P<inner>.+))?$")
+
+
+@lru_cache(maxsize=4096)
+def locate(step_id: str) -> dict[str, Any] | None:
+    """``where`` for a namespaced step id, as a plain dict; None for a top-level step.
+
+    The format writes loop iterations as ``loop.N`` (repeat-until) and
+    ``loop[N]`` (forEach), and included steps as ``include.inner``. A step id
+    never holds a dot or a bracket itself, so this reading is exact.
+    """
+    if not step_id or ("." not in step_id and "[" not in step_id):
+        return None
+    found = _IN_LOOP.match(step_id)
+    if found:
+        out: dict[str, Any] = {"loop": found["loop"]}
+        if found["iteration"] is not None:
+            out["iteration"] = int(found["iteration"])
+        else:
+            out["item"] = int(found["item"])
+        if found["inner"]:
+            out["inner"] = found["inner"]
+        return out
+    include, _, inner = step_id.partition(".")
+    return {"include": include, "inner": inner}
+
+
+# ---- what each event type carries in ``data`` -----------------------------
+
+
+class Tokens(BaseModel):
+    prompt: int
+    completion: int
+    total: int
+
+
+class WorkflowStartData(_Open):
+    total: int
+    name: str = ""
+    provider: str = ""
+    budgets: dict[str, float] = {}
+
+
+class WorkflowEndData(_Open):
+    status: RunEndStatus
+    reason: str = ""
+    code: str = ""
+    cost_usd: float = 0.0
+    loops: dict[str, dict[str, Any]] = {}
+    unpriced_models: list[str] = []
+
+
+class StepStartData(_Open):
+    index: Optional[int] = None
+    total: Optional[int] = None
+    loop_type: Optional[Literal["forEach", "repeat-until"]] = None
+    items: Optional[int] = None
+    include: Optional[str] = None
+
+
+class StepEndData(_Open):
+    status: StepEndStatus
+    content: Optional[str] = None
+    result: Any = None
+    attempts: Optional[int] = None
+    reason: Optional[str] = None
+
+
+class StepSkippedData(_Open):
+    status: Literal["skipped"]
+    reason: str = ""
+
+
+class AgentTurnData(_Open):
+    phase: Literal["request", "response"]
+    model: str = ""
+    turn: int = 0
+    provider: Optional[str] = None
+    content: Optional[str] = None
+    finish_reason: Optional[str] = None
+
+
+class ToolCallData(_Open):
+    phase: Literal["start", "end"]
+    tool_name: str
+    tool_call_id: str
+    input: Any = None
+    output: Any = None
+
+
+class MessageData(_Open):
+    level: Literal["info", "warning", "error"] = "info"
+
+
+class IterationStartData(_Open):
+    iteration: Optional[int] = None
+    index: Optional[int] = None
+    item: Any = None
+
+
+class IterationEndData(_Open):
+    iteration: Optional[int] = None
+    index: Optional[int] = None
+    item: Any = None
+    status: StepEndStatus
+    content: Optional[str] = None
+
+
+class JudgeVerdictData(_Open):
+    iteration: int
+    done: Optional[bool] = None
+    reason: Optional[str] = None
+    failed_open: bool = False
+    content: Optional[str] = None
+    duration_ms: Optional[float] = None
+    error: Optional[str] = None
+
+
+class LoopEndData(_Open):
+    rounds_completed: int
+    broke_early: bool = False
+    break_reason: Optional[str] = None
+    content: Optional[str] = None
+
+
+class RunControlData(_Open):
+    action: Literal["pause", "resume", "stop"]
+
+
+class NoData(_Open):
+    pass
+
+
+EVENT_DATA: dict[str, type[BaseModel]] = {
+    "workflow_start": WorkflowStartData,
+    "workflow_end": WorkflowEndData,
+    "step_start": StepStartData,
+    "step_end": StepEndData,
+    "step_skipped": StepSkippedData,
+    "error": NoData,
+    "agent_turn": AgentTurnData,
+    "tool_call": ToolCallData,
+    "message": MessageData,
+    "output": NoData,
+    "iteration_start": IterationStartData,
+    "iteration_end": IterationEndData,
+    "judge_verdict": JudgeVerdictData,
+    "loop_end": LoopEndData,
+    "run_control": RunControlData,
+}
+EventType = Literal[
+    "workflow_start", "workflow_end", "step_start", "step_end", "step_skipped", "error", "agent_turn", "tool_call",
+    "message", "output", "iteration_start", "iteration_end", "judge_verdict", "loop_end", "run_control",
+]
+
+
+class Event(BaseModel):
+    """The envelope every event has; ``data`` is checked by type with :data:`EVENT_DATA`."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: EventType
+    seq: int
+    timestamp: str
+    runId: str
+    stepId: Optional[str] = None
+    agent: Optional[str] = None
+    agentId: Optional[str] = None
+    message: Optional[str] = None
+    duration: Optional[str] = None
+    durationMs: Optional[float] = None
+    tokens: Optional[Tokens] = None
+    error: Optional[str] = None
+    data: Optional[dict[str, Any]] = None
+    delta: Optional[str] = None
+    done: Optional[bool] = None
+    reasoning: Optional[str] = None
+    where: Optional[Where] = None
+
+
+def check(event: dict) -> None:
+    """Raise ``pydantic.ValidationError`` unless ``event`` keeps the contract (for tests and tools)."""
+    Event.model_validate(event)
+    EVENT_DATA[event["type"]].model_validate(event.get("data") or {})
+
