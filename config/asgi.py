@@ -7,7 +7,6 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from django.urls import get_resolver  # noqa: E402
 
@@ -21,7 +20,7 @@ application = capture_server_loop(
     ProtocolTypeRouter(
         {
             # The embedded default serves the built front end itself.
-            "http": ASGIStaticFilesHandler(django_asgi_app),
+            "http": django_asgi_app,  # WhiteNoise (a middleware) serves static files, with nosniff and the 413
             "websocket": OriginCheck(TokenOrSessionAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
     )
