@@ -14,6 +14,7 @@ from pathlib import Path
 from designer.documents import load_source
 from runtime.engine.context import MAX_INCLUDE_DEPTH, RunContext, Scope, StepError
 from runtime.engine.state import Outcome
+from runtime.engine.summary import summarize
 
 
 class FileResolver:
@@ -45,8 +46,6 @@ async def resolve(ctx: RunContext, ref: str, base_dir: Path | None) -> tuple[dic
 
 
 async def run_include(ctx: RunContext, scope: Scope, step: dict, path: str) -> Outcome:
-    from runtime.engine.steps import summarize
-
     ref = step["include"]
     depth = scope.include_depth + 1
     if depth > MAX_INCLUDE_DEPTH:

@@ -39,9 +39,8 @@ import asyncio
 from designer.cel import CelError, evaluate_async
 from runtime.engine.agent import run_judge
 from runtime.engine.context import RunContext, Scope, duration, iteration_record
-from runtime.engine.scheduler import run_scope
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, LoopMeta, Outcome
-from runtime.engine.steps import run_step, summarize
+from runtime.engine.summary import summarize
 from runtime.policies import for_loop
 from runtime.prompting import IterationRecord, LoopView, StepOutput
 
@@ -67,9 +66,9 @@ async def _run_iteration(ctx: RunContext, scope: Scope, step: dict, iscope: Scop
                          path: str) -> tuple[Outcome, dict]:
     inner = step["loop"].get("steps")
     if inner:
-        outs = await run_scope(ctx, iscope)
+        outs = await ctx.run_scope(ctx, iscope)
         return summarize(inner, outs), outs
-    out = await run_step(ctx, iscope, _body_step(step), number, total, {}, path=path)
+    out = await ctx.run_step(ctx, iscope, _body_step(step), number, total, {}, path=path)
     return out, {}
 
 

@@ -12,9 +12,10 @@ import asyncio
 from typing import Any
 
 from designer.cel import CelError, evaluate_async
-from designer.graph import terminal_ids
 from runtime.engine.agent import run_agent_step
 from runtime.engine.context import RunContext, Scope, StepError, duration
+from runtime.engine.includes import run_include
+from runtime.engine.loops import run_foreach, run_repeat_until
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, SKIPPED, Outcome
 from runtime.events import format_duration
 from runtime.prompting import StepOutput
@@ -93,9 +94,7 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
                                        outcomes)
             return await run_agent_step(ctx, scope, step, path, dep_outputs, earlier)
         if kind == "include":
-            from runtime.engine.includes import run_include  # (circular: includes -> scheduler -> steps)
             return await run_include(ctx, scope, step, path), None
-        from runtime.engine.loops import run_foreach, run_repeat_until
         if items is not None:
             return await run_foreach(ctx, scope, step, path, items, dep_outputs), None
         return await run_repeat_until(ctx, scope, step, path, dep_outputs), None
@@ -143,18 +142,3 @@ async def _fail_before_start(ctx: RunContext, path: str, index: int, total: int,
     await emit("step_end", step_id=path, error=error, duration=0.0, data={"status": FAILED})
     return Outcome(FAILED, error=error)
 
-
-def summarize(steps: list[dict], outcomes: dict[str, Outcome]) -> Outcome:
-    """One outcome for a DAG that ran (an iteration, an include)."""
-    for s in steps:
-        out = outcomes.get(s["id"])
-        if out is not None and out.status == FAILED and not out.blocked:
-            return Outcome(FAILED, error=f"{s['id']}: {out.error}", content=out.content)
-    for s in steps:
-        out = outcomes.get(s["id"])
-        if out is None or out.status == CANCELLED:
-            return Outcome(CANCELLED, error=f"{s['id']} was cancelled")
-    terminals = terminal_ids(steps)
-    content = "\n\n".join(outcomes[t].content for t in terminals if outcomes[t].content)
-    result = outcomes[terminals[0]].result if len(terminals) == 1 else {t: outcomes[t].result for t in terminals}
-    return Outcome(COMPLETED, content, result)

@@ -55,3 +55,26 @@ def test_importing_a_layer_loads_nothing_above_it(package, forbidden):
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == ""
+
+
+def function_local_imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found = []
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found += [f"{path.name}:{n.lineno} in {fn.name}" for n in ast.walk(fn) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    return found
+
+
+def test_the_engine_has_no_function_local_imports():
+    # The runner is passed in (ctx.run_scope / ctx.run_step), so loops and includes import nothing above them.
+    engine = sorted((REPO / "runtime" / "engine").glob("*.py"))
+    assert engine, "runtime/engine moved?"
+    assert [hit for p in engine for hit in function_local_imports(p)] == []
+
+
+def test_function_local_imports_are_found(tmp_path):
+    # The check above must be able to fail: it sees an import inside an async function.
+    sample = tmp_path / "sample.py"
+    sample.write_text("async def f():\n    from os import path\n    return path\n")
+    assert function_local_imports(sample) == ["sample.py:2 in f"]
