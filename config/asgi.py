@@ -15,6 +15,7 @@ from config.routing import websocket_urlpatterns  # noqa: E402
 from accounts.ws_auth import OriginCheck, TokenOrSessionAuthMiddlewareStack  # noqa: E402
 from runtime.backends import capture_server_loop  # noqa: E402
 from runtime.reaper import start_reaper  # noqa: E402
+from config import offload  # noqa: E402
 
 application = capture_server_loop(
     ProtocolTypeRouter(
@@ -26,5 +27,6 @@ application = capture_server_loop(
     )
 )
 start_reaper()
+offload.warm_up_in_background()  # the document workers start beside the server, not on the first request
 get_resolver().url_patterns  # import the views and the API now, so they are frozen with the rest
 freeze_loaded_objects()
