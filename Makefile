@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/eslint.config.js -type f 2>/dev/null)
 
-.PHONY: install frontend run worker test test-python test-frontend chromium services bench clean contract
+.PHONY: install frontend run worker test lint-python test-python test-frontend chromium services bench clean contract
 
 install: $(BIN)/.installed
 
@@ -26,15 +26,18 @@ frontend/node_modules/.installed: frontend/package.json frontend/package-lock.js
 frontend/dist/index.html: frontend/node_modules/.installed $(FRONTEND_SOURCES)
 	cd frontend && npm run build --silent
 
+# Served by daphne (HTTP and websockets), as in production. No collectstatic: WhiteNoise serves
+# frontend/dist and the apps' static files straight from where they are (WHITENOISE_USE_FINDERS).
 run: install frontend
 	$(BIN)/python manage.py migrate --noinput
+	@echo "Loop Designer: open http://$(HOST):$(PORT)/"
 	@if [ -n "$$REDIS_URL" ] || [ "$$RUNTIME_BACKEND" = "celery" ]; then \
 		echo "Celery backend: starting a worker beside the server"; \
 		trap 'kill 0' EXIT; \
 		$(BIN)/celery -A config worker --loglevel=INFO --concurrency=2 & \
-		$(BIN)/python manage.py runserver $(HOST):$(PORT); \
+		$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application; \
 	else \
-		$(BIN)/python manage.py runserver $(HOST):$(PORT); \
+		exec $(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application; \
 	fi
 
 worker: install
@@ -53,10 +56,15 @@ services:
 test-frontend: frontend
 	cd frontend && npm run typecheck --silent && npm run lint --silent && npm test --silent
 
+# The rules the Python code follows (ruff.toml) and its types (mypy.ini).
+lint-python: install
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
 test-python: install frontend chromium services
 	$(BIN)/python -m pytest
 
-test: test-frontend test-python
+test: lint-python test-frontend test-python
 
 # The front end's event types come from runtime/contract.py; a test fails while they are stale.
 contract: install

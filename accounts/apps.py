@@ -6,8 +6,7 @@ class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from django.contrib.auth.signals import user_logged_out
+        # Imported here: signal handlers use models, which are not loaded when this module is.
+        from accounts.signals import connect
 
-        from accounts.sockets import close_session_sockets
-
-        user_logged_out.connect(close_session_sockets, dispatch_uid="accounts.close_session_sockets")
+        connect()

@@ -1,4 +1,4 @@
-"""Credentials that belong to a user: personal API tokens and provider keys.
+"""Who may do what: API tokens, provider keys, workspaces and their members, invitations, the audit log.
 
 The tables keep the names they had when these models lived in ``runtime``
 (moved with a state-only migration, so no data was copied).
@@ -24,9 +24,10 @@ class ApiToken(models.Model):
 
 
 class ProviderKey(models.Model):
-    """A user's API key for a provider, encrypted at rest."""
+    """A workspace's API key for a provider, encrypted at rest; ``user`` is who stored it."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="provider_keys")
+    workspace = models.ForeignKey("Workspace", on_delete=models.CASCADE, related_name="provider_keys")
     provider = models.CharField(max_length=40)
     base_url = models.CharField(max_length=300, blank=True, default="")
     encrypted_key = models.TextField()
@@ -34,4 +35,78 @@ class ProviderKey(models.Model):
 
     class Meta:
         db_table = "runtime_providerkey"
-        constraints = [models.UniqueConstraint(fields=["user", "provider"], name="unique_user_provider_key")]
+        constraints = [models.UniqueConstraint(fields=["workspace", "provider"], name="unique_workspace_provider_key")]
+
+
+class Role(models.TextChoices):
+    """What a member may do in a workspace; each role can do everything the ones below it can."""
+
+    OWNER = "owner"    # everything, including deleting the workspace and handing it over
+    ADMIN = "admin"    # members, invitations, keys, limits, the audit log
+    EDITOR = "editor"  # design and run
+    RUNNER = "runner"  # run and watch, not edit
+    VIEWER = "viewer"  # watch, read, export
+
+
+class Workspace(models.Model):
+    """Where workflows, runs and provider keys live. Every user has a personal one; teams share others."""
+
+    name = models.CharField(max_length=100)
+    personal_for = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                                        related_name="personal_workspace")
+    # The server's own provider keys (OPENAI_API_KEY ...) are spent only where the server's owner grants them.
+    server_keys = models.BooleanField(default=False)
+    # Per-workspace limits set by admins; null means no limit.
+    max_concurrent_runs = models.PositiveIntegerField(null=True, blank=True)
+    max_runs_per_day = models.PositiveIntegerField(null=True, blank=True)
+    max_tokens_per_day = models.PositiveBigIntegerField(null=True, blank=True)
+    max_cost_usd_per_day = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["workspace", "user"], name="unique_workspace_member")]
+
+
+class Invitation(models.Model):
+    """A single-use, expiring link to join the server (and a workspace, with a role). Only its hash is kept."""
+
+    digest = models.CharField(max_length=64, unique=True)
+    email = models.CharField(max_length=254, blank=True, default="")
+    workspace = models.ForeignKey(Workspace, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.EDITOR)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="invitations_sent")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="invitations_used")
+
+
+class AuditEntry(models.Model):
+    """One thing someone did in a workspace: sign-ins, invitations, role changes, key use, runs, controls."""
+
+    workspace = models.ForeignKey(Workspace, null=True, blank=True, on_delete=models.CASCADE, related_name="audit")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # The actor's name as it was, so the log still reads after the account is gone.
+    actor_name = models.CharField(max_length=150, blank=True, default="")
+    action = models.CharField(max_length=40)
+    detail = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["workspace", "-id"])]

@@ -1,24 +1,24 @@
-"""Account pages: sign-up, login, and the account page (API tokens and provider keys)."""
+"""Account pages: login and the account page (API tokens, the personal workspace's provider keys). Sign-up: accounts/signup.py."""
 from __future__ import annotations
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth import get_user_model, login, password_validation
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import LoginView
 from django.shortcuts import redirect, render
 
+from accounts.invitations import first_user
 from accounts.models import ApiToken, ProviderKey
 from accounts.provider_keys import PROVIDERS_WITH_KEYS, store_provider_key
 from accounts.sockets import close_token_sockets
 from accounts.tokens import create_token
+from accounts.workspaces import personal
 from common.addresses import AddressRefused, check_public_url
 
 
 def no_users() -> bool:
     """A fresh install: the first person to come signs up as its owner."""
-    return not get_user_model().objects.exists()
+    return first_user()
 
 
 class DesignerLoginView(LoginView):
@@ -29,30 +29,6 @@ class DesignerLoginView(LoginView):
         if no_users():
             return redirect("/signup/")
         return super().get(request, *args, **kwargs)
-
-
-class SignupForm(UserCreationForm):
-    class Meta(UserCreationForm.Meta):
-        model = get_user_model()
-        fields = ("username",)
-
-
-def signup(request):
-    first_user = no_users()
-    if request.method == "POST":
-        form = SignupForm(request.POST)
-        if form.is_valid():
-            user = form.save(commit=False)
-            if first_user:
-                user.is_staff = user.is_superuser = True
-            user.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect("/")
-    else:
-        form = SignupForm()
-    # The password rules up front, from the same validators that judge the password.
-    rules = password_validation.password_validators_help_texts()
-    return render(request, "signup.html", {"form": form, "first_user": first_user, "password_rules": rules})
 
 
 class KeyForm(forms.Form):
@@ -87,13 +63,14 @@ def account(request):
         elif action == "set_key":
             form = KeyForm(request.POST)
             if form.is_valid():
-                store_provider_key(request.user, form.cleaned_data["provider"], form.cleaned_data["api_key"], form.cleaned_data["base_url"])
+                store_provider_key(personal(request.user), request.user, form.cleaned_data["provider"],
+                                   form.cleaned_data["api_key"], form.cleaned_data["base_url"])
                 return redirect("/account/")
             key_error = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
         elif action == "delete_key":
-            ProviderKey.objects.filter(user=request.user, provider=request.POST.get("provider")).delete()
+            ProviderKey.objects.filter(workspace=personal(request.user), provider=request.POST.get("provider")).delete()
             return redirect("/account/")
-    keys = {k.provider: k for k in ProviderKey.objects.filter(user=request.user)}
+    keys = {k.provider: k for k in ProviderKey.objects.filter(workspace=personal(request.user))}
     providers = [{"name": p, "set": p in keys, "base_url": keys[p].base_url if p in keys else ""} for p in PROVIDERS_WITH_KEYS]
     tokens = ApiToken.objects.filter(user=request.user).order_by("-created_at")
     return render(request, "account.html", {"tokens": tokens, "new_token": new_token, "providers": providers, "key_error": key_error})

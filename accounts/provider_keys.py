@@ -1,4 +1,4 @@
-"""Users' own provider API keys, encrypted at rest.
+"""Workspaces' own provider API keys, encrypted at rest.
 
 Keys are encrypted with a Fernet key derived from PROVIDER_KEYS_SECRET (or the
 SECRET_KEY), so a database dump alone does not reveal them.
@@ -22,16 +22,17 @@ def _fernet() -> Fernet:
     return Fernet(base64.urlsafe_b64encode(hashlib.sha256(("provider-keys:" + secret).encode()).digest()))
 
 
-def store_provider_key(user, provider: str, api_key: str, base_url: str = "") -> None:
+def store_provider_key(workspace, by, provider: str, api_key: str, base_url: str = "") -> None:
+    """The workspace's key for ``provider``, stored by the user ``by`` (it replaces the one before)."""
     ProviderKey.objects.update_or_create(
-        user=user, provider=provider,
-        defaults={"encrypted_key": _fernet().encrypt(api_key.encode()).decode(), "base_url": base_url},
+        workspace=workspace, provider=provider,
+        defaults={"user": by, "encrypted_key": _fernet().encrypt(api_key.encode()).decode(), "base_url": base_url},
     )
 
 
-def provider_key(user, provider: str) -> tuple[str | None, str | None]:
-    """(api_key, base_url) stored by the user, or (None, None)."""
-    found = ProviderKey.objects.filter(user=user, provider=provider).first()
+def provider_key(workspace_id: int, provider: str) -> tuple[str | None, str | None]:
+    """(api_key, base_url) stored for the workspace, or (None, None)."""
+    found = ProviderKey.objects.filter(workspace_id=workspace_id, provider=provider).first()
     if found is None:
         return None, None
     try:

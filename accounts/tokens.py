@@ -11,6 +11,7 @@ from datetime import timedelta
 from django.utils import timezone
 from ninja.security import HttpBearer, SessionAuth
 
+from accounts.login_limits import address_failed, address_locked
 from accounts.models import ApiToken
 
 TOKEN_PREFIX = "ld_"
@@ -46,12 +47,24 @@ def user_for_token(token: str):
     return found.user if found else None
 
 
+def counted_token_for(request, token: str) -> ApiToken | None:
+    """``token_for`` where a credential is being presented: refused while the request's address is
+    locked out (accounts/login_limits.py), and a wrong token counts as a failed sign-in for it."""
+    if address_locked(request):
+        return None
+    found = token_for(token)
+    if found is None:
+        address_failed(request, sender=BearerToken)
+    return found
+
+
 class BearerToken(HttpBearer):
     def authenticate(self, request, token):
-        user = user_for_token(token)
-        if user is not None:
-            request.user = user
-        return user
+        found = counted_token_for(request, token)
+        if found is not None:
+            request.user = found.user
+            return found.user
+        return None
 
 
 class Session(SessionAuth):

@@ -2,9 +2,10 @@
 from channels.auth import AuthMiddlewareStack
 from channels.security.websocket import AllowedHostsOriginValidator
 
-from common.orm import off_loop
+from accounts.login_limits import socket_request
 from accounts.sockets import credential_group
-from accounts.tokens import token_for
+from accounts.tokens import counted_token_for
+from common.orm import off_loop
 
 
 class BearerTokenMiddleware:
@@ -15,7 +16,7 @@ class BearerTokenMiddleware:
         headers = dict(scope.get("headers") or [])
         value = headers.get(b"authorization", b"").decode("latin-1")
         if value.lower().startswith("bearer "):
-            found = await _token_for(value[7:].strip())
+            found = await _token_for(scope, value[7:].strip())
             if found is not None:
                 scope = {**scope, "user": found.user, "credential": credential_group(token_id=found.pk)}
         elif scope.get("session") is not None and scope["session"].session_key:
@@ -23,7 +24,10 @@ class BearerTokenMiddleware:
         return await self.inner(scope, receive, send)
 
 
-_token_for = off_loop(token_for)
+@off_loop
+def _token_for(scope, token: str):
+    # Guessing tokens over a socket counts like guessing them over the API; a locked-out address gets no user.
+    return counted_token_for(socket_request(scope), token)
 
 
 def TokenOrSessionAuthMiddlewareStack(inner):

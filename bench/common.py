@@ -8,7 +8,6 @@ from contextlib import contextmanager
 from tests.support.servers import base_env, running_server
 
 
-
 def workflow(n_steps: int) -> dict:
     """A document of ``n_steps`` top-level steps; every tenth is a loop with inner steps."""
     agents = {

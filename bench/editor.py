@@ -177,14 +177,14 @@ def main() -> None:
     warm = saved[1:] or saved
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end")
     print(f"document: {args.steps} top-level steps ({nodes} nodes drawn)")
-    laid = [f"{l:.0f}" for _, l in fresh if l is not None]
+    laid = [f"{ms:.0f}" for _, ms in fresh if ms is not None]
     print(f"time to interactive, no saved layout: cold {fresh[0][0]:.0f} ms, then "
           f"{', '.join(f'{t:.0f}' for t, _ in fresh[1:])} ms; elkjs layout in place at {', '.join(laid) or '?'} ms")
     print(f"time to interactive, saved layout: median {statistics.median(warm):.0f} ms, "
           f"max {max(warm):.0f} ms over {len(warm)} opens  (target < 1500 ms)")
     print(f"keystroke -> problems panel: p50 {pct(lat, 50):.0f} ms, p95 {pct(lat, 95):.0f} ms, "
           f"max {max(lat):.0f} ms over {len(lat)} keystrokes  (target p95 < 150 ms)")
-    flips = sum(1 for a, b in zip(counts, counts[1:]) if a != b)
+    flips = sum(1 for a, b in zip(counts, counts[1:], strict=False) if a != b)
     print(f"problems panel changed on {flips + 1} of {len(counts)} keystrokes (error <-> valid)")
     print(f"screenshot: {args.screenshot}")
 

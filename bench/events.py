@@ -40,7 +40,8 @@ def workflow(items: int, concurrency: int = 10) -> dict:
     return {
         "name": "bench-events",
         "agents": {"worker": {"description": "Does one item."}},
-        "steps": [{"id": "fan", "agent": "worker", "instructions": "Handle the item.", "loop": {"forEach": [f"item-{i}" for i in range(items)], "maxConcurrency": concurrency}}],
+        "steps": [{"id": "fan", "agent": "worker", "instructions": "Handle the item.",
+                   "loop": {"forEach": [f"item-{i}" for i in range(items)], "maxConcurrency": concurrency}}],
     }
 
 
@@ -93,7 +94,8 @@ async def watch(url: str, headers: dict, ready: asyncio.Event | None = None) -> 
             "connected": connected, "caught_up": caught_up or connected}
 
 
-async def run_and_watch(server, clients: int, batch: bool = True, items: int = ITEMS, latency: float = 0.0, concurrency: int = 10) -> tuple[list[dict], list[dict]]:
+async def run_and_watch(server, clients: int, batch: bool = True, items: int = ITEMS, latency: float = 0.0,
+                        concurrency: int = 10) -> tuple[list[dict], list[dict]]:
     with server.client("owner") as client:
         wid = client.post("/workflows", json={"document": workflow(items, concurrency)}).json()["id"]
         script = {"latency": latency, "replies": {"*": ["done"]}} if latency else None

@@ -33,11 +33,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-import httpx
+import httpx  # noqa: E402
 
-from designer import cel, cel_language
-from designer.validation import validate_document
-from tests.support.servers import base_env, running_server
+from designer import cel, cel_language  # noqa: E402
+from designer.validation import validate_document  # noqa: E402
+from tests.support.servers import base_env, running_server  # noqa: E402
 
 UNTIL = ("steps.review.content.contains('LGTM') || iteration >= 4",
          {"iteration": 3, "steps": {"review": {"content": "Looks fine. LGTM " * 20, "status": "completed", "result": None},

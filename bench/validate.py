@@ -26,8 +26,8 @@ def main() -> None:
         doc = workflow(n)
         text = dump_yaml(doc)
         assert validate_document(doc).valid and load_source(text).valid
-        print(f"  validate_document {n:>3} steps: {summary(timings(lambda: validate_document(doc), 200))}")
-        print(f"  load_source (YAML) {n:>2} steps: {summary(timings(lambda: load_source(text), 200))}")
+        print(f"  validate_document {n:>3} steps: {summary(timings(lambda doc=doc: validate_document(doc), 200))}")
+        print(f"  load_source (YAML) {n:>2} steps: {summary(timings(lambda text=text: load_source(text), 200))}")
 
     print("POST /api/v1/validate (daphne on loopback, keep-alive client)")
     with live_server() as base, httpx.Client(base_url=base, timeout=30) as client:
@@ -35,7 +35,7 @@ def main() -> None:
             doc = workflow(n)
             text = dump_yaml(doc)
             for label, body in (("document", {"document": doc}), ("source  ", {"source": text})):
-                def call():
+                def call(body=body):
                     response = client.post("/api/v1/validate", json=body)
                     assert response.status_code == 200 and response.json()["valid"], response.text[:300]
                 print(f"  {label} {n:>3} steps: {summary(timings(call, 100))}")

@@ -7,7 +7,8 @@ writes, then never queue behind each other or behind request handling.
 """
 from __future__ import annotations
 
-from typing import Awaitable, Callable, ParamSpec, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import ParamSpec, TypeVar
 
 from channels.db import database_sync_to_async
 

@@ -2,6 +2,7 @@
 from ninja import NinjaAPI
 
 from accounts.api import router as accounts_router
+from accounts.workspaces_api import router as workspaces_router
 from config.throttles import AnonymousPerAddress
 from designer.api import router as designer_router
 from designer.errors import install_error_handlers
@@ -16,5 +17,6 @@ install_error_handlers(api)
 api.add_router("/", designer_router, throttle=AnonymousPerAddress())
 api.add_router("/", runs_router)
 api.add_router("/", accounts_router)
+api.add_router("/", workspaces_router)
 api.add_router("/", import_router, throttle=AnonymousPerAddress())
 api.add_router("/", templates_router)

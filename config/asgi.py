@@ -7,15 +7,14 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-
 from django.urls import get_resolver  # noqa: E402
 
+from accounts.ws_auth import OriginCheck, TokenOrSessionAuthMiddlewareStack  # noqa: E402
+from config import offload  # noqa: E402
 from config.memory import freeze_loaded_objects  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from accounts.ws_auth import OriginCheck, TokenOrSessionAuthMiddlewareStack  # noqa: E402
 from runtime.backends import capture_server_loop  # noqa: E402
 from runtime.reaper import start_reaper  # noqa: E402
-from config import offload  # noqa: E402
 
 application = capture_server_loop(
     ProtocolTypeRouter(
@@ -28,5 +27,5 @@ application = capture_server_loop(
 )
 start_reaper()
 offload.warm_up_in_background()  # the document workers start beside the server, not on the first request
-get_resolver().url_patterns  # import the views and the API now, so they are frozen with the rest
+list(get_resolver().url_patterns)  # import the views and the API now, so they are frozen with the rest
 freeze_loaded_objects()

@@ -34,3 +34,13 @@ def envint(name: str, default: int) -> int:
         return int(raw)
     except ValueError:
         raise ImproperlyConfiguredEnv(f"{name}={raw!r} is not an integer") from None
+
+
+def envfloat(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ImproperlyConfiguredEnv(f"{name}={raw!r} is not a number") from None

@@ -97,8 +97,16 @@ def run(function: Callable[..., T], *args: Any, what: str = "this request") -> T
 
 
 def warm_up_in_background() -> None:
-    """Start the workers now, beside the server's start, rather than on the first request."""
-    threading.Thread(target=run, args=(os.getpid,), name="offload-warm-up", daemon=True).start()
+    """Start the workers now, beside the server's start, rather than on the first request.
+    It takes no queue slot: a request arriving meanwhile is never refused because of it."""
+    def warm() -> None:
+        pool, _ = _get_pool()
+        try:
+            pool.schedule(os.getpid, timeout=settings.WORK_TIMEOUT_S).result()
+        except Exception:  # a courtesy: the first request starts the workers and says what went wrong
+            pass
+
+    threading.Thread(target=warm, name="offload-warm-up", daemon=True).start()
 
 
 @atexit.register

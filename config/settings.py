@@ -7,11 +7,13 @@ Celery workers (RUNTIME_BACKEND may also be set explicitly).
 """
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 
-from config.env import ImproperlyConfiguredEnv, envbool, envint, envstr
+from config.env import ImproperlyConfiguredEnv, envbool, envfloat, envint, envstr
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(envstr("DESIGNER_DATA_DIR", str(BASE_DIR / "data"))).resolve()
@@ -45,6 +47,8 @@ INSTALLED_APPS = [
     # Only for its static files: the API docs page loads Swagger UI from here, not from a CDN.
     "ninja",
     "channels",
+    # Counts failed sign-ins, sign-ups and API tokens (see "sign-in limits" below).
+    "axes",
     "accounts",
     "designer",
     "runtime",
@@ -61,6 +65,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # After WhiteNoise: pages get the policy; static files, which run nothing themselves, need none.
+    "csp.middleware.CSPMiddleware",
+    # Last, as axes asks: it turns a request marked as locked out into the 429 (see "sign-in limits").
+    "axes.middleware.AxesMiddleware",
 ]
 
 # ---------------------------------------------------------------- limits on what one request may cost
@@ -213,3 +221,74 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
 }
+
+# ---------------------------------------------------------------- sign-in limits (django-axes)
+
+# After LOGIN_FAILURE_LIMIT failed sign-ins for one username, or from one address, within
+# LOGIN_COOLOFF_MINUTES (a fraction is fine: 0.1 is six seconds), further attempts are refused with
+# 429 and how long to wait, even with the right password. Failed sign-ups and wrong API tokens count
+# for their address. The policy (whose address, what a success forgets, the 429) is accounts/login_limits.py.
+LOGIN_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 10)
+LOGIN_COOLOFF_MINUTES = envfloat("LOGIN_COOLOFF_MINUTES", 15)
+AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out sign-in before the password is checked. It needs the request, so
+    # authenticate() (and the test client's login()) without one raises; use force_login in tests.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_COOLOFF_MINUTES)
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_PARAMETERS = "accounts.login_limits.lockout_parameters"
+AXES_HANDLER = "accounts.login_limits.AttemptsHandler"
+AXES_CLIENT_IP_CALLABLE = "accounts.login_limits.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.login_limits.lockout_response"
+# The window runs from the failure that reached the limit; tries while locked out do not restart it,
+# so the wait we announce holds and a script retrying with its now-correct token gets back in.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# No admin site here to read a log of every successful sign-in, which would only grow.
+AXES_DISABLE_ACCESS_LOG = True
+
+# ---------------------------------------------------------------- Content-Security-Policy (django-csp)
+
+# Only this server's own scripts, workers, connections and files: no inline script, no eval, nothing
+# from another origin. Styles alone may be inline: CodeMirror 6 (the YAML and run-script editors) puts
+# its styles in a <style> element it fills as editors mount, which 'self' would block (the editors
+# come out unstyled and unusable; seen in Chromium). Its content varies, so no hash fits; a nonce
+# would have to reach EditorView.cspNonce through the page shell. Inline styles cannot run code.
+# React Flow's positions are set from script (element.style), which CSP does not govern either way.
+# 'self' in connect-src covers the run websocket (ws: and wss: to the same host, CSP Level 3).
+# data: images: the inline favicon and Swagger UI's stylesheet. tests/e2e/test_content_security_policy.py
+# holds every page to no violation.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+# ---------------------------------------------------------------- deployment checks
+
+# `manage.py check --deploy` is clean with the environment of docs/production.md. Two HSTS choices are
+# the operator's, so their warnings are silenced rather than decided here: includeSubDomains would bind
+# every other site under this host name to HTTPS (HSTS_INCLUDE_SUBDOMAINS=1 opts in), and preloading
+# is a request to browser vendors, only for the registrable domain and slow to undo (HSTS_PRELOAD=1).
+SILENCED_SYSTEM_CHECKS = ["security.W005", "security.W021"]
+
+# ---------------------------------------------------------------- who may join (accounts/invitations.py)
+
+# Once the server's owner exists: closed (nobody new), invite (only with an invitation link) or open.
+SIGNUP = envstr("SIGNUP", "invite")
+if SIGNUP not in ("closed", "invite", "open"):
+    raise ImproperlyConfiguredEnv(f"SIGNUP={SIGNUP!r} must be closed, invite or open")
+# E-mail domains whose addresses may sign up without a link (comma-separated), e.g. example.com.
+SIGNUP_DOMAINS = [d for d in envstr("SIGNUP_DOMAINS", "").split(",") if d.strip()]
+# Where people reach the server: invitation links start with it (unset: the address the inviter used).
+PUBLIC_URL = envstr("PUBLIC_URL", "")

@@ -1,6 +1,7 @@
 from django.contrib.auth.views import LogoutView
 from django.urls import path, re_path
 
+from accounts import join, signup
 from accounts import pages as account_pages
 from config.api import api
 from designer import pages
@@ -9,7 +10,8 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("login/", account_pages.DesignerLoginView.as_view(), name="login"),
     path("logout/", LogoutView.as_view(next_page="/login/"), name="logout"),
-    path("signup/", account_pages.signup, name="signup"),
+    path("signup/", signup.signup, name="signup"),
+    path("join/<str:token>/", join.join, name="join"),
     path("account/", account_pages.account, name="account"),
-    re_path(r"^(?:workflows(?:/.*)?|runs(?:/.*)?)?$", pages.index, name="index"),
+    re_path(r"^(?:workflows(?:/.*)?|runs(?:/.*)?|workspaces(?:/.*)?)?$", pages.index, name="index"),
 ]

@@ -5,10 +5,11 @@ from datetime import datetime
 from typing import Any, Literal, Optional
 
 from django.http import HttpResponse
-from ninja import File, Form, Router, Schema, Status
+from ninja import Field, File, Form, Query, Router, Schema, Status
 from ninja.files import UploadedFile
 
 from accounts.tokens import API_AUTH
+from accounts.workspaces import role_of
 from designer import services, workflows
 from designer.errors import BadRequest
 
@@ -73,6 +74,12 @@ class WorkflowIn(Schema):
     document: Optional[Any] = None
     name: Optional[str] = None
     layout: Optional[Any] = None
+    # On create: the workspace to make it in (editor or above); absent: your personal workspace.
+    workspace_id: Optional[int] = Field(None, ge=1, le=2**63 - 1)
+
+
+class MoveIn(Schema):
+    workspace_id: int = Field(..., ge=1, le=2**63 - 1)
 
 
 class WorkflowSummary(Schema):
@@ -81,11 +88,16 @@ class WorkflowSummary(Schema):
     version: int
     valid: bool
     updated_at: datetime
+    workspace_id: int
+    workspace_name: str
 
 
 class WorkflowOut(Schema):
     id: int
     name: str
+    workspace_id: int
+    workspace_name: str
+    role: str  # yours in its workspace: what the editor lets you do
     version: int
     document: dict
     source: str
@@ -105,33 +117,39 @@ class VersionSummary(Schema):
     created_at: datetime
 
 
-def workflow_out(version) -> dict:
+def workflow_out(version, user) -> dict:
     workflow = version.workflow
     return {
-        "id": workflow.id, "name": workflow.name, "version": version.number, "document": version.document,
+        "id": workflow.id, "name": workflow.name, "workspace_id": workflow.workspace_id,
+        "workspace_name": workflow.workspace.name, "role": role_of(user, workflow.workspace_id) or "",
+        "version": version.number, "document": version.document,
         "source": version.source, "layout": version.layout or {}, **services.stored(version.source, version.document),
         "created_at": workflow.created_at, "updated_at": version.created_at,
     }
 
 
 @router.get("/workflows", response=list[WorkflowSummary], auth=API_AUTH, tags=["workflows"])
-def list_workflows(request):
-    rows = workflows.Workflow.objects.filter(owner=request.auth).prefetch_related("versions")
+def list_workflows(request, workspace: Optional[int] = Query(None, ge=1, le=2**63 - 1)):
+    """The workflows of one workspace (`workspace`), or of every workspace you are in."""
+    rows = workflows.listed(request.auth, workspace).select_related("workspace").prefetch_related("versions")
     out = []
     for w in rows:
         latest = next((v for v in w.versions.all() if v.number == w.current_version), None)
-        out.append({"id": w.id, "name": w.name, "version": w.current_version, "valid": bool(latest and latest.valid), "updated_at": w.updated_at})
+        out.append({"id": w.id, "name": w.name, "version": w.current_version, "valid": bool(latest and latest.valid),
+                    "updated_at": w.updated_at, "workspace_id": w.workspace_id, "workspace_name": w.workspace.name})
     return out
 
 
 @router.post("/workflows", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])
 def create_workflow(request, payload: WorkflowIn):
-    workflow = workflows.create(request.auth, source=payload.source, document=payload.document, name=payload.name, layout=payload.layout)
-    return Status(201, workflow_out(workflow.latest()))
+    workflow = workflows.create(request.auth, source=payload.source, document=payload.document, name=payload.name,
+                                layout=payload.layout, workspace_id=payload.workspace_id)
+    return Status(201, workflow_out(workflow.latest(), request.auth))
 
 
 @router.post("/workflows/import", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])
-def import_workflow(request, file: UploadedFile = File(...), into: Optional[int] = Form(None, ge=1, le=2**63 - 1)):
+def import_workflow(request, file: UploadedFile = File(...), into: Optional[int] = Form(None, ge=1, le=2**63 - 1),
+                    workspace: Optional[int] = Form(None, ge=1, le=2**63 - 1)):
     """A YAML or JSON file as a new workflow, or with `into` as the next version of that workflow (one of yours)."""
     if file.size is not None and file.size > MAX_UPLOAD_BYTES:
         raise BadRequest(f"{file.name} is {file.size:,} bytes; a workflow file is at most 1 MiB", status=413)
@@ -145,19 +163,19 @@ def import_workflow(request, file: UploadedFile = File(...), into: Optional[int]
     if into is not None:
         workflow = workflows.save_version(request.auth, into, source=text, document=None)
     else:
-        workflow = workflows.create(request.auth, source=text, document=None)
-    return Status(201, workflow_out(workflow.latest()))
+        workflow = workflows.create(request.auth, source=text, document=None, workspace_id=workspace)
+    return Status(201, workflow_out(workflow.latest(), request.auth))
 
 
 @router.get("/workflows/{workflow_id}", response=WorkflowOut, auth=API_AUTH, tags=["workflows"])
 def get_workflow(request, workflow_id: int):
-    return workflow_out(workflows.version(request.auth, workflow_id))
+    return workflow_out(workflows.version(request.auth, workflow_id), request.auth)
 
 
 @router.put("/workflows/{workflow_id}", response=WorkflowOut, auth=API_AUTH, tags=["workflows"])
 def update_workflow(request, workflow_id: int, payload: WorkflowIn):
     workflow = workflows.save_version(request.auth, workflow_id, source=payload.source, document=payload.document, layout=payload.layout, name=payload.name)
-    return workflow_out(workflow.latest())
+    return workflow_out(workflow.latest(), request.auth)
 
 
 @router.delete("/workflows/{workflow_id}", response={204: None}, auth=API_AUTH, tags=["workflows"])
@@ -168,18 +186,24 @@ def delete_workflow(request, workflow_id: int):
 
 @router.post("/workflows/{workflow_id}/duplicate", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])
 def duplicate_workflow(request, workflow_id: int):
-    return Status(201, workflow_out(workflows.duplicate(request.auth, workflow_id).latest()))
+    return Status(201, workflow_out(workflows.duplicate(request.auth, workflow_id).latest(), request.auth))
+
+
+@router.post("/workflows/{workflow_id}/move", response=WorkflowOut, auth=API_AUTH, tags=["workflows"])
+def move_workflow(request, workflow_id: int, payload: MoveIn):
+    """Hand the workflow to another workspace (editor or above in both); its runs stay where they ran."""
+    return workflow_out(workflows.move(request.auth, workflow_id, payload.workspace_id).latest(), request.auth)
 
 
 @router.get("/workflows/{workflow_id}/versions", response=list[VersionSummary], auth=API_AUTH, tags=["workflows"])
 def list_versions(request, workflow_id: int):
-    workflow = workflows.owned(request.auth, workflow_id)
+    workflow = workflows.reachable(request.auth, workflow_id)
     return [{"version": v.number, "valid": v.valid, "created_at": v.created_at} for v in workflow.versions.all()]
 
 
 @router.get("/workflows/{workflow_id}/versions/{number}", response=WorkflowOut, auth=API_AUTH, tags=["workflows"])
 def get_version(request, workflow_id: int, number: int):
-    return workflow_out(workflows.version(request.auth, workflow_id, number))
+    return workflow_out(workflows.version(request.auth, workflow_id, number), request.auth)
 
 
 @router.get("/workflows/{workflow_id}/export", auth=API_AUTH, tags=["workflows"])

@@ -218,7 +218,7 @@ def _check(expression: str, budget: CheckBudget | None) -> Inspection | CelError
         return too_long
     full_ms = limits().parse_ms
     limit_ms = full_ms if budget is None else min(full_ms, budget.remaining_ms)
-    if limit_ms <= 0:
+    if budget is not None and limit_ms <= 0:  # parse_ms is positive: only a shared budget runs out
         raise _exhausted(budget)
     try:
         reply = pool("check").request(("check", expression, limit_ms / 1000), phase_ms=limit_ms, parse=True)
@@ -227,7 +227,7 @@ def _check(expression: str, budget: CheckBudget | None) -> Inspection | CelError
             budget.spent_ms += limit_ms
         if "CPU time" not in exc.limit:
             raise
-        if limit_ms < full_ms:  # the shared budget ran out, not this expression's own bound
+        if budget is not None and limit_ms < full_ms:  # the shared budget ran out, not this expression's own bound
             raise _exhausted(budget) from None
         outcome: Inspection | CelError = exc
     else:

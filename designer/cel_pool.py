@@ -193,7 +193,7 @@ class Pool:
             threading.Thread(target=self._discard, args=(worker,), daemon=True).start()
             raise
         status, reply = self._read(worker, ready)
-        if status == "reply" and not reply[3]:
+        if status == "reply" and reply is not None and not reply[3]:
             return self._settle(worker, status, reply, phase_ms, parse)
         # Killing and reaping take a moment; the event loop has better things to do.
         return await asyncio.to_thread(self._settle, worker, status, reply, phase_ms, parse)
@@ -233,6 +233,7 @@ class Pool:
             raise over_budget(f"no answer within {self._wall_s(phase_ms) * 1000:.0f} ms of wall-clock time", parse=parse)
         if status == "died":
             raise self._death(self._discard(worker), phase_ms, parse)
+        assert reply is not None  # status == "reply"
         kind, payload, cpu_ms, retire = reply
         if retire:
             self._discard(worker)
@@ -268,6 +269,7 @@ class Pool:
             return worker
         if start:
             return self._start()
+        assert waiter is not None  # neither an idle worker nor room to start one: a place in the queue
         return waiter.result()
 
     async def _checkout_async(self) -> _Worker:
@@ -278,6 +280,7 @@ class Pool:
             # The first start also starts the zygote (an interpreter): never on the event loop.
             waiter = concurrent.futures.Future()
             threading.Thread(target=self._start_for, args=(waiter,), name=f"cel-{self.name}-start", daemon=True).start()
+        assert waiter is not None  # neither an idle worker nor room to start one: a place in the queue
         try:
             return await asyncio.wrap_future(waiter)
         except asyncio.CancelledError:

@@ -38,6 +38,7 @@ import struct
 import sys
 import time
 from multiprocessing.connection import Connection
+from typing import Any
 
 from designer import cel_language
 
@@ -110,6 +111,7 @@ def serve(conn: Connection, memory_mb: int) -> None:
 def answer(request: tuple) -> tuple:
     started = time.process_time()
     retire = False
+    payload: Any
     try:
         if request[0] == "check":
             _, expression, parse_s = request

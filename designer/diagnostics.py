@@ -8,6 +8,7 @@ are filled in when the document came from text.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -67,7 +68,7 @@ class Report:
         """Valid, and nothing in it would fail a run before it starts working (unparsable CEL)."""
         return self.valid and not any(d.blocks_run for d in self.diagnostics)
 
-    def extend(self, diagnostics) -> None:
+    def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
         self.diagnostics.extend(diagnostics)
 
     def as_dict(self) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
+from common.errors import BadRequest, Forbidden, LimitReached
 from config.offload import WorkBusy, WorkFailed, WorkTooLong
 from designer.json_body import BodyError, body_too_large
 
@@ -26,10 +27,6 @@ class DocumentInvalid(Exception):
         return (type(self), (str(self), self.diagnostics))
 
 
-class BadRequest(Exception):
-    def __init__(self, message: str, status: int = 400):
-        super().__init__(message)
-        self.status = status
 
 
 def install_error_handlers(api) -> None:
@@ -68,6 +65,18 @@ def install_error_handlers(api) -> None:
     def throttled(request, exc):
         wait = f"; try again in {math.ceil(exc.wait)} s" if exc.wait else ""
         return api.create_response(request, {"detail": f"too many requests from your address{wait}"}, status=429)
+
+    @api.exception_handler(Forbidden)
+    def forbidden(request, exc):
+        return api.create_response(request, {"detail": str(exc)}, status=403)
+
+    @api.exception_handler(LimitReached)
+    def limit_reached(request, exc):
+        body = {"detail": str(exc), "limit": exc.limit, "retryAfterSeconds": exc.retry_after_s}
+        response = api.create_response(request, body, status=429)
+        if exc.retry_after_s:
+            response["Retry-After"] = str(exc.retry_after_s)
+        return response
 
     @api.exception_handler(RequestDataTooBig)
     def body_over_limit(request, exc):

@@ -30,7 +30,7 @@ def topo_order(steps: list) -> list[str]:
     pending: dict[str, int] = {}
     dependents: dict[str, list[str]] = {step_id: [] for step_id in ids}
     for step in steps:
-        if not isinstance(step, dict) or step.get("id") not in position:
+        if not isinstance(step, dict) or not isinstance(step.get("id"), str) or step["id"] not in position:
             continue
         known = {d for d in _deps(step) if d in position}
         pending[step["id"]] = len(known)
@@ -51,7 +51,7 @@ def topo_order(steps: list) -> list[str]:
 
 def find_cycles(steps: list) -> list[list[str]]:
     """Each distinct cycle once, as the ids along it (first id repeated at the end)."""
-    graph = {}
+    graph: dict[str, list[str]] = {}
     for step in steps:
         if isinstance(step, dict) and isinstance(step.get("id"), str):
             graph.setdefault(step["id"], []).extend(_deps(step))

@@ -57,7 +57,27 @@ def _where(body: bytes) -> str:
     return ""
 
 
+def _surely_too_many_values(body: bytes) -> bool:
+    """True when ``body`` holds more than MAX_BODY_VALUES values, told from its bytes before any object is made.
+
+    Once blanks are gone, every member of an object is a key's closing quote then a colon. A quote
+    then a colon that is not that is a quote inside a string (always escaped: ``\\":``) or the
+    opening quote of a string starting with a colon (after ``{ [ , :`` or at the start). Taking all
+    of those away counts members from below, so refusing on it refuses nothing the walk in
+    :func:`parse_json_body` accepts, in milliseconds instead of the quarter of a second (holding the
+    interpreter) that building and walking 200,000 values takes.
+    """
+    if body.count(b":") < MAX_BODY_VALUES:  # colons anywhere: more than the members
+        return False
+    compact = body.translate(None, b" \t\r\n")
+    members = compact.count(b'":') - sum(compact.count(before + b'":') for before in (b"\\", b"{", b"[", b",", b":"))
+    members -= compact.startswith(b'":')
+    return 1 + members > MAX_BODY_VALUES
+
+
 def parse_json_body(body: bytes) -> object:
+    if _surely_too_many_values(body):
+        raise BodyError(f"invalid JSON body: the body holds more than {MAX_BODY_VALUES:,} values")
     try:
         value = json.loads(body, parse_constant=_constant, parse_float=_number)
     except json.JSONDecodeError as exc:

@@ -6,7 +6,9 @@ from django.db import models
 
 
 class Workflow(models.Model):
+    # Who made it; the workspace decides who may read, run or edit it.
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="workflows")
+    workspace = models.ForeignKey("accounts.Workspace", on_delete=models.CASCADE, related_name="workflows")
     name = models.CharField(max_length=200)
     current_version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -14,12 +16,12 @@ class Workflow(models.Model):
 
     class Meta:
         ordering = ["-updated_at"]
-        indexes = [models.Index(fields=["owner", "-updated_at"])]
+        indexes = [models.Index(fields=["owner", "-updated_at"]), models.Index(fields=["workspace", "-updated_at"])]
 
     def __str__(self) -> str:
         return f"{self.name} (v{self.current_version})"
 
-    def latest(self) -> "WorkflowVersion":
+    def latest(self) -> WorkflowVersion:
         return self.versions.get(number=self.current_version)
 
 

@@ -25,7 +25,9 @@ class Resolution:
 
 def include_path(document: dict, target: str) -> str:
     """The file an include step names: a key of `includes`, or a path itself."""
-    includes = document.get("includes") if isinstance(document.get("includes"), dict) else {}
+    includes = document.get("includes")
+    if not isinstance(includes, dict):
+        includes = {}
     value = includes.get(target, target)
     return value if isinstance(value, str) else target
 
@@ -34,11 +36,15 @@ def resolve_references(document: Any, base_dir: Path, *, _depth: int = 0, _chain
     out = Resolution()
     if not isinstance(document, dict):
         return out
-    agents = document.get("agents") if isinstance(document.get("agents"), dict) else {}
+    agents = document.get("agents")
+    if not isinstance(agents, dict):
+        agents = {}
     for name, agent in agents.items():
         if isinstance(agent, dict) and isinstance(agent.get("prompt"), str) and agent["prompt"].startswith("@"):
             _attachment(out, base_dir, agent["prompt"][1:], pointer("agents", name, "prompt"))
-    steps = document.get("steps") if isinstance(document.get("steps"), list) else []
+    steps = document.get("steps")
+    if not isinstance(steps, list):
+        steps = []
     for i, step in enumerate(steps):
         _step(out, document, step, ["steps", i], base_dir, _depth, _chain)
     return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from typing import Any
 
 from jsonschema import Draft202012Validator
 
@@ -37,7 +38,7 @@ def _count(minimum: int = 0) -> dict:
     return {"type": "integer", "minimum": minimum}
 
 
-def _closed(properties: dict, required: list[str] | None = None, **extra) -> dict:
+def _closed(properties: dict, required: list[str] | None = None, **extra: Any) -> dict:
     out = {"type": "object", "additionalProperties": False, "properties": properties}
     if required:
         out["required"] = required

@@ -19,7 +19,7 @@ import math
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn, Protocol
 
 import yaml
 
@@ -47,6 +47,17 @@ _INT16 = re.compile(r"^0x[0-9a-fA-F]+$")
 _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
 _INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
 _NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
+
+
+class _Marked(Protocol):
+    start_mark: Any  # a yaml Mark; None only on events not made by the parser
+
+
+class _Scalar(_Marked, Protocol):
+    """A yaml ScalarEvent, or a stand-in with the same fields (the emitter's)."""
+
+    value: str
+    implicit: tuple[bool, bool]
 
 
 @dataclass
@@ -278,7 +289,7 @@ def _parse_json(text: str, max_values: int = MAX_VALUES) -> tuple[Any, Positions
             raise
         positions = {}
 
-    def pairs(items):
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, value in items:
             if key in out:
@@ -286,7 +297,7 @@ def _parse_json(text: str, max_values: int = MAX_VALUES) -> tuple[Any, Positions
             out[key] = value
         return out
 
-    def bad_constant(name):
+    def bad_constant(name: str) -> NoReturn:
         raise _Refused("invalid_number", f"{name} is not a JSON number", None, None)
 
     try:
@@ -355,13 +366,13 @@ class _EventBuilder:
         except yaml.YAMLError as exc:
             raise _Refused("syntax", f"YAML error: {str(exc).splitlines()[0] if str(exc) else 'unreadable'}", None, None) from None
 
-    def _expect(self, kind):
+    def _expect(self, kind: type[yaml.Event]) -> yaml.Event:
         event = next(self.events)
         if not isinstance(event, kind):
             raise _Refused("syntax", "unexpected YAML structure", *_mark(event))
         return event
 
-    def _refuse_features(self, event) -> None:
+    def _refuse_features(self, event: yaml.Event) -> None:
         if isinstance(event, yaml.AliasEvent):
             raise _Refused(
                 "yaml_alias",
@@ -383,7 +394,7 @@ class _EventBuilder:
         if tag == "!":
             raise _Refused("yaml_tag", "YAML tags (!) are not allowed in workflows", *_mark(event), hint="remove the tag")
 
-    def _node(self, event, path: list, depth: int) -> Any:
+    def _node(self, event: yaml.Event, path: list, depth: int) -> Any:
         if depth > MAX_DEPTH:
             raise _Refused("too_deep", f"the document is nested more than {MAX_DEPTH} levels deep", *_mark(event))
         if len(self.positions) >= self.max_values:
@@ -430,7 +441,7 @@ class _EventBuilder:
         raise _Refused("syntax", "unexpected YAML structure", *_mark(event))
 
 
-def _integer(value: str, event) -> int:
+def _integer(value: str, event: _Scalar) -> int:
     base = {"0o": 8, "0x": 16}.get(value[:2], 10)
     # Bounded before converting: Python refuses (ValueError) past 4,300 decimal digits, and
     # nothing past a double's range survives a JSON reader anyway.
@@ -442,12 +453,12 @@ def _integer(value: str, event) -> int:
     return number
 
 
-def _mark(event) -> tuple[int, int]:
+def _mark(event: _Marked) -> tuple[int, int]:
     mark = event.start_mark
     return mark.line + 1, mark.column + 1
 
 
-def _resolve_scalar(event) -> Any:
+def _resolve_scalar(event: _Scalar) -> Any:
     value = event.value
     if not event.implicit[0]:
         return value  # quoted or block scalar: always a string

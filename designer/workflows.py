@@ -1,4 +1,8 @@
-"""Saved workflows: create, save a version, read, duplicate, export. Every query is scoped to its owner."""
+"""Saved workflows: create, save a version, read, duplicate, move, export.
+
+Every query is scoped to the caller's workspaces (accounts.workspaces): reading needs any role,
+changing needs editor or above; someone who is not a member is answered as if it did not exist.
+"""
 from __future__ import annotations
 
 import json
@@ -7,6 +11,8 @@ from typing import Any
 from django.db import transaction
 from django.http import Http404
 
+from accounts import audit
+from accounts.workspaces import Need, allows, chosen, member_workspace_ids, require, role_of
 from designer import services
 from designer.documents import Loaded
 from designer.errors import BadRequest, DocumentInvalid
@@ -15,12 +21,22 @@ from designer.models import Workflow, WorkflowVersion
 MAX_LAYOUT_BYTES = 512 * 1024
 
 
-def owned(user, workflow_id: int) -> Workflow:
+def reachable(user, workflow_id: int, need: Need = Need.READ) -> Workflow:
     try:
-        return Workflow.objects.get(pk=workflow_id, owner=user)
+        workflow = Workflow.objects.select_related("workspace").get(pk=workflow_id)
     except (Workflow.DoesNotExist, ValueError, TypeError):
-        # Someone else's workflow answers exactly like a missing one.
         raise Http404(f"workflow {workflow_id} not found") from None
+    # Another workspace's workflow answers exactly like a missing one.
+    require(user, workflow.workspace_id, need, f"workflow {workflow_id}")
+    return workflow
+
+
+def listed(user, workspace_id: int | None = None):
+    """The workflows of one workspace (checked), or of every workspace the user is in."""
+    if workspace_id is not None:
+        require(user, workspace_id, Need.READ, "workspace")
+        return Workflow.objects.filter(workspace_id=workspace_id)
+    return Workflow.objects.filter(workspace_id__in=member_workspace_ids(user))
 
 
 def _name_for(loaded: Loaded, fallback: str | None) -> str:
@@ -49,13 +65,16 @@ def _storable(loaded: Loaded) -> None:
         raise DocumentInvalid(f"not a workflow document that can be saved{reason}", [d.as_dict() for d in errors])
 
 
-def create(user, *, source: str | None, document: Any, name: str | None = None, layout: Any = None) -> Workflow:
+def create(user, *, source: str | None, document: Any, name: str | None = None, layout: Any = None,
+           workspace_id: int | None = None) -> Workflow:
+    """A new workflow in the workspace named (editor or above), or in the user's personal one."""
+    workspace = chosen(user, workspace_id, Need.EDIT)
     # Checked before the transaction: the check runs in a worker process and may take a while.
     loaded = services.check(source, document)
     _storable(loaded)
     layout = _checked_layout(layout)
     with transaction.atomic():
-        workflow = Workflow.objects.create(owner=user, name=_name_for(loaded, name), current_version=1)
+        workflow = Workflow.objects.create(owner=user, workspace=workspace, name=_name_for(loaded, name), current_version=1)
         _add_version(workflow, 1, loaded, layout)
     return workflow
 
@@ -68,14 +87,14 @@ def _add_version(workflow: Workflow, number: int, loaded: Loaded, layout: dict) 
 
 
 def save_version(user, workflow_id: int, *, source: str | None, document: Any, layout: Any = None, name: str | None = None) -> Workflow:
-    owned(user, workflow_id)
+    reachable(user, workflow_id, Need.EDIT)
     given = source is not None or document is not None
     loaded = services.check(source, document) if given else None
     if loaded is not None:
         _storable(loaded)
     new_layout = _checked_layout(layout) if layout is not None else None
     with transaction.atomic():
-        workflow = Workflow.objects.select_for_update().get(pk=owned(user, workflow_id).pk)
+        workflow = Workflow.objects.select_for_update().get(pk=reachable(user, workflow_id, Need.EDIT).pk)
         current = workflow.latest()
         if loaded is None:
             # A layout-only save keeps the document of the current version.
@@ -91,19 +110,36 @@ def save_version(user, workflow_id: int, *, source: str | None, document: Any, l
 
 @transaction.atomic
 def duplicate(user, workflow_id: int) -> Workflow:
-    original = owned(user, workflow_id)
+    """A copy in the same workspace when the user may edit there, else in their personal workspace."""
+    original = reachable(user, workflow_id)
+    target = original.workspace if allows(role_of(user, original.workspace_id), Need.EDIT) else chosen(user, None)
     latest = original.latest()
-    copy = Workflow.objects.create(owner=user, name=f"{original.name} (copy)"[:200], current_version=1)
+    copy = Workflow.objects.create(owner=user, workspace=target, name=f"{original.name} (copy)"[:200], current_version=1)
     WorkflowVersion.objects.create(workflow=copy, number=1, document=latest.document, source=latest.source, layout=latest.layout, valid=latest.valid)
     return copy
 
 
 def delete(user, workflow_id: int) -> None:
-    owned(user, workflow_id).delete()
+    reachable(user, workflow_id, Need.EDIT).delete()
+
+
+@transaction.atomic
+def move(user, workflow_id: int, workspace_id: int) -> Workflow:
+    """Hand a workflow to another workspace: editor or above in both. Its runs stay where they ran."""
+    workflow = reachable(user, workflow_id, Need.EDIT)
+    target = chosen(user, workspace_id, Need.EDIT)
+    if target.pk != workflow.workspace_id:
+        source_id = workflow.workspace_id
+        workflow.workspace = target
+        workflow.save(update_fields=["workspace"])
+        for side in (source_id, target.pk):
+            audit.record(side, user, "workflow_moved", workflow=workflow.name, workflow_id=workflow.pk,
+                         source=source_id, target=target.pk)
+    return workflow
 
 
 def version(user, workflow_id: int, number: int | None = None) -> WorkflowVersion:
-    workflow = owned(user, workflow_id)
+    workflow = reachable(user, workflow_id)
     try:
         return workflow.versions.get(number=number or workflow.current_version)
     except WorkflowVersion.DoesNotExist:

@@ -20,8 +20,8 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
 
-from designer.schema import AGENT_FIELDS, DOCUMENT_FIELDS, LOOP_FIELDS, OPTION_FIELDS, STEP_FIELDS
 from designer.emitter import emit, literal_ok, reads_back_as_other_type
+from designer.schema import AGENT_FIELDS, DOCUMENT_FIELDS, LOOP_FIELDS, OPTION_FIELDS, STEP_FIELDS
 
 _MISSING = object()
 
@@ -102,17 +102,17 @@ def _merge(old: Any, new: Any) -> Any:
             _copy_comments(old_map, out, {k: k for k in new if k in old_map})
         return out
     if isinstance(new, list):
-        out = CommentedSeq()
+        seq = CommentedSeq()
         old_seq = old if isinstance(old, CommentedSeq) else None
         matches = _match_items(old_seq, new) if old_seq is not None else {}
         for i, value in enumerate(new):
             j = matches.get(i)
-            out.append(_merge(old_seq[j] if j is not None else _MISSING, value))
+            seq.append(_merge(old_seq[j] if old_seq is not None and j is not None else _MISSING, value))
         if old_seq is not None:
-            _copy_comments(old_seq, out, {j: i for i, j in matches.items()})
+            _copy_comments(old_seq, seq, {j: i for i, j in matches.items()})
         if not new:
-            out.fa.set_flow_style()
-        return out
+            seq.fa.set_flow_style()
+        return seq
     if old is not _MISSING and _same_scalar(old, new):
         return old
     return _scalar(new)

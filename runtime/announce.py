@@ -24,9 +24,9 @@ _locks: dict[str, asyncio.Lock] = {}
 
 
 def status_payload(run_id) -> tuple[int, dict] | None:
-    """(owner id, the run as the API shows it), or None when it is gone."""
-    run = Run.objects.select_related("workflow", "version").filter(pk=run_id).first()
-    return (run.owner_id, run_dict(run)) if run else None
+    """(workspace id, the run as the API shows it), or None when it is gone."""
+    run = Run.objects.labelled().filter(pk=run_id).first()
+    return (run.workspace_id, run_dict(run)) if run else None
 
 
 @contextmanager

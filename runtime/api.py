@@ -5,8 +5,9 @@ from typing import Any, Literal, Optional
 
 from ninja import Query, Router, Schema, Status
 
-from runtime import keys, runs
 from accounts.tokens import API_AUTH
+from accounts.workspaces import Need, chosen
+from runtime import keys, limits, runs
 from runtime.serializers import run_dict
 
 router = Router(tags=["runs"], auth=API_AUTH)
@@ -30,18 +31,26 @@ class CountOut(Schema):
 def create_run(request, payload: RunIn):
     run = runs.create_run(request.auth, workflow_id=payload.workflow_id, version=payload.version, provider=payload.provider,
                           model=payload.model, script=payload.script, budgets=payload.budgets, policies=payload.policies)
-    return Status(201, run_dict(runs.owned(request.auth, run.id)))
+    return Status(201, run_dict(runs.reachable(request.auth, run.id)))
 
 
 @router.get("/providers", response=list[dict])
-def list_providers(request):
-    """Each provider and whether a run can use it now: its key comes from your account, the server, or nowhere."""
-    return keys.availability(request.auth)
+def list_providers(request, workspace: Optional[int] = Query(None, ge=1, le=2**63 - 1)):
+    """Each provider and whether a run in the workspace (default: your personal one) can use it now:
+    its key comes from the workspace, the server (where its owner granted it), or nowhere."""
+    return keys.availability(chosen(request.auth, workspace))
+
+
+@router.get("/workspaces/{workspace_id}/usage", response=dict)
+def workspace_usage(request, workspace_id: int):
+    """The workspace's run limits, what is used and what is left today (the run dialog shows it)."""
+    return limits.remaining(chosen(request.auth, workspace_id, Need.READ))
 
 
 @router.get("/runs", response=list[dict])
-def list_runs(request, status: Optional[str] = None, workflow: Optional[int] = Query(None, ge=1, le=2**63 - 1)):
-    return [run_dict(r) for r in runs.list_runs(request.auth, status, workflow)]
+def list_runs(request, status: Optional[str] = None, workflow: Optional[int] = Query(None, ge=1, le=2**63 - 1),
+              workspace: Optional[int] = Query(None, ge=1, le=2**63 - 1)):
+    return [run_dict(r) for r in runs.list_runs(request.auth, status, workflow, workspace)]
 
 
 @router.get("/runs/active/count", response=CountOut)
@@ -56,27 +65,27 @@ def control_all(request, action: Literal["pause", "resume", "stop"]):
 
 @router.get("/runs/{run_id}", response=dict)
 def get_run(request, run_id: str):
-    return run_dict(runs.owned(request.auth, run_id))
+    return run_dict(runs.reachable(request.auth, run_id))
 
 
 @router.get("/runs/{run_id}/events", response=list[dict])
 def run_events(request, run_id: str, after: int = 0):
-    return runs.events_after(runs.owned(request.auth, run_id), after)
+    return runs.events_after(runs.reachable(request.auth, run_id), after)
 
 
 @router.get("/runs/{run_id}/iterations", response=list[dict])
 def run_iterations(request, run_id: str):
-    return runs.iterations(runs.owned(request.auth, run_id))
+    return runs.iterations(runs.reachable(request.auth, run_id))
 
 
 @router.get("/runs/{run_id}/history", response=list[dict])
 def run_history(request, run_id: str):
-    return runs.history(runs.owned(request.auth, run_id))
+    return runs.history(runs.reachable(request.auth, run_id))
 
 
 @router.get("/runs/{run_id}/metrics", response=dict)
 def run_metrics(request, run_id: str):
-    return runs.metrics(runs.owned(request.auth, run_id))
+    return runs.metrics(runs.reachable(request.auth, run_id))
 
 
 @router.post("/runs/{run_id}/{action}", response=dict)

@@ -76,15 +76,15 @@ def dispatch(run: Run) -> None:
     future.add_done_callback(_tasks.discard)
 
 
-def control_local(run_id: str, action: str) -> bool:
-    """Apply an action to a run executing in this process; False when it is not here."""
+def control_local(run_id: str, action: str, actor: str | None = None) -> bool:
+    """Apply an action, asked for by ``actor``, to a run executing in this process; False when it is not here."""
     found = _live.get(run_id)
     if found is None:
         return False
     loop, control = found
     from runtime.execution import apply_control
 
-    asyncio.run_coroutine_threadsafe(apply_control(run_id, control, action), loop).result(timeout=10)
+    asyncio.run_coroutine_threadsafe(apply_control(run_id, control, action, actor), loop).result(timeout=10)
     return True
 
 

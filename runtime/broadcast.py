@@ -8,8 +8,8 @@ def run_group(run_id) -> str:
     return f"run.{run_id}"
 
 
-def user_runs_group(user_id) -> str:
-    return f"runs.user.{user_id}"
+def workspace_runs_group(workspace_id) -> str:
+    return f"runs.workspace.{workspace_id}"
 
 
 async def send_events(run_id, first: int, last: int, texts: list[str]) -> None:
@@ -27,12 +27,12 @@ async def send_events(run_id, first: int, last: int, texts: list[str]) -> None:
         pass
 
 
-async def send_run_status(run_id, owner_id, run: dict) -> None:
+async def send_run_status(run_id, workspace_id, run: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     message = {"type": "run.status", "run": run}
-    for group in (run_group(run_id), user_runs_group(owner_id)):
+    for group in (run_group(run_id), workspace_runs_group(workspace_id)):
         try:
             await layer.group_send(group, message)
         except Exception:

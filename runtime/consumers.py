@@ -13,12 +13,12 @@ import random
 import uuid
 from urllib.parse import parse_qs
 
-from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
 
+from accounts.workspaces import member_workspace_ids
 from common.orm import off_loop
-
-from runtime.broadcast import run_group, user_runs_group
+from runtime.broadcast import run_group, workspace_runs_group
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent
 from runtime.recorder import event_frame, events_frame
 from runtime.serializers import run_dict
@@ -56,7 +56,8 @@ class _Consumer(AsyncWebsocketConsumer):
 
 def _run_of(user, run_id):
     try:
-        run = Run.objects.labelled().filter(pk=run_id, owner=user).first()
+        # A member of the run's workspace, any role, may watch it.
+        run = Run.objects.labelled().filter(pk=run_id, workspace__memberships__user=user).first()
     except Exception:  # a malformed id
         return None
     return run
@@ -89,6 +90,8 @@ def _run_state(run_id) -> tuple[str, int] | None:
 
 
 class RunConsumer(_Consumer):
+    group: str | None  # the run's broadcast group while subscribed
+
     async def connect(self):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
@@ -205,15 +208,17 @@ class RunListConsumer(_Consumer):
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
             return
-        self.group = user_runs_group(user.pk)
+        # Every run of every workspace the user is in, as it changes.
+        self.groups_joined = [workspace_runs_group(w) for w in await off_loop(member_workspace_ids)(user)]
         await self._join_credential()
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code):
         await self._leave_credential()
-        if getattr(self, "group", None):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def run_status(self, message):
         await self.send(text_data=json.dumps({"kind": "run", "run": message["run"]}, default=str))

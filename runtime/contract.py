@@ -193,6 +193,7 @@ class LoopEndData(_Open):
 
 class RunControlData(_Open):
     action: Literal["pause", "resume", "stop"]
+    actor: Optional[str] = None  # who asked (a username), so everyone watching sees it; absent for budgets and timeouts
 
 
 class NoData(_Open):

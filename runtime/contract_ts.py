@@ -69,7 +69,8 @@ def render() -> str:
     parts.append(f"export const FINAL_RUN_STATUSES: readonly RunStatus[] = {json.dumps([s.value for s in FINAL_RUN_STATUSES])};")
     parts.append("export type EventType = " + " | ".join(json.dumps(t) for t in EVENT_DATA) + ";")
     parts.append("")
-    for model in (Where, Tokens, Event, *dict.fromkeys(EVENT_DATA.values())):
+    models: list[type[BaseModel]] = [Where, Tokens, Event, *dict.fromkeys(EVENT_DATA.values())]
+    for model in models:
         parts.append(_interface(model))
         parts.append("")
     parts.append("/** The `data` each event type carries. */")

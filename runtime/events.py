@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 import sys
 import time
-from datetime import datetime, timezone
-from typing import Any, Callable, Protocol, TextIO
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, Protocol, TextIO
 
 from runtime.contract import locate
 
@@ -34,7 +35,7 @@ def rfc3339(ts: float) -> str:
     """``2026-11-22T01:41:33.123Z`` for a POSIX timestamp (the second's text is cached: events are hot)."""
     sec = int(ts)
     if _second_cache[0] != sec:
-        _second_cache[1] = datetime.fromtimestamp(sec, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+        _second_cache[1] = datetime.fromtimestamp(sec, UTC).strftime("%Y-%m-%dT%H:%M:%S")
         _second_cache[0] = sec
     return f"{_second_cache[1]}.{int((ts - sec) * 1000):03d}Z"
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Callable
 
 from django.conf import settings
 from django.db import transaction
@@ -32,7 +32,7 @@ CONTROL_POLL_SECONDS = 0.25
 @transaction.atomic
 def claim(run_id, worker: str):
     """Move a queued run to running for this worker; None when someone else has it."""
-    run = Run.objects.select_for_update().select_related("version", "owner", "workflow").filter(pk=run_id).first()
+    run = Run.objects.select_for_update().select_related("version", "owner", "workflow", "workspace").filter(pk=run_id).first()
     if run is None or run.status != RunStatus.QUEUED:
         return None
     now = timezone.now()
@@ -45,29 +45,29 @@ def _set_status(run_id, status: str) -> None:
     Run.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES).update(status=status)
 
 
-async def apply_control(run_id, control: RunControl, action: str) -> None:
-    """Apply pause/resume/stop to a live run and record the new status."""
+async def apply_control(run_id, control: RunControl, action: str, actor: str | None = None) -> None:
+    """Apply pause/resume/stop, asked for by ``actor``, to a live run and record the new status."""
     if action == "pause" and control.state == "running":
-        control.pause()
+        control.request("pause", actor)
         await off_loop(_set_status)(run_id, RunStatus.PAUSED)
     elif action == "resume" and control.state == "paused":
-        control.resume()
+        control.request("resume", actor)
         await off_loop(_set_status)(run_id, RunStatus.RUNNING)
     elif action == "stop":
-        control.stop()  # the status changes when the run ends, and is announced then
+        control.request("stop", actor)  # the status changes when the run ends, and is announced then
         return
     else:
         return
     await announce_status(run_id)
 
 
-def _beat_and_read_request(run_id, beat: bool) -> str:
+def _beat_and_read_request(run_id, beat: bool) -> tuple[str, str]:
     if beat:
         Run.objects.filter(pk=run_id).update(heartbeat_at=timezone.now())
-    request = Run.objects.filter(pk=run_id).values_list("control_request", flat=True).first() or ""
+    request, actor = Run.objects.filter(pk=run_id).values_list("control_request", "control_by").first() or ("", "")
     if request:
-        Run.objects.filter(pk=run_id, control_request=request).update(control_request="")
-    return request
+        Run.objects.filter(pk=run_id, control_request=request).update(control_request="", control_by="")
+    return request, actor
 
 
 async def _watch(run_id, control: RunControl) -> None:
@@ -78,14 +78,14 @@ async def _watch(run_id, control: RunControl) -> None:
         beat = loop.time() - last_beat >= settings.RUN_HEARTBEAT_S
         if beat:
             last_beat = loop.time()
-        request = await off_loop(_beat_and_read_request)(run_id, beat)
+        request, actor = await off_loop(_beat_and_read_request)(run_id, beat)
         if request:
-            await apply_control(run_id, control, request)
+            await apply_control(run_id, control, request, actor or None)
         await asyncio.sleep(CONTROL_POLL_SECONDS)
 
 
 def _providers_for(run: Run):
-    """The run's providers, with the keys :func:`runtime.keys.resolve` picks (the owner's first, then the server's)."""
+    """The run's providers, with the keys :func:`runtime.keys.resolve` picks for its workspace."""
     from types import SimpleNamespace
 
     from runtime import keys
@@ -93,10 +93,11 @@ def _providers_for(run: Run):
     config = {name: getattr(settings, name, None) for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY")}
     overrides: dict[str, dict] = {}
     for name in keys.KEYED:
-        found = keys.resolve(run.owner, name)
+        found = keys.resolve(run.workspace, name)
         key, base_url = found.api_key, found.base_url
-        if found.source == "account":
-            config[f"{name.upper()}_API_KEY"] = key
+        # Only the key resolve() chose: "" (not None) so that no provider falls back to the server's environment.
+        config[f"{name.upper()}_API_KEY"] = key or ""
+        if found.source == "workspace":
             if base_url:
                 config[f"{name.upper()}_BASE_URL"] = base_url
                 # The administrator's URLs are trusted; a user's reaches public addresses only.
@@ -148,7 +149,7 @@ async def _execute(run: Run, control: RunControl) -> str:
             document = _with_default_model(document, run.model)
         result = await run_workflow(
             document, run_id=str(run.id), sink=recorder, providers=providers, script=run.script,
-            budgets=Budgets.from_dict(run.budgets), control=control, resolver=SavedWorkflowResolver(run.owner_id),
+            budgets=Budgets.from_dict(run.budgets), control=control, resolver=SavedWorkflowResolver(run.workspace_id),
             prices=getattr(settings, "MODEL_PRICES", {}), default_provider=run.provider, policies=run.policies,
         )
     except Exception as exc:  # the engine reports step errors itself; this is a bug or an infrastructure failure
@@ -172,10 +173,10 @@ def _with_default_model(document: dict, model: str) -> dict:
 
 
 class SavedWorkflowResolver:
-    """Includes in the web app name the owner's saved workflows (by name or file stem)."""
+    """Includes in the web app name saved workflows of the run's workspace (by name or file stem)."""
 
-    def __init__(self, owner_id: int):
-        self.owner_id = owner_id
+    def __init__(self, workspace_id: int):
+        self.workspace_id = workspace_id
 
     def __call__(self, ref: str, base_dir):
         return off_loop(self._load)(ref)
@@ -185,7 +186,7 @@ class SavedWorkflowResolver:
         from runtime.engine.context import StepError
 
         stem = ref.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        found = Workflow.objects.filter(owner_id=self.owner_id, name__in=[ref, stem]).order_by("-updated_at").first()
+        found = Workflow.objects.filter(workspace_id=self.workspace_id, name__in=[ref, stem]).order_by("-updated_at").first()
         if found is None:
             raise StepError(f"include {ref!r}: no saved workflow named {stem!r}")
         version = found.latest()

@@ -1,4 +1,5 @@
-"""Which API key a run uses, and whether there is one: the user's stored key first, then the server's.
+"""Which API key a run uses, and whether there is one: the workspace's stored key first, then the
+server's own key, only where the server's owner granted it to the workspace (never billed silently).
 
 One function decides for both the run (:func:`resolve`) and the run dialog's list
 (:func:`availability`), so the dialog never promises what a run would not get.
@@ -19,23 +20,23 @@ KEYED = PROVIDERS_WITH_KEYS
 class ResolvedKey:
     api_key: str | None
     base_url: str | None
-    source: str | None  # "account", "server", or None when there is no key
+    source: str | None  # "workspace", "server", or None when there is no key
 
 
-def resolve(user, provider: str) -> ResolvedKey:
-    key, base_url = provider_key(user, provider)
+def resolve(workspace, provider: str) -> ResolvedKey:
+    key, base_url = provider_key(workspace.pk, provider)
     if key:
-        return ResolvedKey(key, base_url, "account")
+        return ResolvedKey(key, base_url, "workspace")
     server_key = getattr(settings, f"{provider.upper()}_API_KEY", None)
-    if server_key:
+    if server_key and workspace.server_keys:
         return ResolvedKey(server_key, None, "server")
     return ResolvedKey(None, None, None)
 
 
-def availability(user) -> list[dict]:
-    """Each provider, whether a run may use it now, and where its key comes from (never the key)."""
+def availability(workspace) -> list[dict]:
+    """Each provider, whether a run in the workspace may use it now, and where its key comes from (never the key)."""
     out = [{"name": "simulated", "label": "Simulated", "ready": True, "key_source": None, "needs_key": False}]
     for name in KEYED:
-        source = resolve(user, name).source
+        source = resolve(workspace, name).source
         out.append({"name": name, "label": label(name), "ready": source is not None, "key_source": source, "needs_key": True})
     return out

@@ -9,7 +9,6 @@ from django.db import models
 from designer.models import Workflow, WorkflowVersion
 from runtime.contract import ACTIVE_RUN_STATUSES, FINAL_RUN_STATUSES, RUN_STATUSES
 
-
 # A run's statuses are the contract's (runtime/contract.py), as choices for the column.
 RunStatus = models.TextChoices("RunStatus", [(s.name, s.value) for s in RUN_STATUSES])
 ACTIVE_STATUSES = tuple(RunStatus(s.value) for s in ACTIVE_RUN_STATUSES)
@@ -20,12 +19,14 @@ class RunQuerySet(models.QuerySet):
     def labelled(self):
         """With the workflow's name and the version's number (what lists and sockets show),
         without loading the version's document and source."""
-        return self.select_related("workflow", "version").defer("version__document", "version__source", "version__layout")
+        return self.select_related("workflow", "version", "owner").defer("version__document", "version__source", "version__layout")
 
 
 class Run(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    # Who started it; the workspace (the workflow's, when it started) decides who may watch or control it.
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="runs")
+    workspace = models.ForeignKey("accounts.Workspace", on_delete=models.CASCADE, related_name="runs")
     workflow = models.ForeignKey(Workflow, on_delete=models.CASCADE, related_name="runs")
     version = models.ForeignKey(WorkflowVersion, on_delete=models.CASCADE, related_name="runs")
     provider = models.CharField(max_length=40, default="simulated")
@@ -38,6 +39,7 @@ class Run(models.Model):
     backend = models.CharField(max_length=12, default="inline")
     # What the user asked for while the run executes elsewhere (celery): pause, resume, stop.
     control_request = models.CharField(max_length=12, blank=True, default="")
+    control_by = models.CharField(max_length=150, blank=True, default="")  # who asked, for the run_control event
     worker = models.CharField(max_length=200, blank=True, default="")
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -55,7 +57,7 @@ class Run(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["owner", "status"]), models.Index(fields=["status", "heartbeat_at"])]
+        indexes = [models.Index(fields=["owner", "status"]), models.Index(fields=["workspace", "status"]), models.Index(fields=["status", "heartbeat_at"])]
 
     @property
     def active(self) -> bool:

@@ -87,7 +87,7 @@ class Policies:
     loops: list[str] | None = None
 
     @classmethod
-    def from_dict(cls, data: Any) -> "Policies":
+    def from_dict(cls, data: Any) -> Policies:
         if isinstance(data, Policies):
             return data
         if not isinstance(data, dict):

@@ -98,7 +98,7 @@ class Recorder:
         self._wake.set()
         try:
             await asyncio.wait_for(asyncio.shield(self._task), timeout=60)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.error("run %s: %d events could not be persisted", self.run_id, len(self._buffer))
             self._task.cancel()
 
@@ -109,7 +109,7 @@ def persist_events(run_id, batch: list[dict], texts: list[str] | None = None) ->
     connection = connections[router.db_for_write(RunEvent)]
     run = Run._meta.pk.get_db_prep_value(run_id, connection)
     _execute_many(RunEvent, ["run", "seq", "type", "step_id", "event_json"],
-                  [(run, e["seq"], e.get("type", ""), (e.get("stepId") or "")[:300], t) for e, t in zip(batch, texts)])
+                  [(run, e["seq"], e.get("type", ""), (e.get("stepId") or "")[:300], t) for e, t in zip(batch, texts, strict=True)])
     _derive_iterations(run_id, batch)
     Run.objects.filter(pk=run_id).update(last_seq=batch[-1]["seq"])
 
@@ -125,6 +125,11 @@ def _iteration_of(event: dict) -> tuple | None:
 def _key(event: dict) -> tuple | None:
     if event.get("type") == "agent_turn":
         return _iteration_of(event)
+    return _step_key(event)
+
+
+def _step_key(event: dict) -> tuple:
+    """(step id, iteration, index) of an iteration or verdict event (anything but an agent turn)."""
     data = event.get("data") or {}
     if event.get("type") == "judge_verdict":
         return ((event.get("stepId") or "")[:300], data.get("iteration"), None)
@@ -144,13 +149,13 @@ def _derive_iterations(run_id, batch: list[dict]) -> None:
     fresh: dict[tuple, RunIteration] = {}
     for event in relevant:
         if event["type"] == "iteration_start":
-            step_id, iteration, index = _key(event)
+            step_id, iteration, index = _step_key(event)
             data = event.get("data") or {}
             fresh[(step_id, iteration, index)] = RunIteration(
                 run_id=run_id, step_id=step_id, iteration=iteration, index=index, item=data.get("item"),
                 started_seq=event.get("seq", 0), started_at=_timestamp(event),
             )
-    older_keys = {_key(e) for e in relevant if e["type"] != "iteration_start"} - set(fresh) - {None}
+    older_keys = {key for e in relevant if e["type"] != "iteration_start" and (key := _key(e)) is not None} - set(fresh)
     older = _rows_for(run_id, older_keys)
     for event in relevant:
         if event["type"] == "iteration_start":

@@ -8,8 +8,8 @@
 """
 from __future__ import annotations
 
-from functools import lru_cache
 import json
+from functools import lru_cache
 from typing import Any
 
 import jsonschema

@@ -1,4 +1,5 @@
-"""Run services behind the API: create, read, control. Every query is scoped to its owner."""
+"""Run services behind the API: create, read, control. Every query is scoped to the caller's workspaces:
+anyone who is not a member gets a 404, a member whose role falls short a 403 (accounts.workspaces)."""
 from __future__ import annotations
 
 import json
@@ -8,18 +9,22 @@ from collections import defaultdict
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
 
+from accounts import audit
+from accounts.models import Workspace
+from accounts.workspaces import Need, member_workspace_ids, require
+from common.errors import LimitReached
 from designer import services as documents
 from designer.errors import BadRequest, DocumentInvalid
 from designer.models import WorkflowVersion
-from designer.workflows import owned as owned_workflow
-from runtime import backends
+from designer.workflows import reachable as reachable_workflow
+from runtime import backends, keys, limits
 from runtime.announce import announce_status_sync
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent, RunIteration, RunStatus
 from runtime.providers import names as provider_names
-from runtime import keys
 from runtime.providers.failures import missing_key
 from runtime.script import ScriptError, parse_script
 
@@ -28,13 +33,16 @@ BUDGET_FIELDS = {"max_tokens": int, "max_cost_usd": float, "max_duration_s": flo
 MAX_EVENTS_PAGE = 5000
 
 
-def owned(user, run_id) -> Run:
+def reachable(user, run_id, need: Need = Need.READ) -> Run:
+    """The run, when the user is a member of its workspace whose role allows ``need``."""
     try:
-        return Run.objects.select_related("workflow", "version").get(pk=run_id, owner=user)
+        run = Run.objects.select_related("workflow", "version", "workspace", "owner").get(pk=run_id)
     except (Run.DoesNotExist, ValueError, TypeError, Exception) as exc:
         if isinstance(exc, Run.DoesNotExist) or "UUID" in str(exc) or isinstance(exc, (ValueError, TypeError)):
             raise Http404(f"run {run_id} not found") from None
         raise
+    require(user, run.workspace_id, need, f"run {run_id}")
+    return run
 
 
 def _budgets(raw: Any) -> dict:
@@ -86,7 +94,8 @@ def _script(raw: Any) -> dict | None:
 
 def create_run(user, *, workflow_id: int, version: int | None, provider: str, model: str | None = None,
                script: Any = None, budgets: Any = None, policies: Any = None) -> Run:
-    workflow = owned_workflow(user, workflow_id)
+    workflow = reachable_workflow(user, workflow_id, Need.RUN)
+    workspace = workflow.workspace
     number = version or workflow.current_version
     found = WorkflowVersion.objects.filter(workflow=workflow, number=number).first()
     if found is None:
@@ -101,14 +110,26 @@ def create_run(user, *, workflow_id: int, version: int | None, provider: str, mo
                               [d.as_dict() for d in blocking])
     if provider not in provider_names():
         raise BadRequest(f"unknown provider `{provider}` (known: {', '.join(provider_names())})")
-    if provider in keys.KEYED and keys.resolve(user, provider).source is None:
-        # Refused before it starts: a run without a key would only fail at its first call.
+    key_source = keys.resolve(workspace, provider).source if provider in keys.KEYED else None
+    if provider in keys.KEYED and key_source is None:
+        # Refused before it starts: never billed silently to the server, and a run without a key would only fail later.
         raise BadRequest(missing_key(provider))
-    run = Run.objects.create(
-        owner=user, workflow=workflow, version=found, provider=provider, model=(model or "")[:200],
-        script=_script(script), budgets=_budgets(budgets), policies=_policies(policies),
-        backend=backends.backend_name(),
-    )
+    checked_budgets, checked_script, checked_policies = _budgets(budgets), _script(script), _policies(policies)
+    try:
+        with transaction.atomic():
+            # One start at a time per workspace, so two requests cannot both take the last free slot.
+            Workspace.objects.select_for_update().filter(pk=workspace.pk).first()
+            caps = limits.check_start(workspace)
+            run = Run.objects.create(
+                owner=user, workspace=workspace, workflow=workflow, version=found, provider=provider,
+                model=(model or "")[:200], script=checked_script, budgets=limits.capped(checked_budgets, caps),
+                policies=checked_policies, backend=backends.backend_name(),
+            )
+    except LimitReached as exc:
+        audit.record(workspace.pk, user, "run_refused", workflow=workflow.name, limit=exc.limit)
+        raise
+    audit.record(workspace.pk, user, "run_started", run=str(run.id), workflow=workflow.name, provider=provider,
+                 **({"key": key_source} if key_source else {}))
     backends.dispatch(run)
     return run
 
@@ -127,8 +148,12 @@ def _policies(raw: Any) -> dict | None:
     return raw
 
 
-def list_runs(user, status: str | None = None, workflow_id: int | None = None):
-    rows = Run.objects.filter(owner=user).labelled()
+def list_runs(user, status: str | None = None, workflow_id: int | None = None, workspace_id: int | None = None):
+    if workspace_id is not None:
+        require(user, workspace_id, Need.READ, "workspace")
+        rows = Run.objects.filter(workspace_id=workspace_id).labelled()
+    else:
+        rows = Run.objects.filter(workspace_id__in=member_workspace_ids(user)).labelled()
     if status:
         if status not in RunStatus.values:
             raise BadRequest(f"unknown status `{status}` (known: {', '.join(RunStatus.values)})")
@@ -159,7 +184,8 @@ def history(run: Run) -> list[dict]:
 
 def metrics(run: Run) -> dict:
     steps: dict[str, dict] = defaultdict(lambda: {"tokens": 0, "duration_ms": None, "status": None})
-    for event in (json.loads(t) for t in RunEvent.objects.filter(run=run, type__in=("step_end", "agent_turn", "judge_verdict")).values_list("event_json", flat=True)):
+    texts = RunEvent.objects.filter(run=run, type__in=("step_end", "agent_turn", "judge_verdict")).values_list("event_json", flat=True)
+    for event in (json.loads(t) for t in texts):
         if event.get("type") == "judge_verdict":
             # The judge's turns run under `<loop>.<iteration>.untilAgent`: give that row a time and a status.
             data = event.get("data") or {}
@@ -189,7 +215,8 @@ def metrics(run: Run) -> dict:
             loop["durations_ms"].append(row.duration_ms)
     for step_id, loop in loops.items():
         durations = loop.pop("durations_ms")
-        loop["duration_ms"] = {"total": sum(durations), "mean": statistics.fmean(durations) if durations else None, "max": max(durations) if durations else None}
+        loop["duration_ms"] = {"total": sum(durations), "mean": statistics.fmean(durations) if durations else None,
+                               "max": max(durations) if durations else None}
         loop.update((run.loops or {}).get(step_id, {}))
     total = run.tokens_prompt + run.tokens_completion
     elapsed = (run.finished_at - run.started_at).total_seconds() if run.finished_at and run.started_at else None
@@ -200,34 +227,41 @@ def metrics(run: Run) -> dict:
     }
 
 
+CONTROL_AUDIT = {"pause": "run_paused", "resume": "run_resumed", "stop": "run_stopped"}
+
+
 def control(user, run_id, action: str) -> Run:
-    run = owned(user, run_id)
-    request_control(run, action)
-    return owned(user, run_id)
+    run = reachable(user, run_id, Need.RUN)
+    request_control(run, action, user)
+    return reachable(user, run_id)
 
 
-def request_control(run: Run, action: str) -> None:
+def request_control(run: Run, action: str, user=None) -> None:
     if action not in ("pause", "resume", "stop"):
         raise BadRequest(f"unknown action `{action}`")
     if run.status not in ACTIVE_STATUSES:
         raise BadRequest(f"run is {run.status}; only queued, running or paused runs can be {action}d", status=409)
+    actor = user.get_username() if user is not None else None
+    if user is not None:
+        audit.record(run.workspace_id, user, CONTROL_AUDIT[action], run=str(run.pk))
     if action == "stop" and Run.objects.filter(pk=run.pk, status=RunStatus.QUEUED).update(
-        status=RunStatus.CANCELLED, reason="stopped before it started", finished_at=timezone.now()
+        status=RunStatus.CANCELLED, reason=f"stopped before it started{f' by {actor}' if actor else ''}", finished_at=timezone.now()
     ):
         # Never started: a worker that picks it up later will not claim it.
         announce_status_sync(run.pk)
         return
-    if backends.control_local(str(run.id), action):
+    if backends.control_local(str(run.id), action, actor):
         return
     # Not executing in this process (a Celery worker, or not claimed yet): the run's watcher picks it up.
-    Run.objects.filter(pk=run.pk).update(control_request=action)
+    Run.objects.filter(pk=run.pk).update(control_request=action, control_by=actor or "")
 
 
 def control_all(user, action: str) -> int:
+    """The runs the user started, all at once (a team's other runs are theirs to stop)."""
     count = 0
     for run in Run.objects.filter(owner=user, status__in=ACTIVE_STATUSES):
         try:
-            request_control(run, action)
+            request_control(run, action, user)
             count += 1
         except BadRequest:
             pass

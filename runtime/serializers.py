@@ -9,6 +9,8 @@ def run_dict(run: Run) -> dict:
         "id": str(run.id),
         "workflow_id": run.workflow_id,
         "workflow_name": run.workflow.name if run.workflow_id else "",
+        "workspace_id": run.workspace_id,
+        "started_by": run.owner.get_username() if run.owner_id else "",
         "version": run.version.number if run.version_id else None,
         "status": run.status,
         "reason": run.reason,

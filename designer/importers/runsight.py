@@ -732,7 +732,7 @@ class _Importer:
         """Give the steps whose structured output is tested a resultSchema."""
         for block_id, needs in self.schema_needs.items():
             step = self.st.steps[block_id].step
-            agent = step.get("agent")
+            agent: str = step["agent"]  # every block but a loop became an agent step, and loops have no output conditions
             schema: dict[str, Any] = {"type": "object", "properties": {}}
             for key, kind in needs.items():
                 node = schema
@@ -880,10 +880,10 @@ class _Importer:
             if not isinstance(tr, dict) or "from" not in tr:
                 raise ImportFailed("a transition needs 'from'", path=tpath, line=line_of(plain_tr, i))
             src, dst = tr.get("from"), tr.get("to")
-            for end, name in (("from", src), ("to", dst)):
-                if name is not None and name not in self.blocks:
-                    raise ImportFailed(f"transition {end} '{name}' is not a block", path=f"{tpath}/{end}",
-                                       line=line_of(tr, end))
+            if not isinstance(src, str) or src not in self.blocks:
+                raise ImportFailed(f"transition from '{src}' is not a block", path=f"{tpath}/from", line=line_of(tr, "from"))
+            if dst is not None and (not isinstance(dst, str) or dst not in self.blocks):
+                raise ImportFailed(f"transition to '{dst}' is not a block", path=f"{tpath}/to", line=line_of(tr, "to"))
             if dst is None:
                 self.rep.carried(tpath, f"@{self.step_id[src]}", f"'{src}' is terminal")
                 continue
@@ -894,7 +894,7 @@ class _Importer:
             raise ImportFailed("conditional_transitions must be a list", path="/workflow/conditional_transitions")
         for i, tr in enumerate(cond_tr):
             tpath = f"/workflow/conditional_transitions/{i}"
-            if not isinstance(tr, dict) or tr.get("from") not in self.blocks:
+            if not isinstance(tr, dict) or not isinstance(tr.get("from"), str) or tr["from"] not in self.blocks:
                 raise ImportFailed("a conditional transition needs 'from' naming a block", path=tpath, line=line_of(cond_tr, i))
             decisions = {str(k): v for k, v in tr.items() if k not in ("from", "default")}
             self.rep.carried(f"{tpath}/from", f"@{self.step_id[tr['from']]}", "the routes below depend on this step")
@@ -913,7 +913,7 @@ class _Importer:
             exprs: dict[str, str | None] = {}
             for decision, dst in decisions.items():
                 dpath = f"{tpath}/{pointer_token(decision)}"
-                if dst not in self.blocks:
+                if not isinstance(dst, str) or dst not in self.blocks:
                     raise ImportFailed(f"route '{decision}' goes to '{dst}', which is not a block", path=dpath)
                 expr = self._handle_expr(src, decision)
                 exprs[decision] = expr

@@ -38,7 +38,9 @@ def _scope(steps: list, base: list, *, loop_kind: str | None, budget: cel.CheckB
     out: list[Diagnostic] = []
     for i, step in enumerate(steps):
         if isinstance(step, dict):
-            out += _step(step, base + [i], ancestors.get(step.get("id"), set()), loop_kind=loop_kind, budget=budget)
+            step_id = step.get("id")
+            visible = ancestors.get(step_id, set()) if isinstance(step_id, str) else set()
+            out += _step(step, base + [i], visible, loop_kind=loop_kind, budget=budget)
     return out
 
 
@@ -141,7 +143,8 @@ def _check(expression: str, path: list, allowed: set[str], steps_visible: set[st
                                 "accepts any string here, so the file still exports")]
     out = []
     for ref in found.hyphen_dot_refs:
-        out.append(Diagnostic(code="cel_hyphen_dot", severity="warning", path=at, message=f"`steps.{ref}` parses as a subtraction in CEL", hint=f"write steps['{ref}'] (this designer's runtime reads the dot form as meant, other runners may not)"))
+        out.append(Diagnostic(code="cel_hyphen_dot", severity="warning", path=at, message=f"`steps.{ref}` parses as a subtraction in CEL",
+                              hint=f"write steps['{ref}'] (this designer's runtime reads the dot form as meant, other runners may not)"))
     for name in sorted(found.variables - allowed):
         if name in STEP_FIELDS and bare_content_note:
             message = bare_content_note
@@ -157,5 +160,7 @@ def _check(expression: str, path: list, allowed: set[str], steps_visible: set[st
     if "steps" in found.variables or found.step_refs:
         for ref in sorted(found.step_refs - steps_visible):
             visible = ", ".join(sorted(steps_visible)) or "none"
-            out.append(Diagnostic(code="cel_unavailable_step", severity="warning", path=at, message=f"`{field}` reads steps.{ref}, which this expression cannot see (visible: {visible})", hint=f"add `{ref}` to dependsOn" if field == "condition" else None))
+            out.append(Diagnostic(code="cel_unavailable_step", severity="warning", path=at,
+                                  message=f"`{field}` reads steps.{ref}, which this expression cannot see (visible: {visible})",
+                                  hint=f"add `{ref}` to dependsOn" if field == "condition" else None))
     return out

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
@@ -20,7 +21,8 @@ from designer.schema import ID_PATTERN
 
 _ID = re.compile(ID_PATTERN)
 INCLUDE_FORBIDDEN = ["agent", "instructions", "loop", "condition", "contextFiles", "model"]
-FOREACH_FORBIDDEN = [("until", "foreach_with_until"), ("untilAgent", "foreach_with_untilagent"), ("maxIterations", "foreach_with_max_iterations"), ("delay", "foreach_with_delay")]
+FOREACH_FORBIDDEN = [("until", "foreach_with_until"), ("untilAgent", "foreach_with_untilagent"),
+                     ("maxIterations", "foreach_with_max_iterations"), ("delay", "foreach_with_delay")]
 
 
 def semantic_diagnostics(document: Any) -> list[Diagnostic]:
@@ -28,8 +30,12 @@ def semantic_diagnostics(document: Any) -> list[Diagnostic]:
         return []
     out: list[Diagnostic] = []
     out += _version(document)
-    agents = document.get("agents") if isinstance(document.get("agents"), dict) else {}
-    includes = document.get("includes") if isinstance(document.get("includes"), dict) else {}
+    agents = document.get("agents")
+    if not isinstance(agents, dict):
+        agents = {}
+    includes = document.get("includes")
+    if not isinstance(includes, dict):
+        includes = {}
     for name, agent in agents.items():
         out += _result_schema(agent, pointer("agents", name, "resultSchema"), name)
     steps = document.get("steps")
@@ -41,7 +47,8 @@ def semantic_diagnostics(document: Any) -> list[Diagnostic]:
 def _version(document: dict) -> list[Diagnostic]:
     version = document.get("version")
     if isinstance(version, int) and not isinstance(version, bool) and version > 1:
-        return [Diagnostic(code="unknown_version", cls="unknown_version", path="/version", message=f"version {version} is unknown; this designer reads zenflow v1", hint="use `version: 1` or leave it out")]
+        return [Diagnostic(code="unknown_version", cls="unknown_version", path="/version",
+                           message=f"version {version} is unknown; this designer reads zenflow v1", hint="use `version: 1` or leave it out")]
     return []
 
 
@@ -58,14 +65,16 @@ def _scope(steps: list, base: list, agents: dict, includes: dict, *, inside_loop
         step_id = step.get("id")
         if isinstance(step_id, str):
             if step_id in ids:
-                out.append(Diagnostic(code="duplicate_step", cls="duplicate_step", path=pointer(*path, "id"), message=f'step id "{step_id}" is used twice in this scope', hint="ids must be unique among sibling steps"))
+                out.append(Diagnostic(code="duplicate_step", cls="duplicate_step", path=pointer(*path, "id"),
+                                      message=f'step id "{step_id}" is used twice in this scope', hint="ids must be unique among sibling steps"))
             else:
                 ids[step_id] = path
     for step, path in _steps_with_paths(steps, base):
         out += _step(step, path, ids, agents, includes, inside_loop=inside_loop)
     for cycle in find_cycles(steps):
         first = ids.get(cycle[0], base)
-        out.append(Diagnostic(code="cycle", cls="cycle", path=pointer(*first, "dependsOn"), message="dependency cycle: " + " -> ".join(cycle), hint="remove one of these dependsOn links"))
+        out.append(Diagnostic(code="cycle", cls="cycle", path=pointer(*first, "dependsOn"), message="dependency cycle: " + " -> ".join(cycle),
+                              hint="remove one of these dependsOn links"))
     return out
 
 
@@ -87,28 +96,36 @@ def _step(step: dict, path: list, ids: dict, agents: dict, includes: dict, *, in
                 out.append(Diagnostic(code="cycle", cls="cycle", path=pointer(*path, "dependsOn", j), message=f"{label} depends on itself"))
             elif dep not in ids:
                 hint = "dependsOn names steps of the same scope; a loop's inner steps and the outer steps cannot see each other" if inside_loop else None
-                out.append(Diagnostic(code="missing_dep", cls="missing_dep", path=pointer(*path, "dependsOn", j), message=f'{label} depends on "{dep}", which is not a step in this scope', hint=hint or _suggest(dep, ids)))
+                out.append(Diagnostic(code="missing_dep", cls="missing_dep", path=pointer(*path, "dependsOn", j),
+                                      message=f'{label} depends on "{dep}", which is not a step in this scope', hint=hint or _suggest(dep, ids)))
 
     agent = step.get("agent")
     if isinstance(agent, str) and agent not in agents:
-        out.append(Diagnostic(code="missing_agent", cls="missing_agent", path=pointer(*path, "agent"), message=f'{label} uses agent "{agent}", which is not defined in `agents`', hint=_suggest(agent, agents) or "add it under `agents:` with a description"))
+        out.append(Diagnostic(code="missing_agent", cls="missing_agent", path=pointer(*path, "agent"),
+                              message=f'{label} uses agent "{agent}", which is not defined in `agents`',
+                              hint=_suggest(agent, agents) or "add it under `agents:` with a description"))
 
     if "include" in step:
         for field in INCLUDE_FORBIDDEN:
             if field in step:
                 code = f"include_has_{field.lower()}"
-                out.append(Diagnostic(code=code, cls=code, path=pointer(*path, field), message=f"{label} is an include step and cannot also have `{field}`", hint="an include step may carry only id, dependsOn, timeout, retries and maxRetries"))
+                out.append(Diagnostic(code=code, cls=code, path=pointer(*path, field), message=f"{label} is an include step and cannot also have `{field}`",
+                                      hint="an include step may carry only id, dependsOn, timeout, retries and maxRetries"))
         target = step.get("include")
         if isinstance(target, str):
             if not target.strip():
                 out.append(Diagnostic(code="missing_include", path=pointer(*path, "include"), message=f"{label} has an empty `include`"))
             elif target not in includes and not _looks_like_path(target):
-                out.append(Diagnostic(code="missing_include", path=pointer(*path, "include"), message=f'{label} includes "{target}", which is neither a name under `includes` nor a file path', hint=_suggest(target, includes) or "add it under `includes:` or give a path such as workflows/deploy.yaml"))
+                out.append(Diagnostic(code="missing_include", path=pointer(*path, "include"),
+                                      message=f'{label} includes "{target}", which is neither a name under `includes` nor a file path',
+                                      hint=_suggest(target, includes) or "add it under `includes:` or give a path such as workflows/deploy.yaml"))
 
     loop = step.get("loop")
     if isinstance(loop, dict):
         if inside_loop:
-            out.append(Diagnostic(code="nested_loop_prohibited", cls="nested_loop_prohibited", path=pointer(*path, "loop"), message=f"{label} is inside a loop and cannot have its own `loop` (no nested loops in v1)", hint="move this step out of the loop, or split the work into two loop steps"))
+            out.append(Diagnostic(code="nested_loop_prohibited", cls="nested_loop_prohibited", path=pointer(*path, "loop"),
+                                  message=f"{label} is inside a loop and cannot have its own `loop` (no nested loops in v1)",
+                                  hint="move this step out of the loop, or split the work into two loop steps"))
         out += _loop(loop, step, path + ["loop"], agents, includes)
     return out
 
@@ -119,23 +136,31 @@ def _loop(loop: dict, step: dict, path: list, agents: dict, includes: dict) -> l
     if "forEach" in loop:
         for field, code in FOREACH_FORBIDDEN:
             if field in loop:
-                out.append(Diagnostic(code=code, cls="loop_validation", path=pointer(*path, field), message=f"{label}: a forEach loop cannot have `{field}` (that is for repeat-until loops)", hint=f"remove `{field}`, or remove `forEach` to make this a repeat-until loop"))
+                out.append(Diagnostic(code=code, cls="loop_validation", path=pointer(*path, field),
+                                      message=f"{label}: a forEach loop cannot have `{field}` (that is for repeat-until loops)",
+                                      hint=f"remove `{field}`, or remove `forEach` to make this a repeat-until loop"))
         items = loop.get("forEach")
         if isinstance(items, list) and not items:
-            out.append(Diagnostic(code="foreach_empty_array", cls="loop_validation", path=pointer(*path, "forEach"), message=f"{label}: `forEach` is an empty list, so the loop would never run", hint="list the items, or use a CEL expression that produces them"))
+            out.append(Diagnostic(code="foreach_empty_array", cls="loop_validation", path=pointer(*path, "forEach"),
+                                  message=f"{label}: `forEach` is an empty list, so the loop would never run",
+                                  hint="list the items, or use a CEL expression that produces them"))
         elif isinstance(items, str) and not items.strip():
             out.append(Diagnostic(code="empty_expression", cls="loop_validation", path=pointer(*path, "forEach"), message=f"{label}: `forEach` is empty"))
     else:
         if "maxIterations" not in loop:
-            out.append(Diagnostic(code="loop_missing_max_iterations", cls="loop_validation", path=pointer(*path), message=f"{label}: a repeat-until loop needs `maxIterations` so it is sure to end", hint="add `maxIterations: 5`, say"))
+            out.append(Diagnostic(code="loop_missing_max_iterations", cls="loop_validation", path=pointer(*path),
+                                  message=f"{label}: a repeat-until loop needs `maxIterations` so it is sure to end", hint="add `maxIterations: 5`, say"))
         judge = loop.get("untilAgent")
         if isinstance(judge, str):
             if judge not in agents:
-                out.append(Diagnostic(code="untilagent_bad_ref", cls="loop_validation", path=pointer(*path, "untilAgent"), message=f'{label}: judge "{judge}" is not defined in `agents`', hint=_suggest(judge, agents) or "define the judge agent with a resultSchema that requires a boolean `done`"))
+                out.append(Diagnostic(code="untilagent_bad_ref", cls="loop_validation", path=pointer(*path, "untilAgent"),
+                                      message=f'{label}: judge "{judge}" is not defined in `agents`',
+                                      hint=_suggest(judge, agents) or "define the judge agent with a resultSchema that requires a boolean `done`"))
             else:
                 out += _judge_contract(agents[judge], judge, pointer(*path, "untilAgent"))
         if "maxConcurrency" in loop:
-            out.append(Diagnostic(code="loop_field_ignored", severity="warning", path=pointer(*path, "maxConcurrency"), message=f"{label}: `maxConcurrency` only applies to forEach loops; repeat-until iterations run one after another"))
+            out.append(Diagnostic(code="loop_field_ignored", severity="warning", path=pointer(*path, "maxConcurrency"),
+                                  message=f"{label}: `maxConcurrency` only applies to forEach loops; repeat-until iterations run one after another"))
     inner = loop.get("steps")
     if isinstance(inner, list):
         out += _scope(inner, path + ["steps"], agents, includes, inside_loop=True)
@@ -194,7 +219,7 @@ def _looks_like_path(target: str) -> bool:
     return "/" in target or target.endswith((".yaml", ".yml", ".json"))
 
 
-def _suggest(name: str, known) -> str | None:
+def _suggest(name: str, known: Iterable[str]) -> str | None:
     import difflib
 
     close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)

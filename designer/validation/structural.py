@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -137,7 +138,8 @@ def _translate(error: ValidationError, document: Any, path: list) -> list[Diagno
             elif where == "document" and name == "steps":
                 out.append(diag("missing_steps", "the workflow needs `steps`, a list of at least one step", cls="missing_steps"))
             elif where == "agent" and name == "description":
-                out.append(diag("agent_missing_description", f'agent "{path[1]}" needs a `description`', cls="agent_missing_description", hint="say in a sentence what this agent does"))
+                out.append(diag("agent_missing_description", f'agent "{path[1]}" needs a `description`', cls="agent_missing_description",
+                                hint="say in a sentence what this agent does"))
             elif where == "step" and name == "id":
                 out.append(diag("missing_step_id", f"{_name(path)} needs an `id`", hint="ids are lowercase: letters, digits, `_` and `-`"))
             else:
@@ -155,7 +157,8 @@ def _translate(error: ValidationError, document: Any, path: list) -> list[Diagno
         return out
 
     if keyword == "propertyNames":
-        return [diag("invalid_agent_name", f'agent name "{error.instance}" is not allowed', hint="names are lowercase: a letter, then letters, digits, `_` or `-` (at most 64)", at=pointer(*path, error.instance))]
+        return [diag("invalid_agent_name", f'agent name "{error.instance}" is not allowed',
+                     hint="names are lowercase: a letter, then letters, digits, `_` or `-` (at most 64)", at=pointer(*path, error.instance))]
 
     if keyword == "minItems":
         if path == ["steps"]:
@@ -165,15 +168,18 @@ def _translate(error: ValidationError, document: Any, path: list) -> list[Diagno
         return [diag("too_few_items", f"{_name(path)} must not be empty")]
 
     if keyword == "maxItems":
-        return [diag("too_many_steps", f"a workflow has at most {error.validator_value} top-level steps; this one has {len(error.instance)}", hint="move a group of steps into an included sub-workflow")]
+        return [diag("too_many_steps", f"a workflow has at most {error.validator_value} top-level steps; this one has {len(error.instance)}",
+                     hint="move a group of steps into an included sub-workflow")]
 
     if keyword == "minProperties":
-        return [diag("empty_loop", "an empty `loop:` block is not allowed", cls="loop_validation", hint="set `forEach`, or `maxIterations` for a repeat-until loop")]
+        return [diag("empty_loop", "an empty `loop:` block is not allowed", cls="loop_validation",
+                     hint="set `forEach`, or `maxIterations` for a repeat-until loop")]
 
     if keyword == "pattern":
         field = path[-1] if path else ""
         if field == "id":
-            return [diag("invalid_step_id", f'step id "{error.instance}" is not allowed', cls="invalid_step_id", hint="ids are lowercase: a letter, then letters, digits, `_` or `-` (at most 64); dots and brackets are reserved")]
+            return [diag("invalid_step_id", f'step id "{error.instance}" is not allowed', cls="invalid_step_id",
+                         hint="ids are lowercase: a letter, then letters, digits, `_` or `-` (at most 64); dots and brackets are reserved")]
         if field in ("timeout", "stepTimeout", "delay"):
             return [_duration(diag, error.instance)]
         return [diag("invalid_format", f"{_name(path)} does not match {error.validator_value}")]
@@ -189,7 +195,8 @@ def _translate(error: ValidationError, document: Any, path: list) -> list[Diagno
         return [diag("too_short", f"{_name(path)} must not be empty")]
 
     if keyword == "maxLength":
-        return [diag("too_long", f"{_name(path)} is {len(error.instance)} characters; the limit is {error.validator_value}", hint="move long text to a file and reference it with `@path`" if path and path[-1] == "instructions" else None)]
+        return [diag("too_long", f"{_name(path)} is {len(error.instance)} characters; the limit is {error.validator_value}",
+                     hint="move long text to a file and reference it with `@path`" if path and path[-1] == "instructions" else None)]
 
     if keyword == "minimum":
         field = path[-1] if path else ""
@@ -216,7 +223,7 @@ def _translate(error: ValidationError, document: Any, path: list) -> list[Diagno
     return [diag("validation", f"{_name(path)}: {error.message}")]
 
 
-def _duration(diag, value: Any) -> Diagnostic:
+def _duration(diag: Callable[..., Diagnostic], value: Any) -> Diagnostic:
     return diag("invalid_duration", f"{value!r} is not a duration", hint="use hours, minutes and seconds such as `30s`, `10m`, `1h30m` (no fractions, no ms)")
 
 

@@ -1,13 +1,14 @@
-import { useEffect, useState } from 'react';
-import { api } from './api/client';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { LeaveConfirm } from './components/LeaveConfirm';
 import { Link } from './components/Link';
 import { EditorPage } from './editor/EditorPage';
 import { RunsList } from './pages/RunsList';
 import { WorkflowsList } from './pages/WorkflowsList';
+import { WorkspaceSettings } from './pages/WorkspaceSettings';
 import { match, usePath } from './router';
 import { RunPage } from './run/RunPage';
+import { useWorkspaces } from './workspaces/current';
+import { WorkspaceSwitcher } from './workspaces/WorkspaceSwitcher';
 
 function csrf(): string {
   const found = document.cookie.split('; ').find((c) => c.startsWith('csrftoken='));
@@ -15,10 +16,8 @@ function csrf(): string {
 }
 
 function TopBar({ page }: { page: string }) {
-  const [user, setUser] = useState<string | null>(null);
-  useEffect(() => {
-    api.me().then((me) => setUser(me.username), () => setUser(null));
-  }, []);
+  // The switcher loads the user's workspaces and who they are (GET /workspaces, GET /me).
+  const user = useWorkspaces((s) => s.username);
   return (
     <header className="topbar">
       <Link to="/" className="brand">
@@ -27,6 +26,7 @@ function TopBar({ page }: { page: string }) {
         </span>
         Loop Designer
       </Link>
+      <WorkspaceSwitcher page={page} />
       <nav className="topnav">
         <Link to="/" className={page === 'workflows' || page === 'editor' ? 'active' : ''}>
           Workflows
@@ -64,6 +64,9 @@ export function App() {
       break;
     case 'run':
       body = <RunPage key={route.id} runId={route.id} />;
+      break;
+    case 'workspace':
+      body = <WorkspaceSettings key={route.id ?? 'current'} workspaceId={route.id} />;
       break;
     default:
       body = (

@@ -119,6 +119,8 @@ export type Route =
   | { page: 'editor'; id: number | null }
   | { page: 'run'; id: string }
   | { page: 'runs' }
+  /** A workspace's settings (id null: the current workspace's). */
+  | { page: 'workspace'; id: number | null }
   | { page: 'notfound' };
 
 export function match(path: string): Route {
@@ -130,6 +132,9 @@ export function match(path: string): Route {
   if (p === '/runs') return { page: 'runs' };
   m = /^\/runs\/([0-9A-Za-z-]{1,64})$/.exec(p);
   if (m) return { page: 'run', id: m[1] };
+  if (p === '/workspaces') return { page: 'workspace', id: null };
+  m = /^\/workspaces\/(\d{1,15})$/.exec(p);
+  if (m) return { page: 'workspace', id: Number(m[1]) };
   return { page: 'notfound' };
 }
 

@@ -27,15 +27,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from runtime.engine.context import DEFAULT_CONCURRENCY, RunContext, Scope, duration
 from runtime.engine.includes import FileResolver
 from runtime.engine.scheduler import run_scope
+from runtime.engine.state import CANCELLED, COMPLETED, FAILED, Budgets, LoopMeta, Outcome, RunControl, RunResult
 from runtime.engine.steps import run_step
-from runtime.engine.state import (CANCELLED, COMPLETED, FAILED, Budgets, LoopMeta, Outcome, RunControl,
-                                  RunResult)
 from runtime.events import Emitter, format_duration
 from runtime.policies import attach
 from runtime.pricing import PriceBook
@@ -104,8 +104,9 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
                                       "budget:max_duration_s"))
     control.on_stop(lambda: ctx.halt(CANCELLED, "stopped by request", "stopped"))
     # Pause, resume and stop become events too, so the log shows when the run was held and by what.
-    control.on_change(lambda action: ctx.track(emitter.emit("run_control", message=CONTROL_WORDS[action],
-                                                            data={"action": action})))
+    control.on_change(lambda action: ctx.track(emitter.emit(
+        "run_control", message=CONTROL_WORDS[action] + (f" (by {control.actor})" if control.actor else ""),
+        data={"action": action, **({"actor": control.actor} if control.actor else {})})))
     if control.state == "stopping":
         ctx.halt(CANCELLED, "stopped by request", "stopped")
     cancelled_from_outside = False
@@ -144,6 +145,7 @@ CONTROL_WORDS = {"pause": "run paused: running steps finish, nothing new starts"
 
 
 def _result(ctx: RunContext, outcomes: dict[str, Outcome], internal: str | None) -> RunResult:
+    status: str
     if internal:
         status, reason, code = FAILED, internal, "internal"
     elif ctx.halted:

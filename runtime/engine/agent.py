@@ -11,7 +11,6 @@ conversation into the step's outcome; :func:`run_judge` does the same for an
 """
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -215,7 +214,7 @@ async def run_judge(ctx: RunContext, scope: Scope, loop_step: dict, loop_path: s
                               model=agent.get("model") or "", system=system, user=user)
     except (ProviderError, StepError) as exc:
         return {"done": None, "reason": None, "content": "", "failed_open": True, "error": str(exc)}
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return {"done": None, "reason": None, "content": "", "failed_open": True, "error": "judge timed out"}
     if not conv.submitted or not isinstance(conv.result, dict):
         return {"done": None, "reason": None, "content": conv.content, "failed_open": True,

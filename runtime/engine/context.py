@@ -10,24 +10,25 @@ from __future__ import annotations
 import asyncio
 import mimetypes
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from designer.documents import parse_duration
+from runtime.engine.state import Budgets, LoopMeta, Outcome, RunControl
 from runtime.events import Emitter
 from runtime.pricing import PriceBook
 from runtime.prompting import ContextFile, IterationRecord
 from runtime.providers import Provider, Usage, split_model
 from runtime.results import SUBMIT_RESULT
-from runtime.engine.state import Budgets, LoopMeta, Outcome, RunControl
 
 DEFAULT_CONCURRENCY = 5
 DEFAULT_MAX_TURNS = 50
 MAX_INCLUDE_DEPTH = 5
 MAX_FILE_BYTES = 10 * 1024 * 1024
 DEFAULT_AGENT = {"description": "A capable general-purpose assistant that carries out the task it is given."}
-RUNTIME_TOOLS = frozenset()  # tools this runtime gives agents, besides submit_result
+RUNTIME_TOOLS: frozenset[str] = frozenset()  # tools this runtime gives agents, besides submit_result
 
 
 class StepError(Exception):
@@ -202,6 +203,7 @@ class RunContext:
             except OSError as exc:
                 raise StepError(f"contextFiles: cannot read {rel}: {exc.__class__.__name__}") from None
             media = mimetypes.guess_type(str(path))[0] or ""
+            text: str | None
             try:
                 text = data.decode("utf-8")
                 if "\x00" in text:

@@ -163,20 +163,18 @@ async def run_foreach(ctx: RunContext, scope: Scope, step: dict, path: str, item
         done = sum(1 for r in records if r is not None and r.status == COMPLETED)
         await _finish(ctx, path, LoopMeta(done, True, "stopped"), "")
         raise
-    for i in range(n):
-        if records[i] is None:
-            records[i] = Outcome(CANCELLED, error="not started: an earlier iteration failed")
-    done = sum(1 for r in records if r.status == COMPLETED)
-    contents = [r.content for r in records if r.status == COMPLETED]
+    finished = [r if r is not None else Outcome(CANCELLED, error="not started: an earlier iteration failed") for r in records]
+    done = sum(1 for r in finished if r.status == COMPLETED)
+    contents = [r.content for r in finished if r.status == COMPLETED]
     if n and not done and not failure:
         await _finish(ctx, path, LoopMeta(0, True, "failed"), "")
-        return Outcome(FAILED, "", [r.result for r in records], error="every item failed")
+        return Outcome(FAILED, "", [r.result for r in finished], error="every item failed")
     content = _content(loop.get("outputMode"), contents)
-    result = [r.result for r in records]
+    result = [r.result for r in finished]
     if failure:
         i = failure[0]
         await _finish(ctx, path, LoopMeta(done, True, "failed"), content)
-        return Outcome(FAILED, content, result, error=f"iteration {i} failed: {records[i].error}")
+        return Outcome(FAILED, content, result, error=f"iteration {i} failed: {finished[i].error}")
     await _finish(ctx, path, LoopMeta(done, False, "items_exhausted"), content)
     return Outcome(COMPLETED, content, result)
 

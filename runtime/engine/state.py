@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from runtime.contract import Status
 
@@ -22,7 +23,7 @@ class Budgets:
     max_steps: int | None = None  # agent steps started, loop iterations' steps included
 
     @classmethod
-    def from_dict(cls, data: dict | None) -> "Budgets":
+    def from_dict(cls, data: dict | None) -> Budgets:
         data = data or {}
         return cls(**{k: data.get(k) for k in ("max_tokens", "max_cost_usd", "max_duration_s", "max_steps")})
 
@@ -46,6 +47,13 @@ class RunControl:
         self._paused_at: float | None = None
         self._paused_total = 0.0
         self._on_change: list[Callable[[str], None]] = []
+        # Who asked for the latest pause, resume or stop (a username), for the event that records it.
+        self.actor: str | None = None
+
+    def request(self, action: str, actor: str | None = None) -> None:
+        """``pause``, ``resume`` or ``stop`` on behalf of ``actor``."""
+        self.actor = actor
+        {"pause": self.pause, "resume": self.resume, "stop": self.stop}[action]()
 
     def pause(self) -> None:
         if self.state == "running":

@@ -16,7 +16,7 @@ from runtime.engine.agent import run_agent_step
 from runtime.engine.context import RunContext, Scope, StepError, duration
 from runtime.engine.includes import run_include
 from runtime.engine.loops import run_foreach, run_repeat_until
-from runtime.engine.state import CANCELLED, COMPLETED, FAILED, SKIPPED, Outcome
+from runtime.engine.state import CANCELLED, FAILED, SKIPPED, Outcome
 from runtime.events import format_duration
 from runtime.prompting import StepOutput
 from runtime.providers import ProviderError, redact
@@ -102,14 +102,15 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
     attempt = 0
     while True:
         attempt += 1
+        deadline = asyncio.timeout(timeout)  # None: no deadline
         try:
-            if timeout:
-                async with asyncio.timeout(timeout):
-                    outcome, tokens = await body()
-            else:
+            async with deadline:
                 outcome, tokens = await body()
-        except TimeoutError:
-            outcome = Outcome(FAILED, error=f"timed out after {format_duration(timeout)}")
+        except TimeoutError as exc:
+            # The step's own deadline, or a timeout raised by something inside the step.
+            own = timeout is not None and deadline.expired()
+            outcome = Outcome(FAILED, error=f"timed out after {format_duration(timeout)}" if own and timeout is not None
+                              else f"timed out inside the step: {exc or exc.__class__.__name__}")
         except (ProviderError, StepError) as exc:
             outcome = Outcome(FAILED, error=_provider_text(ctx, exc))
         except asyncio.CancelledError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 from runtime.providers import ChatReply, ChatRequest, DeltaCallback, ToolCall, Usage
 from runtime.providers.http import HttpProvider, parse_arguments
@@ -72,7 +73,7 @@ class AnthropicProvider(HttpProvider):
 
         text: list[str] = []
         blocks: dict[int, dict] = {}
-        state = {"finish": "end_turn", "prompt": 0, "completion": 0, "model": model, "error": None}
+        state: dict[str, Any] = {"finish": "end_turn", "prompt": 0, "completion": 0, "model": model, "error": None}
 
         async def on_line(line: str) -> None:
             if not line.startswith("data:"):

@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
-from runtime.providers import Provider, ProviderError, redact
 from common.addresses import AddressRefused
+from runtime.providers import Provider, ProviderError, redact
 from runtime.providers.failures import api_error, unreachable
 from runtime.providers.transport import Transport, TransportError
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 from runtime.providers import ChatReply, ChatRequest, DeltaCallback, ToolCall, Usage
 from runtime.providers.http import HttpProvider, parse_arguments
@@ -59,7 +60,7 @@ class OpenAIProvider(HttpProvider):
 
         text: list[str] = []
         calls: dict[int, dict] = {}
-        state = {"finish": "stop", "usage": Usage(), "model": model}
+        state: dict[str, Any] = {"finish": "stop", "usage": Usage(), "model": model}
 
         plain: list[str] = []  # a server that ignored "stream" answers with one JSON document
 

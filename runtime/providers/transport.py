@@ -17,13 +17,13 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
 from urllib.parse import urlsplit
 
 import aiohttp
-from yarl import URL
 from aiohttp.abc import AbstractResolver, ResolveResult
+from yarl import URL
 
 from common.addresses import AddressRefused, is_public, public_addresses
 
@@ -110,7 +110,7 @@ class Transport:
                 yield Response(raw)
         except AddressRefused:
             raise
-        except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             raise TransportError(why(exc, urlsplit(url).netloc)) from None
 
     async def aclose(self) -> None:

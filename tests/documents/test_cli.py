@@ -31,7 +31,9 @@ def test_validate_json_format_lists_every_file_with_diagnostic_fields(tmp_path):
     entry = out["files"][0]
     assert entry["path"] == str(doc) and entry["valid"] is False
     error = entry["errors"][0]
-    assert {k: error[k] for k in ("code", "class", "path", "line")} == {"code": "missing_dep", "class": "missing_dep", "path": "/steps/0/dependsOn/0", "line": 4}
+    assert {k: error[k] for k in ("code", "class", "path", "line")} == {
+        "code": "missing_dep", "class": "missing_dep", "path": "/steps/0/dependsOn/0", "line": 4,
+    }
     assert error["message"] and "column" in error and entry["warnings"] == []
 
 
@@ -47,7 +49,8 @@ def test_validate_exits_2_on_a_missing_file_or_bad_usage():
 
 def test_resolve_reports_missing_includes_and_files(tmp_path):
     doc = tmp_path / "w.yaml"
-    doc.write_text("name: w\nagents:\n  a:\n    description: d\n    prompt: '@prompts/missing.md'\nsteps:\n  - id: s\n    include: sub/none.yaml\n  - id: t\n    agent: a\n    contextFiles: [notes.txt]\n")
+    doc.write_text("name: w\nagents:\n  a:\n    description: d\n    prompt: '@prompts/missing.md'\n"
+                   "steps:\n  - id: s\n    include: sub/none.yaml\n  - id: t\n    agent: a\n    contextFiles: [notes.txt]\n")
     assert manage("validate", str(doc)).returncode == 0
     result = manage("validate", "--resolve", "--format", "json", str(doc))
     assert result.returncode == 1

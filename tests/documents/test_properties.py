@@ -8,7 +8,9 @@ from designer.documents import dump_json, dump_yaml, load_source, validate_docum
 
 ids = st.from_regex(r"\A[a-z][a-z0-9_-]{0,10}\Z")
 text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=60)
-tricky = st.sampled_from(["yes", "no", "null", "~", "true", "1e3", "0x10", "0o7", "-1", ".5", "1.0", "", " lead", "trail ", "a: b", "# not a comment", "- item", "'q'", '"dq"', "line1\nline2", "ends\n", "\ttab", "x\r\ny", "@prompts/p.md", "*alias", "&anchor", "!tag", "{a}", "[b]", "%d", "`tick`", "\u2028", "é ü 中"])
+tricky = st.sampled_from(["yes", "no", "null", "~", "true", "1e3", "0x10", "0o7", "-1", ".5", "1.0", "", " lead", "trail ", "a: b", "# not a comment",
+                          "- item", "'q'", '"dq"', "line1\nline2", "ends\n", "\ttab", "x\r\ny", "@prompts/p.md", "*alias", "&anchor", "!tag", "{a}", "[b]",
+                          "%d", "`tick`", "\u2028", "é ü 中"])
 strings = st.one_of(text, tricky)
 json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-(2**53), 2**53), st.floats(allow_nan=False, allow_infinity=False), strings)
 json_values = st.recursive(json_scalars, lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(strings, inner, max_size=3)), max_leaves=8)
@@ -34,9 +36,11 @@ def steps(draw, *, allow_loop=True, n_max=5):
             step["condition"] = draw(st.sampled_from(["true", "iteration < 2", "steps.x.status == 'completed'"]))
         if allow_loop and draw(st.integers(0, 3)) == 0:
             if draw(st.booleans()):
-                step["loop"] = {"forEach": draw(st.one_of(st.lists(json_values, min_size=1, max_size=3), st.just("steps.a.result.items"))), "maxConcurrency": draw(st.integers(0, 4))}
+                step["loop"] = {"forEach": draw(st.one_of(st.lists(json_values, min_size=1, max_size=3), st.just("steps.a.result.items"))),
+                                "maxConcurrency": draw(st.integers(0, 4))}
             else:
-                step["loop"] = {"maxIterations": draw(st.integers(1, 9)), "until": "iteration >= 1", "outputMode": draw(st.sampled_from(["last", "cumulative", ""])), "delay": draw(duration)}
+                step["loop"] = {"maxIterations": draw(st.integers(1, 9)), "until": "iteration >= 1",
+                                "outputMode": draw(st.sampled_from(["last", "cumulative", ""])), "delay": draw(duration)}
             if draw(st.booleans()):
                 step["loop"]["steps"] = draw(steps(allow_loop=False, n_max=3))
         out.append(step)

@@ -117,7 +117,8 @@ def test_transitive_dependencies_are_visible():
 
 
 def test_dot_access_to_a_hyphenated_id_is_warned_with_the_bracket_form():
-    doc = {"name": "w", "steps": [{"id": "list-services"}, {"id": "d", "dependsOn": ["list-services"], "loop": {"forEach": "steps.list-services.result.services"}}]}
+    doc = {"name": "w", "steps": [{"id": "list-services"},
+                                  {"id": "d", "dependsOn": ["list-services"], "loop": {"forEach": "steps.list-services.result.services"}}]}
     report = validate_document(doc)
     assert [d.code for d in report.warnings] == ["cel_hyphen_dot"]
     assert "steps['list-services']" in report.warnings[0].hint

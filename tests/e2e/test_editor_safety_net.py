@@ -67,7 +67,7 @@ def open_tabs(page) -> None:
         page.locator("[data-testid=inspector] [role=tab]", has_text=tab).click()
         page.wait_for_timeout(50)  # let a render loop (React error #185) show itself
         no_crash(page)
-        assert page.locator(f"[data-testid=inspector] [role=tab][aria-selected=true]", has_text=tab).count() == 1
+        assert page.locator("[data-testid=inspector] [role=tab][aria-selected=true]", has_text=tab).count() == 1
 
 
 def test_every_tab_and_every_node_kinds_panel_opens_on_a_new_workflow(page):

@@ -21,7 +21,8 @@ def zoom(page) -> float:
 
 def smallest_text_px(page) -> float:
     """The smallest rendered size of node text on screen (font size times the canvas zoom)."""
-    font = page.evaluate("() => Math.min(...[...document.querySelectorAll('.react-flow__node .node-title, .react-flow__node .node-text')].map((e) => parseFloat(getComputedStyle(e).fontSize)))")
+    font = page.evaluate("() => Math.min(...[...document.querySelectorAll('.react-flow__node .node-title, .react-flow__node .node-text')]"
+                         ".map((e) => parseFloat(getComputedStyle(e).fontSize)))")
     return font * zoom(page)
 
 

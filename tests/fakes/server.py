@@ -12,12 +12,13 @@ other connections, and records every request for assertions::
 from __future__ import annotations
 
 import asyncio
-from abc import ABC, abstractmethod
 import json
 import threading
+from abc import ABC, abstractmethod
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 
 @dataclass
@@ -81,7 +82,7 @@ class FakeServer(ABC):
         return f"http://{self.host}:{self.port}"
 
     # -- lifecycle -------------------------------------------------------------
-    def start(self) -> "FakeServer":
+    def start(self) -> FakeServer:
         self._thread = threading.Thread(target=self._run, name=type(self).__name__, daemon=True)
         self._thread.start()
         if not self._ready.wait(10):
@@ -106,7 +107,7 @@ class FakeServer(ABC):
             task.cancel()
         await asyncio.gather(*handlers, return_exceptions=True)
 
-    def __enter__(self) -> "FakeServer":
+    def __enter__(self) -> FakeServer:
         return self.start()
 
     def __exit__(self, *exc) -> None:

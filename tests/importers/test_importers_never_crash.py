@@ -104,3 +104,16 @@ def test_random_coqui_definitions_import_validly_or_are_refused(data, parameters
 def test_arbitrary_text_never_crashes_either_importer(text):
     for kind in ("runsight", "coqui"):
         check(kind, text)
+
+
+def test_lists_and_nulls_where_block_names_belong_are_refused_not_crashed():
+    # Found by the type checker: each of these once raised TypeError or KeyError.
+    head = "blocks: {a: {type: linear, soul_ref: w}}\nworkflow: {name: x, entry: a, "
+    for tail in ("conditional_transitions: [{from: [a], pass: a}]}", "conditional_transitions: [{from: a, pass: [a]}]}",
+                 "transitions: [{from: null, to: a}]}", "transitions: [{from: [a], to: a}]}", "transitions: [{from: a, to: [a]}]}"):
+        try:
+            import_loop("runsight", head + tail)
+        except ImportFailed as exc:
+            assert "/workflow/" in str(exc), str(exc)
+        else:
+            raise AssertionError(f"imported {tail}")

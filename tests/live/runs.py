@@ -6,6 +6,7 @@ import time
 
 from tests.support.documents import judge_loop
 
+
 def script(latency: float, done_at: int) -> dict:
     verdicts = [{"content": f"round {i}", "result": {"done": False, "reason": f"not yet {i}"}} for i in range(done_at - 1)]
     verdicts.append({"content": "ship it", "result": {"done": True, "reason": "good"}})

@@ -152,8 +152,10 @@ FUZZ = settings(max_examples=EXAMPLES_PER_OPERATION, derandomize=True, database=
 @pytest.fixture(scope="module")
 def server():
     with fresh_postgres() as database_url:
-        # Not rate-limited; a worker task past 3 s is stopped (a 422), within the bound.
-        env = base_env(DATABASE_URL=database_url, ANON_RATE="1000000/min", WORK_TIMEOUT_S="3")
+        # Not rate-limited; a worker task past 3 s is stopped (a 422), within the bound. The fuzzer sends
+        # made-up bearer tokens: without a huge failure limit the address is locked out and the rest is 429s.
+        env = base_env(DATABASE_URL=database_url, ANON_RATE="1000000/min", WORK_TIMEOUT_S="3",
+                       LOGIN_FAILURE_LIMIT="1000000")
         with running_server(env) as s:
             with s.client("owner") as client:  # a workflow to find, and the workers warm
                 client.post("/workflows", json={"source": "name: w\nsteps:\n  - id: a\n    instructions: hi\n"})

@@ -53,9 +53,9 @@ async def test_killing_the_worker_mid_run_marks_the_run_lost_and_keeps_its_event
 
 
 async def test_a_redelivered_task_never_runs_a_run_twice(cluster):
-    from tests.support.servers import manage
-
     from pathlib import Path
+
+    from tests.support.servers import manage
 
     log = Path(cluster.env["DESIGNER_DATA_DIR"]) / "worker-again.log"
     with celery_worker(cluster.env, name="again") as _worker, cluster.client("owner") as client:

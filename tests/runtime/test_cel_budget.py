@@ -1,4 +1,4 @@
-from tests.runtime.helpers import doc, run, script, step_end
+from tests.runtime.helpers import doc, run, step_end
 
 LISTER = """
 name: expensive
@@ -35,15 +35,16 @@ async def test_dot_access_to_a_hyphenated_id_evaluates_as_the_author_meant():
 
 
 async def test_an_over_budget_until_fails_the_loop():
-    d = doc("""
+    until = QUADRATIC.replace("steps.list-numbers.result.xs", "[" + ",".join(map(str, range(300))) + "]")
+    d = doc(f"""
         name: until-budget
         steps:
           - id: poll
             instructions: "Poll."
             loop:
               maxIterations: 3
-              until: "%s"
-    """ % QUADRATIC.replace("steps.list-numbers.result.xs", "[" + ",".join(map(str, range(300))) + "]"))
+              until: "{until}"
+    """)
     result, sink = await run(d)
     assert result.status == "failed"
     assert "until: expression exceeded its evaluation budget" in step_end(sink, "poll")["error"]

@@ -81,7 +81,8 @@ def running_server(env: dict, users=("owner", "stranger")):
     port = free_port()
     log = Path(env["DESIGNER_DATA_DIR"]) / "server.log"
     with open(log, "w") as out:
-        process = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"], cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"], cwd=REPO, env=env, stdout=out,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
     server = Server(url=f"http://127.0.0.1:{port}", env=env, process=process, log=log, tokens=tokens)
     try:
         _wait_for(server)
@@ -121,7 +122,8 @@ def celery_worker(env: dict, name: str = "w1"):
     log = Path(env["DESIGNER_DATA_DIR"]) / f"worker-{name}.log"
     with open(log, "w") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--concurrency=1", "--pool=prefork", f"--hostname={name}@%h", "--without-gossip", "--without-mingle"],
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--concurrency=1", "--pool=prefork", f"--hostname={name}@%h",
+             "--without-gossip", "--without-mingle"],
             cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )
     deadline = time.monotonic() + 60

@@ -32,7 +32,8 @@ def test_login_with_a_wrong_password_says_so_and_a_right_one_opens_the_editor(cl
     assert page.status_code == 200 and "csrftoken" in page.cookies
 
 
-def test_signup_errors_are_shown_by_field(client, owner):
+def test_signup_errors_are_shown_by_field(client, owner, settings):
+    settings.SIGNUP = "open"  # past the owner, sign-up needs a link by default (tests/web/test_team_signup.py)
     page = client.post("/signup/", {"username": "owner", "password1": "x", "password2": "y"}).content.decode()
     assert "already exists" in page
 

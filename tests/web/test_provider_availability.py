@@ -5,6 +5,7 @@ import json
 import pytest
 
 from accounts.provider_keys import store_provider_key
+from accounts.workspaces import personal
 from runtime.models import Run
 
 pytestmark = pytest.mark.django_db
@@ -28,14 +29,21 @@ def test_without_keys_only_the_simulated_provider_is_ready(owner_client, setting
     assert found["anthropic"]["ready"] is False
 
 
-def test_a_stored_key_comes_from_the_account_and_the_servers_from_the_server(owner, owner_client, settings):
+def test_a_stored_key_comes_from_the_workspace_and_the_servers_only_where_granted(owner, owner_client, settings):
     settings.OPENAI_API_KEY = None
     settings.ANTHROPIC_API_KEY = "sk-server-key"
-    store_provider_key(owner, "openai", SECRET)
+    store_provider_key(personal(owner), owner, "openai", SECRET)
     answer = owner_client.get("/api/v1/providers")
     found = {p["name"]: p for p in answer.json()}
-    assert found["openai"]["key_source"] == "account" and found["openai"]["ready"]
-    assert found["anthropic"]["key_source"] == "server"
+    assert found["openai"]["key_source"] == "workspace" and found["openai"]["ready"]
+    # Not granted the server's keys (a new workspace never is): the server's key is not offered.
+    assert found["anthropic"]["key_source"] is None and not found["anthropic"]["ready"]
+    workspace = personal(owner)
+    workspace.server_keys = True
+    workspace.save()
+    answer = owner_client.get("/api/v1/providers")
+    found = {p["name"]: p for p in answer.json()}
+    assert found["anthropic"]["key_source"] == "server" and found["anthropic"]["ready"]
     assert SECRET not in answer.content.decode() and "sk-server-key" not in answer.content.decode()
 
 

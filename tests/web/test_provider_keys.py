@@ -4,8 +4,9 @@ import time
 
 import pytest
 
-from accounts.provider_keys import provider_key, store_provider_key
 from accounts.models import ProviderKey
+from accounts.provider_keys import provider_key, store_provider_key
+from accounts.workspaces import personal
 from runtime.models import RunEvent
 from tests.fakes.openai import FakeOpenAI
 
@@ -16,16 +17,16 @@ DOC = "name: real\nagents:\n  writer: {description: Writes., model: openai/gpt-t
 
 
 def test_a_key_is_encrypted_at_rest_and_reads_back(owner):
-    store_provider_key(owner, "openai", SECRET, "http://127.0.0.1:9/v1")
+    store_provider_key(personal(owner), owner, "openai", SECRET, "http://127.0.0.1:9/v1")
     stored = ProviderKey.objects.get(user=owner, provider="openai")
     assert SECRET not in stored.encrypted_key
-    assert provider_key(owner, "openai") == (SECRET, "http://127.0.0.1:9/v1")
+    assert provider_key(personal(owner).pk, "openai") == (SECRET, "http://127.0.0.1:9/v1")
 
 
 def test_a_run_uses_the_owners_key_and_it_never_reaches_events_or_answers(owner, owner_client, settings):
     settings.PROVIDER_URLS_ALLOW_PRIVATE = True  # the fake provider listens on loopback
     with FakeOpenAI(default={"content": "hello from the fake"}) as fake:
-        store_provider_key(owner, "openai", SECRET, fake.url + "/v1")
+        store_provider_key(personal(owner), owner, "openai", SECRET, fake.url + "/v1")
         wid = owner_client.post("/api/v1/workflows", data=json.dumps({"source": DOC}), content_type="application/json").json()["id"]
         run = owner_client.post("/api/v1/runs", data=json.dumps({"workflow_id": wid, "provider": "openai"}), content_type="application/json").json()
         deadline = time.time() + 30
@@ -48,7 +49,7 @@ def test_the_account_page_saves_a_key_without_echoing_it(owner_client, owner):
     assert response.status_code == 302
     page = owner_client.get("/account/").content.decode()
     assert "key set" in page and SECRET not in page
-    assert provider_key(owner, "anthropic")[0] == SECRET
+    assert provider_key(personal(owner).pk, "anthropic")[0] == SECRET
 
 
 def test_tokens_are_created_once_shown_and_revocable(owner_client, owner):
@@ -96,13 +97,13 @@ def test_a_base_url_on_a_private_or_local_address_is_refused_when_saved(owner_cl
 def test_an_administrator_can_allow_private_base_urls(owner_client, owner, settings):
     settings.PROVIDER_URLS_ALLOW_PRIVATE = True
     owner_client.post("/account/", {"action": "set_key", "provider": "openai", "api_key": SECRET, "base_url": "http://127.0.0.1:8792/v1"})
-    assert provider_key(owner, "openai") == (SECRET, "http://127.0.0.1:8792/v1")
+    assert provider_key(personal(owner).pk, "openai") == (SECRET, "http://127.0.0.1:8792/v1")
 
 
 def test_a_stored_private_base_url_is_refused_at_connection_and_nothing_is_sent(owner, owner_client):
     # Saved before the rule existed, or a name that resolved elsewhere when it was saved.
     with FakeOpenAI(default={"status": 403, "message": "INTERNAL-ONLY-DATA"}) as internal:
-        store_provider_key(owner, "openai", SECRET, internal.url + "/v1")
+        store_provider_key(personal(owner), owner, "openai", SECRET, internal.url + "/v1")
         wid = owner_client.post("/api/v1/workflows", data=json.dumps({"source": DOC}), content_type="application/json").json()["id"]
         run = owner_client.post("/api/v1/runs", data=json.dumps({"workflow_id": wid, "provider": "openai"}), content_type="application/json").json()
         final = _finished(owner_client, run["id"])

@@ -11,7 +11,8 @@ DOCUMENT = {"name": "rows", "description": "Rows.", "steps": [{"id": "dev", "ins
 
 def _run(owner) -> Run:
     workflow = workflows.create(owner, source=None, document=DOCUMENT)
-    return Run.objects.create(owner=owner, workflow=workflow, version=workflow.versions.get(), provider="simulated")
+    return Run.objects.create(owner=owner, workspace=workflow.workspace, workflow=workflow, version=workflow.versions.get(),
+                              provider="simulated")
 
 
 def _event(seq: int, type: str, step_id: str, **fields) -> dict:

@@ -42,7 +42,8 @@ def workflow_id(owner_client):
 
 
 def test_a_scripted_run_completes_and_records_events_iterations_and_loop_metadata(owner_client, workflow_id):
-    created = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "provider": "simulated", "script": {**SCRIPT, "tokens": {"prompt": 10, "completion": 5}}})
+    created = post(owner_client, "/api/v1/runs",
+                   {"workflow_id": workflow_id, "provider": "simulated", "script": {**SCRIPT, "tokens": {"prompt": 10, "completion": 5}}})
     assert created.status_code == 201
     assert created.json()["status"] in ("queued", "running")
     run = wait_for(owner_client, created.json()["id"])

@@ -106,8 +106,8 @@ def test_a_bearer_token_works_and_a_wrong_one_does_not(client, owner_token):
 def test_a_tokens_last_use_is_written_at_most_once_a_minute(client, owner_token, django_assert_num_queries):
     from datetime import timedelta
 
-    from accounts.tokens import user_for_token
     from accounts.models import ApiToken
+    from accounts.tokens import user_for_token
 
     user_for_token(owner_token)
     first = ApiToken.objects.get().last_used_at
@@ -146,7 +146,7 @@ def test_malformed_json_body_is_a_4xx_naming_the_place(owner_client):
 @pytest.mark.parametrize("number, words", [("NaN", "NaN is not a JSON number"), ("-Infinity", "-Infinity is not a JSON number"),
                                            ("1e400", "the number 1e400 is out of range")])
 def test_numbers_json_does_not_have_are_refused_and_nothing_is_saved(owner_client, path, number, words):
-    body = '{"document": {"name": "x", "description": "y", "steps": [{"id": "a", "instructions": "b"}], "extra": %s}}' % number
+    body = '{"document": {"name": "x", "description": "y", "steps": [{"id": "a", "instructions": "b"}], "extra": ' + number + "}}"
     response = owner_client.post(path, data=body, content_type="application/json")
     assert response.status_code == 400
     assert words in response.json()["detail"]

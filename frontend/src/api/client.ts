@@ -2,8 +2,17 @@
 // with a readable message; a 401 sends the user to the login page.
 import type { JsonObject, Layout, WorkflowDoc } from '../doc/types';
 import type {
+  AuditEntry,
   Budgets,
+  Invitation,
+  NewInvitation,
   ProviderInfo,
+  Role,
+  WorkspaceDetail,
+  WorkspaceKey,
+  WorkspaceLimits,
+  WorkspaceSummary,
+  WorkspaceUsage,
   Diag,
   Iteration,
   Run,
@@ -20,6 +29,10 @@ export const API = '/api/v1';
 export class ApiError extends Error {
   status: number;
   diagnostics: Diag[];
+  /** A 429's wait before trying again, in seconds (null: not said). */
+  retryAfterSeconds: number | null = null;
+  /** A 429's limit that was reached (a workspace limit such as "runs_per_day"). */
+  limit: string | null = null;
   constructor(status: number, message: string, diagnostics: Diag[] = []) {
     super(message);
     this.status = status;
@@ -108,7 +121,15 @@ async function request<T>(method: string, path: string, body?: unknown, init?: R
     const line = typeof obj.line === 'number' ? obj.line : null;
     const message = errorMessage(res.status, data);
     if (field !== null || line !== null) throw new ApiFieldError(res.status, message, field, line, diagnostics);
-    throw new ApiError(res.status, message, diagnostics);
+    const error = new ApiError(res.status, message, diagnostics);
+    if (res.status === 429) {
+      const body = data as { retryAfterSeconds?: unknown; limit?: unknown } | null;
+      const header = Number(res.headers?.get?.('Retry-After'));
+      const wait = typeof body?.retryAfterSeconds === 'number' ? body.retryAfterSeconds : Number.isFinite(header) && header > 0 ? header : null;
+      error.retryAfterSeconds = wait;
+      error.limit = typeof body?.limit === 'string' ? body.limit : null;
+    }
+    throw error;
   }
   return data as T;
 }
@@ -123,6 +144,14 @@ export interface SaveBody {
   source?: string;
   name?: string;
   layout?: Layout;
+  /** On create: the workspace to make it in (absent: the personal one). */
+  workspace_id?: number;
+}
+
+/** `?workspace=ID` (or nothing) for the endpoints that list or judge by workspace. */
+function inWorkspace(workspace: number | null | undefined, more = ''): string {
+  const parts = [workspace ? `workspace=${workspace}` : '', more].filter(Boolean);
+  return parts.length ? `?${parts.join('&')}` : '';
 }
 
 export interface StartRunBody {
@@ -142,7 +171,7 @@ export const api = {
     request<ValidateResult>('POST', '/validate', body, { signal }),
   render: (body: { document: WorkflowDoc; format: 'yaml' | 'json'; source?: string }, signal?: AbortSignal) =>
     request<{ text: string }>('POST', '/render', body, { signal }),
-  listWorkflows: () => request<WorkflowSummary[]>('GET', '/workflows'),
+  listWorkflows: (workspace?: number | null) => request<WorkflowSummary[]>('GET', `/workflows${inWorkspace(workspace)}`),
   getWorkflow: (id: number) => request<Workflow>('GET', `/workflows/${id}`),
   createWorkflow: (body: SaveBody) => request<Workflow>('POST', '/workflows', body),
   saveWorkflow: (id: number, body: SaveBody) => request<Workflow>('PUT', `/workflows/${id}`, body),
@@ -150,20 +179,41 @@ export const api = {
   duplicateWorkflow: (id: number) => request<Workflow>('POST', `/workflows/${id}/duplicate`),
   versions: (id: number) => request<VersionInfo[]>('GET', `/workflows/${id}/versions`),
   version: (id: number, n: number) => request<Workflow>('GET', `/workflows/${id}/versions/${n}`),
-  importFile: (file: File, into?: number) => {
+  importFile: (file: File, into?: number, workspace?: number | null) => {
     const form = new FormData();
     form.append('file', file);
     if (into !== undefined) form.append('into', String(into));
+    else if (workspace) form.append('workspace', String(workspace));
     return request<Workflow>('POST', '/workflows/import', form);
   },
+  moveWorkflow: (id: number, workspaceId: number) => request<Workflow>('POST', `/workflows/${id}/move`, { workspace_id: workspaceId }),
   startRun: (body: StartRunBody) => request<Run>('POST', '/runs', body),
-  listRuns: (workflow?: number) => request<Run[]>('GET', workflow ? `/runs?workflow=${workflow}` : '/runs'),
+  listRuns: (workflow?: number, workspace?: number | null) =>
+    request<Run[]>('GET', `/runs${inWorkspace(workspace, workflow ? `workflow=${workflow}` : '')}`),
   getRun: (id: string) => request<Run>('GET', `/runs/${id}`),
   runEvents: (id: string, after = 0) => request<RunEvent[]>('GET', `/runs/${id}/events?after=${after}`),
   iterations: (id: string) => request<Iteration[]>('GET', `/runs/${id}/iterations`),
   metrics: (id: string) => request<JsonObject>('GET', `/runs/${id}/metrics`),
   control: (id: string, action: 'pause' | 'resume' | 'stop') => request<Run>('POST', `/runs/${id}/${action}`),
-  providers: () => request<ProviderInfo[]>('GET', '/providers'),
+  providers: (workspace?: number | null) => request<ProviderInfo[]>('GET', `/providers${inWorkspace(workspace)}`),
+
+  workspaces: () => request<WorkspaceSummary[]>('GET', '/workspaces'),
+  createWorkspace: (name: string) => request<WorkspaceDetail>('POST', '/workspaces', { name }),
+  workspace: (id: number) => request<WorkspaceDetail>('GET', `/workspaces/${id}`),
+  renameWorkspace: (id: number, name: string) => request<WorkspaceDetail>('PATCH', `/workspaces/${id}`, { name }),
+  setMemberRole: (id: number, userId: number, role: Role) => request<WorkspaceDetail>('PUT', `/workspaces/${id}/members/${userId}`, { role }),
+  removeMember: (id: number, userId: number) => request<void>('DELETE', `/workspaces/${id}/members/${userId}`),
+  invitations: (id: number) => request<Invitation[]>('GET', `/workspaces/${id}/invitations`),
+  invite: (id: number, body: { role: Role; email?: string; days?: number }) => request<NewInvitation>('POST', `/workspaces/${id}/invitations`, body),
+  revokeInvitation: (id: number, invitationId: number) => request<void>('DELETE', `/workspaces/${id}/invitations/${invitationId}`),
+  setLimits: (id: number, limits: WorkspaceLimits) => request<WorkspaceDetail>('PUT', `/workspaces/${id}/limits`, limits),
+  setServerKeys: (id: number, granted: boolean) => request<WorkspaceDetail>('PUT', `/workspaces/${id}/server-keys`, { granted }),
+  workspaceKeys: (id: number) => request<WorkspaceKey[]>('GET', `/workspaces/${id}/keys`),
+  storeWorkspaceKey: (id: number, body: { provider: WorkspaceKey['provider']; api_key: string; base_url?: string }) =>
+    request<WorkspaceKey[]>('PUT', `/workspaces/${id}/keys`, body),
+  deleteWorkspaceKey: (id: number, provider: WorkspaceKey['provider']) => request<void>('DELETE', `/workspaces/${id}/keys/${provider}`),
+  audit: (id: number) => request<AuditEntry[]>('GET', `/workspaces/${id}/audit`),
+  usage: (id: number) => request<WorkspaceUsage>('GET', `/workspaces/${id}/usage`),
 };
 
 export function errorText(err: unknown): string {

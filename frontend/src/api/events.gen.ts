@@ -149,6 +149,7 @@ export interface LoopEndData {
 
 export interface RunControlData {
   action: "pause" | "resume" | "stop";
+  actor?: string | null;
   [key: string]: unknown;
 }
 

@@ -51,9 +51,14 @@ export interface WorkflowSummary {
   version: number;
   valid: boolean;
   updated_at: string;
+  /** The workspace it belongs to (absent from a server without workspaces). */
+  workspace_id?: number;
+  workspace_name?: string;
 }
 
 export interface Workflow extends WorkflowSummary {
+  /** The caller's role in the workflow's workspace: what the editor lets them do ('' or absent: unknown). */
+  role?: string;
   document: WorkflowDoc | null;
   source: string;
   layout: Layout | JsonObject | null;
@@ -96,6 +101,9 @@ export interface Run {
   id: string;
   workflow_id: number;
   workflow_name: string;
+  /** The workspace the run belongs to, and who started it (a username). */
+  workspace_id?: number;
+  started_by?: string;
   version: number | null;
   status: RunStatus;
   reason: string | null;
@@ -121,7 +129,8 @@ export interface ProviderInfo {
   name: 'simulated' | 'openai' | 'anthropic';
   label: string;
   ready: boolean;
-  key_source: 'account' | 'server' | null;
+  /** Where the key comes from: the workspace's own key, the server's (granted to the workspace), or none. */
+  key_source: 'workspace' | 'account' | 'server' | null;
   needs_key: boolean;
 }
 
@@ -160,4 +169,85 @@ export interface Iteration {
   verdict: unknown;
   tokens: Tokens | null;
   duration_ms: number | null;
+}
+
+// ---------------------------------------------------------------- workspaces (teams)
+
+export type Role = 'owner' | 'admin' | 'editor' | 'runner' | 'viewer';
+
+/** One of the user's workspaces (GET /workspaces): the switcher's options. */
+export interface WorkspaceSummary {
+  id: number;
+  name: string;
+  role: Role;
+  personal: boolean;
+}
+
+export interface WorkspaceLimits {
+  max_concurrent_runs: number | null;
+  max_runs_per_day: number | null;
+  max_tokens_per_day: number | null;
+  max_cost_usd_per_day: number | null;
+}
+
+export interface WorkspaceMember {
+  user_id: number;
+  username: string;
+  role: Role;
+}
+
+/** GET /workspaces/{id}. */
+export interface WorkspaceDetail extends WorkspaceSummary {
+  /** Whether runs here may spend the server's own provider keys (the server's owner decides). */
+  server_keys: boolean;
+  limits: WorkspaceLimits;
+  members: WorkspaceMember[];
+}
+
+/** A pending invitation (its link is shown once, when made). */
+export interface Invitation {
+  id: number;
+  email: string;
+  role: Role;
+  expires_at: string;
+  created_by: string;
+}
+
+export interface NewInvitation {
+  id: number;
+  url: string;
+  role: Role;
+  email: string;
+  expires_at: string;
+}
+
+/** A provider key stored for a workspace (never the key itself). */
+export interface WorkspaceKey {
+  provider: 'openai' | 'anthropic';
+  set: boolean;
+  base_url: string;
+  stored_by: string;
+}
+
+export interface AuditEntry {
+  id: number;
+  at: string;
+  actor: string;
+  action: string;
+  detail: unknown;
+}
+
+export type UsageKey = 'concurrent_runs' | 'runs_per_day' | 'tokens_per_day' | 'cost_usd_per_day';
+
+export interface UsageRow {
+  /** null: no limit. */
+  limit: number | null;
+  used: number;
+  left: number | null;
+}
+
+/** GET /workspaces/{id}/usage: each limit with what is used and left; the daily ones reset at midnight UTC. */
+export interface WorkspaceUsage {
+  limits: Partial<Record<UsageKey, UsageRow>>;
+  resets_in_s: number;
 }

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
 import { api, errorText, type StartRunBody } from '../api/client';
-import { blockingRun } from '../api/types';
+import { blockingRun, type Workflow } from '../api/types';
 import { layoutMissing, needsLayout } from '../canvas/arrange';
 import { Canvas } from '../canvas/Canvas';
 import { Banner } from '../components/Banner';
@@ -22,6 +22,8 @@ import { ProblemsPanel } from './ProblemsPanel';
 import { RunDialog } from './RunDialog';
 import { saveWorkflow } from './saveWorkflow';
 import { useEditorKeys } from './useEditorKeys';
+import { followWorkspace, useCurrentWorkspace } from '../workspaces/current';
+import { cannotEditReason, cannotRunReason, capabilities, readOnlyReason } from '../workspaces/roles';
 import { initialShowYaml, rememberShowYaml } from './yamlPanelPreference';
 import { YamlView } from './YamlView';
 
@@ -36,8 +38,27 @@ export function EditorPage({ workflowId }: { workflowId: number | null }) {
   );
 }
 
+/** The workspace a workflow lives in and the user's role there (role null: unknown, nothing held back). */
+interface Access {
+  workspaceId: number | null;
+  workspaceName: string;
+  role: string | null;
+}
+
+function accessOf(wf: Workflow): Access {
+  return { workspaceId: wf.workspace_id ?? null, workspaceName: wf.workspace_name ?? '', role: wf.role || null };
+}
+
 function Editor({ workflowId }: { workflowId: number | null }) {
   const store = useEditorStore();
+  // A saved workflow's access comes with it; a new one is made in the current workspace.
+  const [loadedAccess, setLoadedAccess] = useState<Access | null>(null);
+  const current = useCurrentWorkspace();
+  const access: Access | null =
+    workflowId === null ? (current ? { workspaceId: current.id, workspaceName: current.name, role: current.role } : null) : loadedAccess;
+  const caps = capabilities(access?.role);
+  const readOnlyBanner = readOnlyReason(access?.role, access?.workspaceName ?? '');
+  const newReadOnly = workflowId === null && !caps.edit;
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
   const [restored, setRestored] = useState<Draft | null>(null);
@@ -111,7 +132,12 @@ function Editor({ workflowId }: { workflowId: number | null }) {
         const parsed = isObject(wf.document) ? (wf.document as WorkflowDoc) : { name: wf.name, steps: [] };
         // The server judged the saved version already: its diagnostics come with it.
         const judged = Array.isArray(wf.errors) && Array.isArray(wf.warnings) && typeof wf.valid === 'boolean';
+        // A runner or a viewer sees the document read only (the server would refuse a save anyway).
+        const readOnly = !capabilities(wf.role).edit;
+        setLoadedAccess(accessOf(wf));
+        followWorkspace(wf.workspace_id);
         store.getState().load({
+          readOnly,
           workflowId: wf.id,
           version: wf.version,
           doc: parsed,
@@ -120,12 +146,12 @@ function Editor({ workflowId }: { workflowId: number | null }) {
           ...(judged ? { errors: wf.errors, warnings: wf.warnings, valid: wf.valid, iterationOutputs: wf.iteration_outputs ?? {} } : {}),
         });
         if (viewingVersion) store.getState().markSaved(wf.id, wf.version, -1, -1);
-        else {
+        else if (!readOnly) {
           const draft = readDraft(wf.id);
           if (draft) restoreDraft(draft);
         }
         // Interactive at once; a missing layout comes from elkjs (in a worker) just after.
-        if (rerunFrom && !viewingVersion) setDialog('run');
+        if (rerunFrom && !viewingVersion && capabilities(wf.role).run) setDialog('run');
         store.getState().requestFit();
         if (needsLayout(store)) {
           void layoutMissing(store).then(() => {
@@ -142,7 +168,20 @@ function Editor({ workflowId }: { workflowId: number | null }) {
     };
   }, [workflowId, store, viewingVersion, rerunFrom, restoreDraft]);
 
+  // A new workflow in a workspace where the role cannot create one: nothing to edit (the role may arrive after the load).
+  useEffect(() => {
+    if (workflowId === null && store.getState().workflowId === null) store.setState({ readOnly: newReadOnly });
+  }, [workflowId, store, newReadOnly]);
+
+  const editDenied = cannotEditReason(access?.role, access?.workspaceName);
+  const runDenied = cannotRunReason(access?.role, access?.workspaceName);
+  const workspaceId = access?.workspaceId ?? null;
+
   const save = useCallback(async () => {
+    if (editDenied) {
+      setNotice({ kind: 'error', text: `Cannot save: ${editDenied}` });
+      return;
+    }
     const current = store.getState();
     if (!isDirty(current) && !viewingVersion) {
       setNotice({ kind: 'info', text: `No changes since version ${current.savedVersion}: nothing to save.` });
@@ -150,7 +189,8 @@ function Editor({ workflowId }: { workflowId: number | null }) {
     }
     setSaving(true);
     try {
-      const { id, version: v } = await saveWorkflow(store);
+      const { id, version: v, workflow } = await saveWorkflow(store, workspaceId);
+      setLoadedAccess(accessOf(workflow));
       setNotice({ kind: 'info', text: `Saved as version ${v}.` });
       if (workflowId !== id || viewingVersion) void navigate(`/workflows/${id}`, { replace: true, force: true });
     } catch (e) {
@@ -158,7 +198,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
     } finally {
       setSaving(false);
     }
-  }, [store, workflowId, viewingVersion]);
+  }, [store, workflowId, viewingVersion, editDenied, workspaceId]);
 
   const exportAs = async (format: 'yaml' | 'json', copy = false) => {
     try {
@@ -193,7 +233,9 @@ function Editor({ workflowId }: { workflowId: number | null }) {
     let id = store.getState().workflowId;
     let v = store.getState().savedVersion ?? undefined;
     if (id === null || isDirty(store.getState())) {
-      const saved = await saveWorkflow(store);
+      if (editDenied) throw new Error(`These changes cannot be saved, so they cannot run: ${editDenied}`);
+      const saved = await saveWorkflow(store, workspaceId);
+      setLoadedAccess(accessOf(saved.workflow));
       id = saved.id;
       v = saved.version;
     }
@@ -259,6 +301,10 @@ function Editor({ workflowId }: { workflowId: number | null }) {
         setDragOver(false);
         if (!file) return;
         e.preventDefault();
+        if (store.getState().readOnly) {
+          setNotice({ kind: 'error', text: `Could not import ${file.name}: ${editDenied ?? 'this workflow is read only.'}` });
+          return;
+        }
         fileText(file)
           .then((t) => importText(store, t))
           .then((problem) => problem && setNotice({ kind: 'error', text: `Could not import ${file.name}: ${problem}` }))
@@ -276,10 +322,17 @@ function Editor({ workflowId }: { workflowId: number | null }) {
         onExport={(format, copy) => void exportAs(format, copy)}
         onImport={() => setDialog('import')}
         onRun={() => setDialog('run')}
+        editDenied={editDenied}
+        runDenied={runDenied}
       />
+      {readOnlyBanner && (
+        <Banner kind="info">
+          <span data-testid="read-only-banner">{readOnlyBanner}</span>
+        </Banner>
+      )}
       {viewingVersion && (
         <Banner kind="info">
-          You are looking at version {viewingVersion}. Save to make it the latest version again.
+          You are looking at version {viewingVersion}.{editDenied ? '' : ' Save to make it the latest version again.'}
         </Banner>
       )}
       {restored && (
@@ -299,10 +352,10 @@ function Editor({ workflowId }: { workflowId: number | null }) {
         </Banner>
       )}
       <div className="editor-body">
-        <div className={`canvas-wrap${readOnlyView ? '' : ' has-palette'}`}>
+        <div className="canvas-wrap has-palette">
           {loading ? <div className="canvas-empty muted">Loading…</div> : <Canvas />}
           <Palette />
-          {!loading && emptyDoc && (
+          {!loading && emptyDoc && !readOnlyView && (
             <div className="canvas-hint">
               <strong>An empty workflow.</strong> Add a step or a loop from the palette, or import a YAML file.
             </div>
@@ -315,7 +368,14 @@ function Editor({ workflowId }: { workflowId: number | null }) {
       <ProblemsPanel />
       {dialog === 'import' && <ImportDialog onClose={() => setDialog(null)} />}
       {dialog === 'run' && (
-        <RunDialog doc={store.getState().doc} workflowId={store.getState().workflowId} fromRunId={rerunFrom} onClose={() => setDialog(null)} onStart={startRun} />
+        <RunDialog
+          doc={store.getState().doc}
+          workflowId={store.getState().workflowId}
+          workspaceId={workspaceId}
+          fromRunId={rerunFrom}
+          onClose={() => setDialog(null)}
+          onStart={startRun}
+        />
       )}
     </div>
   );

@@ -22,6 +22,8 @@ export function EditorToolbar({
   onExport,
   onImport,
   onRun,
+  editDenied = null,
+  runDenied = null,
 }: {
   saving: boolean;
   showYaml: boolean;
@@ -30,6 +32,10 @@ export function EditorToolbar({
   onExport: (format: 'yaml' | 'json', copy: boolean) => void;
   onImport: () => void;
   onRun: () => void;
+  /** Why the user's role cannot change this workflow (null: it can): Save and Import are not offered. */
+  editDenied?: string | null;
+  /** Why the user's role cannot run it (null: it can). */
+  runDenied?: string | null;
 }) {
   const store = useEditorStore();
   const flow = useReactFlow();
@@ -54,9 +60,10 @@ export function EditorToolbar({
   const exportBlocked = valid !== true || !current;
   const errorWords = `${errors} error${errors === 1 ? '' : 's'}`;
   const exportTitle = valid === false ? `Fix ${errorWords} to export; Save keeps a draft.` : !current ? 'Checking…' : 'Download or copy the workflow';
-  const runBlocked = valid !== true || blocking.length > 0 || !current;
-  const runTitle =
-    valid === false
+  const runBlocked = !!runDenied || valid !== true || blocking.length > 0 || !current;
+  const runTitle = runDenied
+    ? runDenied
+    : valid === false
       ? `Fix ${errorWords} first: only a valid workflow can run (see Problems).`
       : !current
         ? 'Checking…'
@@ -108,7 +115,7 @@ export function EditorToolbar({
           YAML
         </button>
         <span className="sep" />
-        <button className="btn ghost small" onClick={onImport} data-testid="import">
+        <button className="btn ghost small" onClick={onImport} disabled={!!editDenied} title={editDenied ?? undefined} data-testid="import">
           Import
         </button>
         <div className="menu-wrap">
@@ -129,7 +136,7 @@ export function EditorToolbar({
             </div>
           )}
         </div>
-        <button className="btn small" onClick={onSave} disabled={saving} title="Save a new version (Ctrl+S)" data-testid="save">
+        <button className="btn small" onClick={onSave} disabled={saving || !!editDenied} title={editDenied ?? 'Save a new version (Ctrl+S)'} data-testid="save">
           {saving ? 'Saving…' : 'Save'}
         </button>
         <button className="btn primary small" onClick={onRun} disabled={runBlocked} title={runTitle} data-testid="run">

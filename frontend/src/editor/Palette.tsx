@@ -9,17 +9,18 @@ export const Palette = memo(function Palette() {
   const store = useEditorStore();
   const readOnly = useEditor((s) => s.readOnly);
   const selection = useEditor((s) => s.selection);
-  if (readOnly) return null;
+  // Read only (the user's role cannot edit): shown, so the editor looks the same, but nothing can be added.
   return (
-    <div className="palette" aria-label="Add to the workflow">
+    <div className={`palette${readOnly ? ' palette-disabled' : ''}`} role="group" aria-label="Add to the workflow">
       <div className="palette-title">Add</div>
       {PALETTE.map((item) => (
         <button
           key={item.kind}
           className="palette-item"
-          draggable
+          draggable={!readOnly}
+          disabled={readOnly}
           data-testid={`palette-${item.kind}`}
-          title={`${item.hint} Click to add, or drag onto the canvas.`}
+          title={readOnly ? 'Read only: your role cannot change this workflow' : `${item.hint} Click to add, or drag onto the canvas.`}
           onDragStart={(e) => {
             e.dataTransfer.setData(PALETTE_MIME, item.kind);
             e.dataTransfer.effectAllowed = 'copy';

@@ -2,8 +2,10 @@ import { Modal } from '../components/Modal';
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { yaml as yamlLang } from '@codemirror/lang-yaml';
 import { stringify } from 'yaml';
-import { api, errorText, type StartRunBody } from '../api/client';
-import type { Budgets, ProviderInfo, Run } from '../api/types';
+import { ApiError, api, errorText, type StartRunBody } from '../api/client';
+import type { Budgets, ProviderInfo, Run, WorkspaceUsage } from '../api/types';
+import { onLinkClick } from '../router';
+import { limitMessage, usageLine, usageParts } from '../workspaces/usage';
 import { DEFAULT_BUDGETS, recalledRunSettings, rememberRunSettings, settingsFromRun, type RunSettings } from './runSettings';
 import { CodeEditor } from '../components/CodeEditor';
 import { isObject, type WorkflowDoc } from '../doc/types';
@@ -71,12 +73,15 @@ export function starterScript(doc: WorkflowDoc): string {
 export function RunDialog({
   doc,
   workflowId,
+  workspaceId = null,
   fromRunId,
   onClose,
   onStart,
 }: {
   doc: WorkflowDoc;
   workflowId: number | null;
+  /** The workflow's workspace: its keys and limits apply (null: the server's default, the personal one). */
+  workspaceId?: number | null;
   /** "Edit and run": start from that run's settings. */
   fromRunId?: string | null;
   onClose: () => void;
@@ -91,6 +96,7 @@ export function RunDialog({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [providers, setProviders] = useState<ProviderInfo[] | null>(null);
+  const [usage, setUsage] = useState<WorkspaceUsage | null>(null);
   const [from, setFrom] = useState<string | null>(recalled ? 'the settings you used last' : null);
   const touched = useRef(false);
   const extensions = useMemo(() => [yamlLang()], []);
@@ -119,10 +125,18 @@ export function RunDialog({
     setFrom(fromRunId ? 'that run' : 'the latest run');
   });
 
-  // Once, when the dialog opens: which providers have a key, and the settings to start from.
+  const workspaceNow = useEffectEvent(() => workspaceId);
+  // Once, when the dialog opens: which providers have a key, what the workspace's limits leave, and the settings to start from.
   useEffect(() => {
     let live = true;
-    api.providers().then((p) => live && setProviders(p), () => live && setProviders([]));
+    const ws = workspaceNow();
+    api.providers(ws).then((p) => live && setProviders(p), () => live && setProviders([]));
+    if (ws) {
+      api.usage(ws).then(
+        (u) => live && setUsage(u),
+        () => undefined, // no usage line: the start still says when a limit is reached
+      );
+    }
     recentRuns().then(
       (runs) => live && prefill(runs),
       () => undefined,
@@ -167,10 +181,15 @@ export function RunDialog({
         policies: policiesForRequest(policies),
       });
     } catch (e) {
-      setError(errorText(e));
+      setError(e instanceof ApiError && e.status === 429 ? limitMessage(e.message, e.retryAfterSeconds) : errorText(e));
       setBusy(false);
+      if (workspaceId && e instanceof ApiError && e.status === 429) api.usage(workspaceId).then(setUsage, () => undefined);
     }
   };
+
+  const limits = usage ? usageLine(usage) : null;
+  const exhausted = usage ? usageParts(usage).some((p) => p.exhausted) : false;
+  const settingsLink = workspaceId ? `/workspaces/${workspaceId}` : '/workspaces';
 
   return (
     <Modal onClose={onClose} label="Start a run">
@@ -188,7 +207,7 @@ export function RunDialog({
               <option value="simulated">Simulated (scripted replies, no cost)</option>
               {(['openai', 'anthropic'] as const).map((name) => {
                 const info = providers?.find((p) => p.name === name);
-                const state = !info ? '' : info.ready ? (info.key_source === 'account' ? ' (your key)' : ' (server key)') : ' (no key yet)';
+                const state = !info ? '' : info.ready ? (info.key_source === 'server' ? ' (server key)' : ' (workspace key)') : ' (no key yet)';
                 return (
                   <option key={name} value={name}>
                     {(name === 'openai' ? 'OpenAI' : 'Anthropic') + state}
@@ -207,14 +226,29 @@ export function RunDialog({
             Filled in from {from}.
           </p>
         )}
+        {limits && (
+          <p className={`small run-usage${exhausted ? ' run-usage-exhausted' : ' muted'}`} data-testid="run-usage">
+            {exhausted && <strong>Limit reached: </strong>}
+            {limits}
+          </p>
+        )}
         {missingKey && (
           <div className="banner banner-warning" role="status" data-testid="run-missing-key">
-            No {chosen?.label} API key yet: add one on <a href="/account/">your account page</a>, or ask the administrator to set one for the server.
+            No {chosen?.label} API key in this workspace yet: add one in{' '}
+            <a href={settingsLink} onClick={(e) => onLinkClick(e, settingsLink)} data-testid="run-missing-key-settings">
+              workspace settings
+            </a>{' '}
+            (your personal workspace’s keys are also on <a href="/account/">your account page</a>), or ask the server’s owner to grant this workspace
+            the server’s keys.
           </div>
         )}
         {chosen && chosen.ready && chosen.key_source && (
           <p className="muted small" data-testid="run-key-source">
-            Uses {chosen.key_source === 'account' ? 'the key stored on your account' : 'the server’s key'} (<a href="/account/">account page</a>).
+            Uses {chosen.key_source === 'server' ? 'the server’s key, granted to this workspace' : 'the key stored in this workspace'} (
+            <a href={settingsLink} onClick={(e) => onLinkClick(e, settingsLink)}>
+              workspace settings
+            </a>
+            ).
           </p>
         )}
         {provider === 'simulated' && (
@@ -264,7 +298,7 @@ export function RunDialog({
           <button className="btn ghost" onClick={onClose}>
             Cancel
           </button>
-          <button className="btn primary" disabled={busy || missingKey} title={missingKey ? 'Add a key first (account page)' : undefined} onClick={() => void start()} data-testid="run-start">
+          <button className="btn primary" disabled={busy || missingKey} title={missingKey ? 'Add a key first (workspace settings)' : undefined} onClick={() => void start()} data-testid="run-start">
             {busy ? 'Starting…' : 'Start run'}
           </button>
         </footer>

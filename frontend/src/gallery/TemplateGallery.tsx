@@ -16,10 +16,13 @@ function TemplateCard({
   error,
   onOpen,
   onRun,
+  blocked,
 }: {
   t: TemplateSummary;
   busy: Busy;
   disabled: boolean;
+  /** Why this workspace takes no new workflow from the user (their role), or null. */
+  blocked: string | null;
   error: string | null;
   onOpen: () => void;
   onRun: () => void;
@@ -44,15 +47,15 @@ function TemplateCard({
         </div>
       )}
       <div className="tpl-actions">
-        <button className="btn small" disabled={disabled} onClick={onOpen} aria-label={`Open ${t.title || t.slug}`}>
+        <button className="btn small" disabled={disabled || !!blocked} title={blocked ?? undefined} onClick={onOpen} aria-label={`Open ${t.title || t.slug}`}>
           {mine === 'open' ? 'Opening…' : 'Open'}
         </button>
         <button
           className="btn small primary"
-          disabled={disabled}
+          disabled={disabled || !!blocked}
           onClick={onRun}
           aria-label={`Open and run ${t.title || t.slug}`}
-          title="Saves it as a new workflow and starts a simulated run (scripted replies, no cost)"
+          title={blocked ?? 'Saves it as a new workflow and starts a simulated run (scripted replies, no cost)'}
         >
           {mine === 'run' ? 'Starting…' : 'Open and run'}
         </button>
@@ -61,7 +64,17 @@ function TemplateCard({
   );
 }
 
-export function TemplateGallery({ compact = false }: { compact?: boolean }) {
+export function TemplateGallery({
+  compact = false,
+  workspaceId = null,
+  blocked = null,
+}: {
+  compact?: boolean;
+  /** The workspace "Open" saves into (null: the personal one). */
+  workspaceId?: number | null;
+  /** Why the user cannot add workflows to that workspace (their role), or null. */
+  blocked?: string | null;
+}) {
   const [items, setItems] = useState<TemplateSummary[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [busy, setBusy] = useState<Busy>(null);
@@ -95,10 +108,10 @@ export function TemplateGallery({ compact = false }: { compact?: boolean }) {
     setCardError(null);
     try {
       if (action === 'open') {
-        const { workflow } = await openTemplate(slug);
+        const { workflow } = await openTemplate(slug, workspaceId);
         navigate(`/workflows/${workflow.id}`);
       } else {
-        const { run } = await openAndRunTemplate(slug);
+        const { run } = await openAndRunTemplate(slug, workspaceId);
         navigate(`/runs/${run.id}`);
       }
     } catch (e) {
@@ -113,6 +126,11 @@ export function TemplateGallery({ compact = false }: { compact?: boolean }) {
         <h2 id={headingId}>Start from a template</h2>
         <span className="muted small">Ready-made loops. Open one to edit it, or open and run it with a simulated provider.</span>
       </div>
+      {blocked && (
+        <p className="muted small" data-testid="template-blocked">
+          {blocked}
+        </p>
+      )}
       {loadError && (
         <div className="banner banner-error" role="alert">
           <div className="banner-body">Could not load the templates: {loadError}</div>
@@ -140,6 +158,7 @@ export function TemplateGallery({ compact = false }: { compact?: boolean }) {
               error={cardError?.slug === t.slug ? cardError.message : null}
               onOpen={() => void act(t.slug, 'open')}
               onRun={() => void act(t.slug, 'run')}
+              blocked={blocked}
             />
           ))}
         </div>

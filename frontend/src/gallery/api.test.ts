@@ -57,6 +57,15 @@ describe('gallery api', () => {
     expect(calls[1].csrf).toBe('abc');
   });
 
+  it('"Open" saves into the current workspace when one is given', async () => {
+    const calls = fakeServer({
+      'GET /api/v1/templates/writer-critic': json(TEMPLATE),
+      'POST /api/v1/workflows': json({ id: 8 }, 201),
+    });
+    await openTemplate('writer-critic', 5);
+    expect(calls[1].body).toEqual({ source: TEMPLATE.document_yaml, workspace_id: 5 });
+  });
+
   it('"Open and run" then starts a simulated run with the template script', async () => {
     const calls = fakeServer({
       'GET /api/v1/templates/writer-critic': json(TEMPLATE),

@@ -27,16 +27,16 @@ export function getTemplate(slug: string): Promise<Template> {
   return requestJson<Template>('GET', `/templates/${encodeURIComponent(slug)}`);
 }
 
-/** Saves the template's document (its YAML, comments included) as a new workflow. */
-export async function openTemplate(slug: string): Promise<{ template: Template; workflow: Workflow }> {
+/** Saves the template's document (its YAML, comments included) as a new workflow, in `workspace` (absent: the personal one). */
+export async function openTemplate(slug: string, workspace?: number | null): Promise<{ template: Template; workflow: Workflow }> {
   const template = await getTemplate(slug);
-  const workflow = await api.createWorkflow({ source: template.document_yaml });
+  const workflow = await api.createWorkflow({ source: template.document_yaml, ...(workspace ? { workspace_id: workspace } : {}) });
   return { template, workflow };
 }
 
 /** Saves the template, then starts a simulated run of it with the template's script. */
-export async function openAndRunTemplate(slug: string): Promise<{ workflow: Workflow; run: Run }> {
-  const { template, workflow } = await openTemplate(slug);
+export async function openAndRunTemplate(slug: string, workspace?: number | null): Promise<{ workflow: Workflow; run: Run }> {
+  const { template, workflow } = await openTemplate(slug, workspace);
   const run = await api.startRun({ workflow_id: workflow.id, provider: 'simulated', script: template.script_yaml });
   return { workflow, run };
 }

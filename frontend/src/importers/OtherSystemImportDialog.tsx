@@ -7,6 +7,7 @@ import { useId, useRef, useState } from 'react';
 import { ApiFieldError, errorText } from '../api/client';
 import type { Diag } from '../api/types';
 import { navigate } from '../router';
+import { currentWorkspaceId } from '../workspaces/current';
 import { importOther, saveImported, type ImportAnswer, type ImportKind } from './api';
 import {
   bareMessage,
@@ -204,7 +205,7 @@ function DialogBody({ onClose }: { onClose: () => void }) {
     setBusy('open');
     setProblem(null);
     try {
-      const wf = await saveImported(answer);
+      const wf = await saveImported(answer, currentWorkspaceId());
       onClose();
       navigate(`/workflows/${wf.id}`);
     } catch (e) {

@@ -40,7 +40,7 @@ export function importOther(body: ImportRequest, signal?: AbortSignal): Promise<
   return requestJson<ImportAnswer>('POST', '/import', body, signal);
 }
 
-/** Saves the translated document as a new workflow (its YAML, so the editor shows the same text). */
-export function saveImported(answer: Pick<ImportAnswer, 'yaml'>): Promise<Workflow> {
-  return api.createWorkflow({ source: answer.yaml });
+/** Saves the translated document as a new workflow (its YAML, so the editor shows the same text), in `workspace` (absent: the personal one). */
+export function saveImported(answer: Pick<ImportAnswer, 'yaml'>, workspace?: number | null): Promise<Workflow> {
+  return api.createWorkflow({ source: answer.yaml, ...(workspace ? { workspace_id: workspace } : {}) });
 }

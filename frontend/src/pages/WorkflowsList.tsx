@@ -8,6 +8,8 @@ import { TemplateGallery } from '../gallery/TemplateGallery';
 import { OtherSystemImportDialog } from '../importers/OtherSystemImportDialog';
 import { when } from '../format/dates';
 import { Modal } from '../components/Modal';
+import { useCurrentWorkspace, useWorkspaceScope } from '../workspaces/current';
+import { capabilities, cannotEditReason } from '../workspaces/roles';
 
 function Versions({ id }: { id: number }) {
   const [list, setList] = useState<VersionInfo[] | null>(null);
@@ -31,15 +33,33 @@ function Versions({ id }: { id: number }) {
 }
 
 export function WorkflowsList() {
-  const [items, setItems] = useState<WorkflowSummary[] | null>(null);
+  // The list with the workspace it was asked for: another workspace's list is never shown as this one's.
+  const [loaded, setLoaded] = useState<{ scope: number | null; list: WorkflowSummary[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
   const [otherImport, setOtherImport] = useState(false);
   const file = useRef<HTMLInputElement>(null);
+  // The current workspace's workflows (every workspace's on a server without workspaces).
+  const scope = useWorkspaceScope();
+  const workspace = useCurrentWorkspace();
+  const items = loaded && loaded.scope === scope.id ? loaded.list : null;
+  const caps = capabilities(workspace?.role);
+  const blocked = cannotEditReason(workspace?.role, workspace?.name);
+  // Shown only when the list mixes workspaces (not filtered to one).
+  const showWorkspace = !!items && new Set(items.map((w) => w.workspace_id ?? null)).size > 1;
 
+  // Answers to an earlier workspace's request are dropped: the newest request wins.
+  const asked = useRef(0);
   const load = useCallback(() => {
-    api.listWorkflows().then(setItems, (e) => setError(errorText(e)));
-  }, []);
+    if (!scope.ready) return;
+    const n = ++asked.current;
+    const id = scope.id;
+    api.listWorkflows(id).then(
+      (list) => n === asked.current && setLoaded({ scope: id, list }),
+      (e) => n === asked.current && setError(errorText(e)),
+    );
+  }, [scope.ready, scope.id]);
   useEffect(load, [load]);
 
   const act = async (fn: () => Promise<unknown>) => {
@@ -56,7 +76,7 @@ export function WorkflowsList() {
     if (!f) return;
     setError(null);
     try {
-      const wf = await api.importFile(f, into);
+      const wf = await api.importFile(f, into, scope.id);
       navigate(`/workflows/${wf.id}`);
     } catch (e) {
       setError(`Could not import ${f.name}: ${errorText(e)}`);
@@ -91,20 +111,38 @@ export function WorkflowsList() {
               void chooseImport(e.target.files?.[0]);
               e.target.value = '';
             }} data-testid="list-import-file" />
-          <button className="btn ghost" onClick={() => file.current?.click()}>
+          <button className="btn ghost" onClick={() => file.current?.click()} disabled={!caps.edit} title={blocked ?? undefined}>
             Import a file…
           </button>
-          <button className="btn ghost" onClick={() => setOtherImport(true)} data-testid="import-other">
+          <button className="btn ghost" onClick={() => setOtherImport(true)} disabled={!caps.edit} title={blocked ?? undefined} data-testid="import-other">
             From Runsight or Coqui…
           </button>
-          <Link to="/workflows/new" className="btn primary">
-            + New workflow
-          </Link>
+          {caps.edit ? (
+            <Link to="/workflows/new" className="btn primary">
+              + New workflow
+            </Link>
+          ) : (
+            <button className="btn primary" disabled title={blocked ?? undefined} data-testid="new-workflow-disabled">
+              + New workflow
+            </button>
+          )}
         </div>
       </div>
+      {blocked && (
+        <Banner kind="info">
+          <span data-testid="workspace-read-only">
+            {blocked} You can open its workflows{caps.run ? ' and run them' : ''}; Duplicate makes a copy in your personal workspace.
+          </span>
+        </Banner>
+      )}
       {error && (
         <Banner kind="error" onClose={() => setError(null)}>
           {error}
+        </Banner>
+      )}
+      {notice && (
+        <Banner kind="info" onClose={() => setNotice(null)}>
+          <span data-testid="list-notice">{notice}</span>
         </Banner>
       )}
       {items === null && !error && <p className="muted">Loading…</p>}
@@ -113,18 +151,20 @@ export function WorkflowsList() {
           <div className="empty-icon" aria-hidden>
             ⟳
           </div>
-          <h2>No workflows yet</h2>
+          <h2>No workflows yet{workspace && !workspace.personal ? ` in ${workspace.name}` : ''}</h2>
           <p className="muted">
             Start with a blank canvas and add steps and loops from the palette, or import an existing zenflow YAML file.
           </p>
-          <div className="row center">
-            <Link to="/workflows/new" className="btn primary">
-              Create your first workflow
-            </Link>
-            <button className="btn ghost" onClick={() => file.current?.click()}>
-              Import a file…
-            </button>
-          </div>
+          {caps.edit && (
+            <div className="row center">
+              <Link to="/workflows/new" className="btn primary">
+                Create your first workflow
+              </Link>
+              <button className="btn ghost" onClick={() => file.current?.click()}>
+                Import a file…
+              </button>
+            </div>
+          )}
         </div>
       )}
       {items && items.length > 0 && (
@@ -132,6 +172,7 @@ export function WorkflowsList() {
           <thead>
             <tr>
               <th>Name</th>
+              {showWorkspace && <th>Workspace</th>}
               <th>Version</th>
               <th>Status</th>
               <th>Updated</th>
@@ -147,6 +188,11 @@ export function WorkflowsList() {
                       {w.name || 'Untitled'}
                     </Link>
                   </td>
+                  {showWorkspace && (
+                    <td className="muted nowrap" data-testid="workflow-workspace">
+                      {w.workspace_name ?? ''}
+                    </td>
+                  )}
                   <td>v{w.version}</td>
                   <td>
                     <span className={`pill ${w.valid ? 'pill-ok' : 'pill-bad'}`}>{w.valid ? 'valid' : 'draft with errors'}</span>
@@ -156,11 +202,24 @@ export function WorkflowsList() {
                     <button className="btn ghost small" onClick={() => setOpen(open === w.id ? null : w.id)} aria-expanded={open === w.id}>
                       History
                     </button>
-                    <button className="btn ghost small" onClick={() => void act(() => api.duplicateWorkflow(w.id))}>
+                    <button
+                      className="btn ghost small"
+                      onClick={() =>
+                        void act(async () => {
+                          const copy = await api.duplicateWorkflow(w.id);
+                          // Without the right to edit here, the copy goes to the personal workspace: say where it is.
+                          if (scope.id && copy.workspace_id && copy.workspace_id !== scope.id) {
+                            setNotice(`Copied to ${copy.workspace_name ?? 'your personal workspace'}: switch workspace to open “${copy.name}”.`);
+                          }
+                        })
+                      }
+                    >
                       Duplicate
                     </button>
                     <button
                       className="btn ghost small danger"
+                      disabled={!caps.edit}
+                      title={blocked ?? undefined}
                       onClick={() => window.confirm(`Delete “${w.name}” and all its versions?`) && void act(() => api.deleteWorkflow(w.id))}
                     >
                       Delete
@@ -169,7 +228,7 @@ export function WorkflowsList() {
                 </tr>
                 {open === w.id && (
                   <tr className="versions-row">
-                    <td colSpan={5}>
+                    <td colSpan={showWorkspace ? 6 : 5}>
                       <Versions id={w.id} />
                     </td>
                   </tr>
@@ -181,7 +240,7 @@ export function WorkflowsList() {
       )}
       {items !== null && (
         <section className="gallery-section">
-          <TemplateGallery compact={items.length > 0} />
+          <TemplateGallery compact={items.length > 0} workspaceId={scope.id} blocked={blocked} />
         </section>
       )}
       <OtherSystemImportDialog open={otherImport} onClose={() => setOtherImport(false)} />

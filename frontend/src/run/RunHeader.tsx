@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { api, errorText, type StartRunBody } from '../api/client';
+import { useEffect, useState } from 'react';
+import { ApiError, api, errorText, type StartRunBody } from '../api/client';
 import { Banner } from '../components/Banner';
 import { Link } from '../components/Link';
 import { navigate } from '../router';
@@ -8,6 +8,9 @@ import { shortId } from './labels';
 import { RunFigures } from './RunFigures';
 import { isTerminal } from './socket';
 import { useShownStatus } from './useShownStatus';
+import { followWorkspace, useWorkspace, useWorkspaces } from '../workspaces/current';
+import { cannotRunReason } from '../workspaces/roles';
+import { limitMessage } from '../workspaces/usage';
 
 /** The run view's toolbar: which run, its status and figures, the connection, and the control actions. */
 export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
@@ -16,6 +19,12 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
   const { status, reason } = useShownStatus();
   const [actionError, setActionError] = useState<string | null>(null);
   const [rerunning, setRerunning] = useState(false);
+  // The run's workspace and the user's role there: a viewer watches, and cannot control or start runs.
+  const workspace = useWorkspace(run?.workspace_id);
+  const me = useWorkspaces((s) => s.username);
+  const denied = cannotRunReason(workspace?.role, workspace?.name);
+  const workspaceId = run?.workspace_id;
+  useEffect(() => followWorkspace(workspaceId), [workspaceId]);
 
   const control = async (action: 'pause' | 'resume' | 'stop') => {
     setActionError(null);
@@ -41,7 +50,7 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
       });
       void navigate(`/runs/${again.id}`);
     } catch (e) {
-      setActionError(`Could not run again: ${errorText(e)}`);
+      setActionError(`Could not run again: ${e instanceof ApiError && e.status === 429 ? limitMessage(e.message, e.retryAfterSeconds) : errorText(e)}`);
     } finally {
       setRerunning(false);
     }
@@ -50,7 +59,8 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
   const finished = isTerminal(status);
   const connLabel = finished ? 'finished · replay' : conn === 'live' ? '● live' : conn === 'closed' ? 'offline' : conn;
   const connTitle = finished ? 'The run has finished: this view replays its stored events' : 'Live connection';
-  const doneTitle = finished ? `The run has ${status === 'completed' ? 'completed' : status === 'failed' ? 'failed' : 'been stopped'}` : undefined;
+  const doneTitle = denied ?? (finished ? `The run has ${status === 'completed' ? 'completed' : status === 'failed' ? 'failed' : 'been stopped'}` : undefined);
+  const startedBy = run?.started_by && me && run.started_by !== me ? run.started_by : null;
   return (
     <>
       <div className="toolbar">
@@ -61,6 +71,16 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
               </Link> : '…'}
           </span>
           {run && <span className="muted small">v{run.version}</span>}
+          {startedBy && (
+            <span className="muted small nowrap" data-testid="run-started-by">
+              started by {startedBy}
+            </span>
+          )}
+          {denied && workspace && (
+            <span className="pill small" title={denied} data-testid="run-watch-only">
+              watch only · {workspace.role}
+            </span>
+          )}
           {status && (
             <span className={`pill status-pill status-${status}`} data-testid="run-status">
               {status}
@@ -77,23 +97,35 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
           <span className={`conn conn-${finished ? 'finished' : conn}`} title={connTitle} data-testid="conn">
             {connLabel}
           </span>
-          <button className="btn ghost small" disabled={status !== 'running'} title={doneTitle} onClick={() => void control('pause')} data-testid="pause">
+          <button className="btn ghost small" disabled={!!denied || status !== 'running'} title={doneTitle} onClick={() => void control('pause')} data-testid="pause">
             Pause
           </button>
-          <button className="btn ghost small" disabled={status !== 'paused'} title={doneTitle} onClick={() => void control('resume')} data-testid="resume">
+          <button className="btn ghost small" disabled={!!denied || status !== 'paused'} title={doneTitle} onClick={() => void control('resume')} data-testid="resume">
             Resume
           </button>
           {finished && run ? (
             <>
-              <button className="btn small" onClick={() => void navigate(`/workflows/${run.workflow_id}?rerun=${run.id}`)} title="Open the workflow with this run's settings in the run dialog" data-testid="edit-and-run">
+              <button
+                className="btn small"
+                disabled={!!denied}
+                onClick={() => void navigate(`/workflows/${run.workflow_id}?rerun=${run.id}`)}
+                title={denied ?? "Open the workflow with this run's settings in the run dialog"}
+                data-testid="edit-and-run"
+              >
                 Edit and run
               </button>
-              <button className="btn primary small" disabled={rerunning} onClick={() => void runAgain()} title="Start a new run of the same version with the same settings" data-testid="run-again">
+              <button
+                className="btn primary small"
+                disabled={rerunning || !!denied}
+                onClick={() => void runAgain()}
+                title={denied ?? 'Start a new run of the same version with the same settings'}
+                data-testid="run-again"
+              >
                 {rerunning ? 'Starting…' : '▶ Run again'}
               </button>
             </>
           ) : (
-            <button className="btn ghost small danger" disabled={!status || finished} title={doneTitle} onClick={() => void control('stop')} data-testid="stop">
+            <button className="btn ghost small danger" disabled={!!denied || !status || finished} title={doneTitle} onClick={() => void control('stop')} data-testid="stop">
               Stop
             </button>
           )}

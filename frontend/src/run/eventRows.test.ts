@@ -35,4 +35,19 @@ describe('event rows', () => {
     expect(rows[1].text).toContain('paused');
     expect(rows[2]).toMatchObject({ text: 'boom', tone: 'error' });
   });
+
+  it('says who paused, resumed or stopped the run', () => {
+    const rows = eventRows([
+      ev(1, 'run_control', { message: 'run paused: running steps finish, nothing new starts (by alice)', data: { action: 'pause', actor: 'alice' } }),
+      ev(2, 'run_control', { message: 'run resumed', data: { action: 'resume', actor: 'bob' } }),
+      ev(3, 'run_control', { data: { action: 'stop', actor: 'carol' } }),
+      ev(4, 'run_control', { data: { action: 'stop', actor: null } }),
+    ]);
+    expect(rows.map((r) => r.text)).toEqual([
+      'run paused: running steps finish, nothing new starts (by alice)',
+      'run resumed (by bob)',
+      'run stopped (by carol)',
+      'run stopped',
+    ]);
+  });
 });

@@ -22,6 +22,16 @@ export function clockTime(timestamp: string | undefined): string {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
+/** A pause, resume or stop in words, with who did it ("run paused … (by alice)"). */
+export function controlText(e: RunEvent): string {
+  const data = e.data ?? {};
+  const done: Record<string, string> = { pause: 'run paused', resume: 'run resumed', stop: 'run stopped' };
+  const action = typeof data.action === 'string' ? data.action : '';
+  const text = e.message ?? done[action] ?? action;
+  const actor = typeof data.actor === 'string' && data.actor.trim() ? data.actor.trim() : null;
+  return actor && !text.includes(`(by ${actor})`) ? `${text} (by ${actor})` : text;
+}
+
 function describe(e: RunEvent): { text: string; tone: EventRow['tone'] } {
   const data = e.data ?? {};
   if (e.type === 'judge_verdict') {
@@ -29,7 +39,7 @@ function describe(e: RunEvent): { text: string; tone: EventRow['tone'] } {
     const n = typeof data.iteration === 'number' ? ` after iteration ${data.iteration + 1}` : '';
     return { text: `judge${n}: ${verdict}${typeof data.reason === 'string' && data.reason ? ` — ${data.reason}` : ''}`, tone: 'verdict' };
   }
-  if (e.type === 'run_control') return { text: e.message ?? String(data.action ?? ''), tone: 'control' };
+  if (e.type === 'run_control') return { text: controlText(e), tone: 'control' };
   if (e.error) return { text: e.error, tone: 'error' };
   return { text: e.message ?? '', tone: 'plain' };
 }

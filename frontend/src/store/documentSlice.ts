@@ -87,8 +87,10 @@ export function createDocumentSlice(set: SetEditor, get: GetEditor, sync: SyncEn
     },
 
     setLayout(layout, opts = {}) {
-      if (opts.history) recordHistory(set, get, null);
-      set({ layout, layoutRevision: get().layoutRevision + (opts.history ? 1 : 0) });
+      // Read only, nodes still move (to look closer), but that is no edit: nothing to undo or save.
+      const history = !!opts.history && !get().readOnly;
+      if (history) recordHistory(set, get, null);
+      set({ layout, layoutRevision: get().layoutRevision + (history ? 1 : 0) });
     },
 
     renameKey(oldKey, newKey) {

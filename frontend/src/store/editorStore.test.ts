@@ -130,6 +130,16 @@ describe('editor store', () => {
     expect(store.getState().revision).toBe(0);
   });
 
+  it('lets nodes move in a read-only view without making the workflow unsaved', async () => {
+    const store = createEditorStore(server());
+    store.getState().load({ workflowId: 1, version: 1, doc: DOC, source: '', layout: null, readOnly: true });
+    await store.getState().whenSynced();
+    store.getState().setLayout({ version: 1, positions: { a: { x: 9, y: 9 } } }, { history: true });
+    expect(store.getState().layout.positions.a).toEqual({ x: 9, y: 9 });
+    expect(isDirty(store.getState())).toBe(false);
+    expect(store.getState().past).toHaveLength(0);
+  });
+
   it('carries the selection and the position of a renamed step', () => {
     const store = loaded();
     store.getState().setLayout({ version: 1, positions: { a: { x: 1, y: 2 }, 'a/inner': { x: 3, y: 4 } } });

@@ -1,0 +1,137 @@
+"""The policy behind django-axes: what a failed sign-in counts against, and what a locked-out client is told.
+
+- A failed sign-in counts for its username and for its address; either one past LOGIN_FAILURE_LIMIT
+  within LOGIN_COOLOFF_MINUTES locks. A failed sign-up or a wrong API token carries no username worth
+  trusting, so it counts for its address only (all of them under one empty username would be one
+  lock for the whole world).
+- The address is the one the API's rate limits see: X-Forwarded-For is believed only as far as
+  TRUSTED_PROXIES says, so a client cannot name itself a fresh address per try.
+- A successful sign-in forgets that username's failures only. Forgetting its address's failures too
+  would let someone reset a guessing run across other accounts by signing in to their own.
+- A locked-out client hears how long to wait: a page for browsers, JSON with Retry-After for the API.
+"""
+from __future__ import annotations
+
+import ipaddress
+import math
+
+from axes.handlers.database import AxesDatabaseHandler
+from axes.handlers.proxy import AxesProxyHandler
+from axes.helpers import get_client_username, get_cool_off, get_failure_limit
+from axes.models import AccessAttempt, AccessBase
+from django.contrib.auth.signals import user_login_failed
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils import timezone
+from ninja.throttling import BaseThrottle
+
+# The credentials of a failure that counts for its address only.
+ADDRESS_ONLY = {"username": None}
+
+
+def client_address(request) -> str | None:
+    """AXES_CLIENT_IP_CALLABLE: the address ninja's throttles use (NINJA_NUM_PROXIES = TRUSTED_PROXIES).
+    Where a proxy forwarded something that is not an address, the proxy's own address: it is stored in
+    an address column (PostgreSQL's inet refuses anything else)."""
+    address = BaseThrottle().get_ident(request)
+    try:
+        return str(ipaddress.ip_address(address or ""))
+    except ValueError:
+        return request.META.get("REMOTE_ADDR")
+
+
+def lockout_parameters(request_or_attempt, credentials=None) -> list[str]:
+    """AXES_LOCKOUT_PARAMETERS: by username or by address; by address alone when there is no username."""
+    if isinstance(request_or_attempt, AccessBase):
+        username = request_or_attempt.username
+    else:
+        username = get_client_username(request_or_attempt, credentials)
+    return ["username", "ip_address"] if username else ["ip_address"]
+
+
+class AttemptsHandler(AxesDatabaseHandler):
+    """Axes' database handler, except that a success forgets only its own username's failures, and
+    what it stores from the request has no NUL (an API path may: /api/v1/workflows/%00), which
+    PostgreSQL refuses in text; axes itself cleans only the query and form data."""
+
+    def user_login_failed(self, sender, credentials, request=None, **kwargs):
+        if request is not None:
+            for name in ("axes_path_info", "axes_user_agent", "axes_http_accept"):
+                value = getattr(request, name, None)
+                if isinstance(value, str):
+                    setattr(request, name, value.replace("\0", "\ufffd"))  # one character: axes cut them to fit
+        return super().user_login_failed(sender, credentials, request, **kwargs)
+
+    def reset_user_attempts(self, request, credentials=None) -> int:
+        username = get_client_username(request, credentials)
+        if not username:
+            return 0
+        count, _ = AccessAttempt.objects.filter(username=username).delete()
+        return count
+
+
+def seconds_locked(request, credentials) -> int:
+    """Seconds until fewer failures than the limit are left in the window, for every count that is over it."""
+    AxesProxyHandler.update_request(request)
+    limit = get_failure_limit(request, credentials)
+    cool_off = get_cool_off(request)
+    now = timezone.now()
+    wait = 0.0
+    for attempts in AxesProxyHandler.get_implementation().get_user_attempts(request, credentials):
+        rows = list(attempts.order_by("attempt_time").values_list("attempt_time", "failures_since_start"))
+        left = sum(failures for _, failures in rows)
+        for at, failures in rows:  # the oldest failures leave the window first
+            if left < limit:
+                break
+            wait = max(wait, (at + cool_off - now).total_seconds())
+            left -= failures
+    return math.ceil(wait)
+
+
+def lockout_response(request, *_unused) -> HttpResponse:
+    """AXES_LOCKOUT_CALLABLE. Axes passes its credentials inconsistently (its async middleware shifts
+    them by one argument), so they are read from the request, where its handler always leaves them."""
+    credentials = getattr(request, "axes_credentials", None) or ADDRESS_ONLY
+    return refusal(request, max(1, seconds_locked(request, credentials)))
+
+
+def refusal(request, wait_s: int) -> HttpResponse:
+    minutes = math.ceil(wait_s / 60)
+    what = "sign-up attempts from this address" if request.path.startswith("/signup/") else "sign-in attempts"
+    message = f"Too many failed {what}. Try again in {minutes} minute{'' if minutes == 1 else 's'}."
+    if request.path.startswith("/api/"):
+        response = JsonResponse({"detail": message, "retryAfterSeconds": wait_s}, status=429)
+    else:
+        response = render(request, "lockout.html", {"message": message}, status=429)
+    response["Retry-After"] = str(wait_s)
+    return response
+
+
+def address_locked(request) -> bool:
+    """Whether the request's address is locked out; if it is, the request is marked so that axes'
+    middleware answers it with the 429 whatever the view answered."""
+    if AxesProxyHandler.is_allowed(request, ADDRESS_ONLY):
+        return False
+    request.axes_locked_out = True
+    request.axes_credentials = ADDRESS_ONLY
+    return True
+
+
+def address_failed(request, sender) -> None:
+    """Counts a failure for the request's address (the failure that reaches the limit marks the request)."""
+    user_login_failed.send(sender=sender, credentials=dict(ADDRESS_ONLY), request=request)
+
+
+def socket_request(scope) -> HttpRequest:
+    """A websocket handshake as the request axes reads: its address, proxy headers, agent and path."""
+    request = HttpRequest()
+    request.method = "GET"
+    request.path = request.path_info = scope.get("path", "")
+    headers = {name.decode("latin-1").upper().replace("-", "_"): value.decode("latin-1")
+               for name, value in scope.get("headers") or []}
+    client = scope.get("client") or (None, None)
+    request.META = {"REMOTE_ADDR": client[0], "PATH_INFO": request.path,
+                    **{f"HTTP_{name}": value for name, value in headers.items()
+                       if name in ("X_FORWARDED_FOR", "USER_AGENT", "ACCEPT")}}
+    return request
+

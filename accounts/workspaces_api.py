@@ -1,0 +1,179 @@
+"""Workspace endpoints: the switcher's list, members and roles, invitations, keys, limits, the audit log.
+Thin over accounts.workspaces and accounts.invitations."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal, Optional
+
+from django.conf import settings
+from ninja import Field, Router, Schema, Status
+
+from accounts import audit, invitations, workspaces
+from accounts.models import ProviderKey, Role
+from accounts.provider_keys import PROVIDERS_WITH_KEYS, store_provider_key
+from accounts.tokens import API_AUTH
+from accounts.workspaces import Need, require
+from common.addresses import AddressRefused, check_public_url
+from common.errors import BadRequest, Forbidden
+
+router = Router(tags=["workspaces"], auth=API_AUTH)
+
+RoleName = Literal["owner", "admin", "editor", "runner", "viewer"]
+
+
+class WorkspaceIn(Schema):
+    name: str = Field(..., min_length=1, max_length=100)
+
+
+class RoleIn(Schema):
+    role: RoleName
+
+
+class InvitationIn(Schema):
+    role: RoleName = "editor"
+    email: str = Field("", max_length=254)
+    days: float = Field(invitations.DEFAULT_DAYS, gt=0, le=invitations.MAX_DAYS)
+
+
+class InvitationOut(Schema):
+    id: int
+    url: str  # shown once: only its digest is kept
+    role: str
+    email: str
+    expires_at: datetime
+
+
+class LimitsIn(Schema):
+    max_concurrent_runs: Optional[int] = Field(None, ge=0, le=10_000)
+    max_runs_per_day: Optional[int] = Field(None, ge=0, le=10_000_000)
+    max_tokens_per_day: Optional[int] = Field(None, ge=0, le=10**15)
+    max_cost_usd_per_day: Optional[float] = Field(None, ge=0, le=10**9)
+
+
+class ServerKeysIn(Schema):
+    granted: bool
+
+
+class KeyIn(Schema):
+    provider: Literal["openai", "anthropic"]
+    api_key: str = Field(..., min_length=1, max_length=500)
+    base_url: str = Field("", max_length=300)
+
+
+@router.get("/workspaces", response=list[dict])
+def list_workspaces(request):
+    """Every workspace you are in, with your role: the top bar's switcher."""
+    workspaces.personal(request.auth)
+    return workspaces.memberships(request.auth)
+
+
+@router.post("/workspaces", response={201: dict})
+def create_workspace(request, payload: WorkspaceIn):
+    """A team workspace, with you as its owner. The server's keys are off until the server's owner grants them."""
+    workspace = workspaces.create_team(request.auth, payload.name)
+    audit.record(workspace.pk, request.auth, "workspace_created", name=workspace.name)
+    return Status(201, workspaces.detail(request.auth, workspace.pk))
+
+
+@router.get("/workspaces/{workspace_id}", response=dict)
+def get_workspace(request, workspace_id: int):
+    return workspaces.detail(request.auth, workspace_id)
+
+
+@router.patch("/workspaces/{workspace_id}", response=dict)
+def rename_workspace(request, workspace_id: int, payload: WorkspaceIn):
+    workspaces.rename(request.auth, workspace_id, payload.name)
+    return workspaces.detail(request.auth, workspace_id)
+
+
+@router.put("/workspaces/{workspace_id}/members/{user_id}", response=dict)
+def set_member_role(request, workspace_id: int, user_id: int, payload: RoleIn):
+    workspaces.set_role(request.auth, workspace_id, user_id, payload.role)
+    return workspaces.detail(request.auth, workspace_id)
+
+
+@router.delete("/workspaces/{workspace_id}/members/{user_id}", response={204: None})
+def remove_member(request, workspace_id: int, user_id: int):
+    workspaces.remove_member(request.auth, workspace_id, user_id)
+    return Status(204, None)
+
+
+@router.get("/workspaces/{workspace_id}/invitations", response=list[dict])
+def list_invitations(request, workspace_id: int):
+    require(request.auth, workspace_id, Need.MANAGE, "workspace")
+    return invitations.pending(workspace_id)
+
+
+@router.post("/workspaces/{workspace_id}/invitations", response={201: InvitationOut})
+def invite(request, workspace_id: int, payload: InvitationIn):
+    """A single-use link that lets one person sign up (or sign in) and join with the role given."""
+    mine = require(request.auth, workspace_id, Need.MANAGE, "workspace")
+    if payload.role == Role.OWNER and mine != Role.OWNER:
+        raise Forbidden("only an owner can invite another owner")
+    workspace = workspaces.Workspace.objects.get(pk=workspace_id)
+    if workspace.personal_for_id is not None:
+        raise Forbidden("a personal workspace has no other members: create a team workspace to share")
+    invitation, token = invitations.create(request.auth, workspace=workspace, role=payload.role, email=payload.email,
+                                           days=payload.days)
+    return Status(201, {"id": invitation.pk, "url": invitations.link(token, request), "role": invitation.role,
+                        "email": invitation.email, "expires_at": invitation.expires_at})
+
+
+@router.delete("/workspaces/{workspace_id}/invitations/{invitation_id}", response={204: None})
+def revoke_invitation(request, workspace_id: int, invitation_id: int):
+    require(request.auth, workspace_id, Need.MANAGE, "workspace")
+    invitations.Invitation.objects.filter(workspace_id=workspace_id, pk=invitation_id, used_at__isnull=True).delete()
+    return Status(204, None)
+
+
+@router.put("/workspaces/{workspace_id}/limits", response=dict)
+def set_limits(request, workspace_id: int, payload: LimitsIn):
+    """Run limits for the workspace (null: none). A start past one is answered 429 with when it frees up."""
+    workspaces.set_limits(request.auth, workspace_id, payload.dict())
+    return workspaces.detail(request.auth, workspace_id)
+
+
+@router.put("/workspaces/{workspace_id}/server-keys", response=dict)
+def set_server_keys(request, workspace_id: int, payload: ServerKeysIn):
+    """Whether runs in the workspace may spend the server's own provider keys (the server's owner decides)."""
+    workspaces.grant_server_keys(request.auth, workspace_id, payload.granted)
+    return workspaces.detail(request.auth, workspace_id)
+
+
+@router.get("/workspaces/{workspace_id}/keys", response=list[dict])
+def list_keys(request, workspace_id: int):
+    """Which providers the workspace has its own key for (never the key)."""
+    require(request.auth, workspace_id, Need.READ, "workspace")
+    stored = {k.provider: k for k in ProviderKey.objects.filter(workspace_id=workspace_id).select_related("user")}
+    return [{"provider": p, "set": p in stored, "base_url": stored[p].base_url if p in stored else "",
+             "stored_by": stored[p].user.get_username() if p in stored else ""} for p in PROVIDERS_WITH_KEYS]
+
+
+@router.put("/workspaces/{workspace_id}/keys", response=list[dict])
+def store_key(request, workspace_id: int, payload: KeyIn):
+    require(request.auth, workspace_id, Need.MANAGE, "workspace")
+    if payload.base_url and not settings.PROVIDER_URLS_ALLOW_PRIVATE:
+        try:
+            check_public_url(payload.base_url)
+        except AddressRefused as exc:
+            raise BadRequest(f"base_url: {exc}; only public addresses are allowed (an administrator can allow "
+                             "private ones with PROVIDER_URLS_ALLOW_PRIVATE=1)") from None
+    store_provider_key(workspaces.Workspace.objects.get(pk=workspace_id), request.auth, payload.provider, payload.api_key,
+                       payload.base_url)
+    audit.record(workspace_id, request.auth, "key_stored", provider=payload.provider)
+    return list_keys(request, workspace_id)
+
+
+@router.delete("/workspaces/{workspace_id}/keys/{provider}", response={204: None})
+def delete_key(request, workspace_id: int, provider: str):
+    require(request.auth, workspace_id, Need.MANAGE, "workspace")
+    if ProviderKey.objects.filter(workspace_id=workspace_id, provider=provider).delete()[0]:
+        audit.record(workspace_id, request.auth, "key_deleted", provider=provider)
+    return Status(204, None)
+
+
+@router.get("/workspaces/{workspace_id}/audit", response=list[dict])
+def audit_log(request, workspace_id: int, before: Optional[int] = None):
+    """What happened in the workspace, newest first (admins and owners)."""
+    require(request.auth, workspace_id, Need.MANAGE, "workspace")
+    return audit.entries(workspace_id, before=before)

@@ -1,0 +1,33 @@
+"""Domain errors every layer may raise; the API maps each to its HTTP status once (designer/errors.py)."""
+from __future__ import annotations
+
+
+class BadRequest(Exception):
+    """The request is wrong in a way its message names (400 unless ``status`` says otherwise)."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+    def __reduce__(self):  # raised in worker processes (config.offload) and pickled back
+        return (type(self), (str(self), self.status))
+
+
+class Forbidden(Exception):
+    """The caller can see the thing but their role does not allow this action (403)."""
+
+
+class LimitReached(Exception):
+    """A workspace limit is used up (429): says which limit, and when it frees up."""
+
+    def __init__(self, message: str, *, limit: str, retry_after_s: int | None = None):
+        super().__init__(message)
+        self.limit = limit
+        self.retry_after_s = retry_after_s
+
+    def __reduce__(self):
+        return (_limit_reached, (str(self), self.limit, self.retry_after_s))
+
+
+def _limit_reached(message: str, limit: str, retry_after_s: int | None) -> LimitReached:
+    return LimitReached(message, limit=limit, retry_after_s=retry_after_s)

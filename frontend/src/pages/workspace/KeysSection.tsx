@@ -1,0 +1,202 @@
+// The workspace's own provider keys: which are set (never the key itself); admins store and delete them.
+// And whether the server's own keys may be spent here (shown to everyone; only the server's owner decides).
+import { useCallback, useEffect, useId, useState } from 'react';
+import { api, errorText } from '../../api/client';
+import type { WorkspaceKey } from '../../api/types';
+import { capabilities } from '../../workspaces/roles';
+import { FormError, Section, useAction, type SectionProps } from './common';
+
+const LABEL: Record<WorkspaceKey['provider'], string> = { openai: 'OpenAI', anthropic: 'Anthropic' };
+
+export function KeysSection({ detail, onDetail }: SectionProps) {
+  const caps = capabilities(detail.role);
+  const [keys, setKeys] = useState<WorkspaceKey[] | null>(null);
+  const [listError, setListError] = useState<string | null>(null);
+  const [provider, setProvider] = useState<WorkspaceKey['provider']>('openai');
+  const [apiKey, setApiKey] = useState('');
+  const [baseUrl, setBaseUrl] = useState('');
+  const [saved, setSaved] = useState<string | null>(null);
+  const store = useAction();
+  const remove = useAction();
+  const errorId = useId();
+  const workspaceId = detail.id;
+
+  const load = useCallback(() => {
+    api.workspaceKeys(workspaceId).then(
+      (list) => {
+        setKeys(list);
+        setListError(null);
+      },
+      (e) => setListError(errorText(e)),
+    );
+  }, [workspaceId]);
+  useEffect(load, [load]);
+
+  const submit = () => {
+    setSaved(null);
+    if (!apiKey.trim()) {
+      store.setError('API key: paste the key.');
+      return;
+    }
+    void store.run(async () => {
+      setKeys(await api.storeWorkspaceKey(workspaceId, { provider, api_key: apiKey.trim(), ...(baseUrl.trim() ? { base_url: baseUrl.trim() } : {}) }));
+      setApiKey(''); // never kept on the page
+      setBaseUrl('');
+      setSaved(`${LABEL[provider]} key stored.`);
+    });
+  };
+
+  return (
+    <Section
+      title="Provider keys"
+      testId="ws-keys-section"
+      intro="Runs in this workspace use its own key for a provider first; without one, the server’s key where the server’s owner granted it. Keys are stored encrypted and never shown again."
+    >
+      {listError && <FormError error={listError} />}
+      {keys && (
+        <table className="table compact" data-testid="ws-keys" aria-label="Provider keys">
+          <thead>
+            <tr>
+              <th>Provider</th>
+              <th>Key</th>
+              <th>Base URL</th>
+              <th aria-label="Actions" />
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k.provider} data-testid={`ws-key-${k.provider}`} data-set={k.set ? '1' : '0'}>
+                <td className="strong">{LABEL[k.provider] ?? k.provider}</td>
+                <td>
+                  {k.set ? (
+                    <span>
+                      <span className="pill small pill-ok">set</span>
+                      {k.stored_by && <span className="muted small"> by {k.stored_by}</span>}
+                    </span>
+                  ) : (
+                    <span className="pill small">not set</span>
+                  )}
+                </td>
+                <td className="mono small">{k.base_url || <span className="muted">default</span>}</td>
+                <td className="actions">
+                  {caps.manage && k.set && (
+                    <button
+                      className="btn ghost small danger"
+                      disabled={remove.busy}
+                      aria-label={`Delete the ${LABEL[k.provider] ?? k.provider} key`}
+                      onClick={() =>
+                        window.confirm(`Delete this workspace's ${LABEL[k.provider] ?? k.provider} key? Runs here then use the server's key, if granted, or none.`) &&
+                        void remove.run(async () => {
+                          await api.deleteWorkspaceKey(workspaceId, k.provider);
+                          setSaved(null);
+                          load();
+                        })
+                      }
+                      data-testid={`ws-key-delete-${k.provider}`}
+                    >
+                      Delete
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <FormError error={remove.error} testId="ws-key-delete-error" />
+      {caps.manage ? (
+        <form
+          className="ws-form"
+          data-testid="ws-key-form"
+          autoComplete="off"
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <label className="mini-field">
+            <span className="field-label">Provider</span>
+            <select className="input" value={provider} onChange={(e) => setProvider(e.target.value as WorkspaceKey['provider'])} data-testid="ws-key-provider">
+              <option value="openai">OpenAI</option>
+              <option value="anthropic">Anthropic</option>
+            </select>
+          </label>
+          <label className="mini-field ws-grow">
+            <span className="field-label">API key</span>
+            <input
+              className="input mono"
+              type="password"
+              autoComplete="new-password"
+              spellCheck={false}
+              value={apiKey}
+              maxLength={500}
+              onChange={(e) => setApiKey(e.target.value)}
+              aria-describedby={store.error ? errorId : undefined}
+              data-testid="ws-key-value"
+            />
+          </label>
+          <label className="mini-field ws-grow">
+            <span className="field-label">Base URL (optional)</span>
+            <input
+              className="input mono"
+              type="url"
+              value={baseUrl}
+              maxLength={300}
+              placeholder="the provider's own"
+              onChange={(e) => setBaseUrl(e.target.value)}
+              aria-describedby={store.error ? errorId : undefined}
+              data-testid="ws-key-base-url"
+            />
+          </label>
+          <button type="submit" className="btn primary" disabled={store.busy} data-testid="ws-key-save">
+            {store.busy ? 'Storing…' : 'Store key'}
+          </button>
+        </form>
+      ) : (
+        <p className="muted small">Only admins and owners store or delete this workspace’s keys.</p>
+      )}
+      <FormError error={store.error} id={errorId} testId="ws-key-error" />
+      {saved && (
+        <p className="small ws-ok" role="status">
+          ✓ {saved}
+        </p>
+      )}
+      <ServerKeysToggle detail={detail} onDetail={onDetail} />
+    </Section>
+  );
+}
+
+/** Shown to everyone as a status; the checkbox works only for the server's owner (others get the server's 403 next to it). */
+function ServerKeysToggle({ detail, onDetail }: Pick<SectionProps, 'detail' | 'onDetail'>) {
+  const action = useAction();
+  const id = useId();
+  const granted = detail.server_keys;
+
+  return (
+    <div className="ws-server-keys" data-testid="ws-server-keys">
+      <h3 className="ws-subhead">The server’s keys</h3>
+      <p className="small" data-testid="ws-server-keys-status" data-granted={granted ? '1' : '0'}>
+        <span className={`pill small ${granted ? 'pill-ok' : ''}`}>{granted ? 'granted' : 'not granted'}</span>{' '}
+        {granted
+          ? 'Runs in this workspace may use the server’s own provider keys where it has no key of its own.'
+          : 'Runs in this workspace use only its own keys (the server’s are not granted).'}
+      </p>
+      <label className="ws-check" htmlFor={id}>
+        <input
+          id={id}
+          type="checkbox"
+          checked={granted}
+          disabled={action.busy}
+          onChange={(e) => {
+            const next = e.target.checked;
+            void action.run(async () => onDetail(await api.setServerKeys(detail.id, next)));
+          }}
+          aria-describedby={action.error ? `${id}-error` : undefined}
+          data-testid="ws-server-keys-toggle"
+        />{' '}
+        Let runs here use the server’s keys <span className="muted small">(only the server’s owner can change this)</span>
+      </label>
+      <FormError error={action.error} id={`${id}-error`} testId="ws-server-keys-error" />
+    </div>
+  );
+}
