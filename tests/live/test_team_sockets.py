@@ -12,12 +12,12 @@ from tests.live.runs import collect, script, wait_status
 from tests.support.documents import judge_loop
 from tests.support.servers import base_env, manage, running_server
 
-MEMBERS = ("runner", "viewer")
+MEMBERS = ("admin", "editor", "runner", "viewer")
 
 
 @pytest.fixture(scope="module")
 def server():
-    with running_server(base_env(), users=("owner", "runner", "viewer", "stranger")) as s:
+    with running_server(base_env(), users=("owner", *MEMBERS, "stranger")) as s:
         with s.client("owner") as owner:
             team = owner.post("/workspaces", json={"name": "Team"})
             assert team.status_code == 201, team.text
@@ -42,7 +42,7 @@ def start_team_run(server, latency=0.1) -> dict:
         return run.json()
 
 
-@pytest.mark.parametrize("role", MEMBERS)
+@pytest.mark.parametrize("role", ("owner", *MEMBERS))
 async def test_a_member_of_any_role_watches_a_team_run_live(server, role):
     run = start_team_run(server)
     async with ws(server, f"/ws/runs/{run['id']}/", role) as socket:
