@@ -157,8 +157,11 @@ def test_a_viewer_cannot_start_or_stop_and_pause_records_who_asked(people):
         time.sleep(0.05)
     assert post(viewer, f"/api/v1/runs/{run['id']}/stop", {}).status_code == 403
     assert post(member, f"/api/v1/runs/{run['id']}/pause", {}).status_code == 200
-    events = viewer.get(f"/api/v1/runs/{run['id']}/events").json()
-    control = [e for e in events if e["type"] == "run_control"]
+    # Events are recorded a moment after they happen: the watcher polls as a client would.
+    deadline, control = time.time() + 10, []
+    while not control and time.time() < deadline:
+        control = [e for e in viewer.get(f"/api/v1/runs/{run['id']}/events").json() if e["type"] == "run_control"]
+        time.sleep(0.05)
     assert control and control[0]["data"] == {"action": "pause", "actor": "member"}
     assert control[0]["message"].endswith("(by member)")
     post(member, f"/api/v1/runs/{run['id']}/stop", {})
