@@ -3,6 +3,8 @@ runner; the colleague follows the link, signs up, lands in the team, opens the s
 only for a runner) and watches the owner's run live until it completes."""
 from __future__ import annotations
 
+import re
+
 from .conftest import CHROMIUM_ARGS, VIEWPORT, api  # noqa: F401  (CHROMIUM_ARGS: same browser, second person)
 
 WORKFLOW = ("name: shared-loop\nsteps:\n  - id: draft\n    instructions: Write.\n"
@@ -17,8 +19,9 @@ def make_team_and_invite(page) -> tuple[int, str]:
     page.get_by_test_id("workspace-new-name").fill("Writers")
     page.get_by_test_id("workspace-new-create").click()
     # A new team opens on its settings page, current in the switcher.
+    page.wait_for_url(re.compile(r"/workspaces/\d+$"))
     team = next(w for w in api(page, "GET", "/workspaces") if w["name"] == "Writers")
-    page.wait_for_url(f"**/workspaces/{team['id']}")
+    assert page.url.endswith(f"/workspaces/{team['id']}")
     page.wait_for_function("() => document.querySelector('[data-testid=workspace-switcher]')?.innerText.includes('Writers')")
     page.get_by_test_id("ws-invite-role").select_option("runner")
     page.get_by_test_id("ws-invite-create").click()
