@@ -27,6 +27,12 @@ def make_team_and_invite(page) -> tuple[int, str]:
     page.get_by_test_id("ws-invite-create").click()
     link = page.get_by_test_id("ws-invite-link").input_value().strip()
     assert "/join/inv_" in link
+    page.locator("[data-testid=ws-invitation-row]").first.wait_for()  # the pending list reloaded
+    # The team's own key: stored from the page, shown as set, never shown back.
+    page.get_by_test_id("ws-key-value").fill("sk-team-secret-123")
+    page.get_by_test_id("ws-key-save").click()
+    page.locator("[data-testid=ws-key-openai][data-set='1']").wait_for()
+    assert "sk-team-secret-123" not in page.content()
     return team["id"], link
 
 

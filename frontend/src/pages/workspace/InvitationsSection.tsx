@@ -1,11 +1,11 @@
 // Invitations: a single-use link that lets one person join with a role. The link is shown once, when
 // made (the server keeps only its digest); pending ones can be revoked.
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { api, errorText } from '../../api/client';
+import { useCallback, useId, useRef, useState } from 'react';
+import { api } from '../../api/client';
 import type { Invitation, NewInvitation, Role } from '../../api/types';
 import { when } from '../../format/dates';
 import { invitableRoles, isRole, ROLE_WORDS } from '../../workspaces/roles';
-import { FormError, Section, useAction, type SectionProps } from './common';
+import { FormError, Section, useAction, useServerList, type SectionProps } from './common';
 
 const MAX_DAYS = 30;
 
@@ -16,24 +16,15 @@ export function InvitationsSection({ detail }: SectionProps) {
   const [days, setDays] = useState('7');
   const [made, setMade] = useState<NewInvitation | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
-  const [pending, setPending] = useState<Invitation[] | null>(null);
-  const [listError, setListError] = useState<string | null>(null);
   const create = useAction();
   const revoke = useAction();
   const linkRef = useRef<HTMLInputElement>(null);
   const errorId = useId();
   const workspaceId = detail.id;
 
-  const load = useCallback(() => {
-    api.invitations(workspaceId).then(
-      (list) => {
-        setPending(list);
-        setListError(null);
-      },
-      (e) => setListError(errorText(e)),
-    );
-  }, [workspaceId]);
-  useEffect(load, [load]);
+  const { items: pending, error: listError, load } = useServerList<Invitation>(
+    useCallback(() => api.invitations(workspaceId), [workspaceId]),
+  );
 
   const submit = () => {
     const n = Number(days.trim() || '7');

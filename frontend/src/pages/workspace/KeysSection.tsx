@@ -1,17 +1,15 @@
 // The workspace's own provider keys: which are set (never the key itself); admins store and delete them.
 // And whether the server's own keys may be spent here (shown to everyone; only the server's owner decides).
-import { useCallback, useEffect, useId, useState } from 'react';
-import { api, errorText } from '../../api/client';
+import { useCallback, useId, useState } from 'react';
+import { api } from '../../api/client';
 import type { WorkspaceKey } from '../../api/types';
 import { capabilities } from '../../workspaces/roles';
-import { FormError, Section, useAction, type SectionProps } from './common';
+import { FormError, Section, useAction, useServerList, type SectionProps } from './common';
 
 const LABEL: Record<WorkspaceKey['provider'], string> = { openai: 'OpenAI', anthropic: 'Anthropic' };
 
 export function KeysSection({ detail, onDetail }: SectionProps) {
   const caps = capabilities(detail.role);
-  const [keys, setKeys] = useState<WorkspaceKey[] | null>(null);
-  const [listError, setListError] = useState<string | null>(null);
   const [provider, setProvider] = useState<WorkspaceKey['provider']>('openai');
   const [apiKey, setApiKey] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
@@ -21,16 +19,9 @@ export function KeysSection({ detail, onDetail }: SectionProps) {
   const errorId = useId();
   const workspaceId = detail.id;
 
-  const load = useCallback(() => {
-    api.workspaceKeys(workspaceId).then(
-      (list) => {
-        setKeys(list);
-        setListError(null);
-      },
-      (e) => setListError(errorText(e)),
-    );
-  }, [workspaceId]);
-  useEffect(load, [load]);
+  const { items: keys, setItems: setKeys, error: listError, load } = useServerList<WorkspaceKey>(
+    useCallback(() => api.workspaceKeys(workspaceId), [workspaceId]),
+  );
 
   const submit = () => {
     setSaved(null);

@@ -1,6 +1,6 @@
 // Parts every section of the workspace settings page shares: a titled section, its error next to it,
 // and a helper that runs a server call with busy and error state.
-import { useCallback, useId, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
 import { errorText } from '../../api/client';
 import type { WorkspaceDetail } from '../../api/types';
 
@@ -49,4 +49,21 @@ export function Section({ title, intro, testId, children }: { title: string; int
       {children}
     </section>
   );
+}
+
+/** A list the server keeps (``fetchList`` must be stable): loaded now, reloaded by ``load``, its error kept beside it. */
+export function useServerList<T>(fetchList: () => Promise<T[]>) {
+  const [items, setItems] = useState<T[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(() => {
+    fetchList().then(
+      (list) => {
+        setItems(list);
+        setError(null);
+      },
+      (e) => setError(errorText(e)),
+    );
+  }, [fetchList]);
+  useEffect(load, [load]);
+  return { items, setItems, error, load };
 }
