@@ -22,9 +22,21 @@ class RequestBodyLimit:
 
     def __call__(self, request):
         size = _body_size(request)
-        if size > settings.REQUEST_MAX_BYTES:
-            return _answer(request, body_too_large(size), status=413)
+        limit = _limit(request)
+        if size > limit:
+            return _answer(request, body_too_large(size, limit), status=413)
         return self.get_response(request)
+
+
+UPLOAD_PATH = "/api/v1/uploads"
+MULTIPART_OVERHEAD = 64 * 1024
+
+
+def _limit(request) -> int:
+    """Workspace zips have their own, larger limit (WORKSPACE_UPLOAD_MAX_BYTES); everything else the general one."""
+    if request.path == UPLOAD_PATH and request.method == "POST":
+        return max(settings.REQUEST_MAX_BYTES, settings.WORKSPACE_UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD)
+    return settings.REQUEST_MAX_BYTES
 
 
 def _body_size(request) -> int:

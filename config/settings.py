@@ -185,6 +185,21 @@ ANTHROPIC_API_KEY = envstr("ANTHROPIC_API_KEY")
 # Base URLs users set with their keys reach public addresses only, unless this is on (for a
 # model server on this machine or the private network, e.g. Ollama or vLLM).
 PROVIDER_URLS_ALLOW_PRIVATE = envbool("PROVIDER_URLS_ALLOW_PRIVATE", False)
+
+# Agent tools (docs/tools.md). Each run's agents work in WORKSPACES_DIR/<run id>; `bash` runs under
+# bubblewrap. AGENT_SANDBOX=off runs commands unsandboxed (every run page that used them says so);
+# AGENT_NETWORK=1 lets sandboxed commands reach the network. Workspaces of runs older than
+# WORKSPACE_RETENTION_DAYS are deleted from disk (0: kept until the run is deleted); their
+# snapshots stay in the database with the run.
+AGENT_SANDBOX = envstr("AGENT_SANDBOX", "bwrap")
+if AGENT_SANDBOX not in ("bwrap", "off"):
+    raise ImproperlyConfiguredEnv(f"AGENT_SANDBOX must be bwrap or off, not {AGENT_SANDBOX!r}")
+AGENT_NETWORK = envbool("AGENT_NETWORK", False)
+WORKSPACES_DIR = Path(envstr("WORKSPACES_DIR", str(DATA_DIR / "workspaces"))).resolve()
+WORKSPACE_RETENTION_DAYS = envfloat("WORKSPACE_RETENTION_DAYS", 30)
+WORKSPACE_UPLOAD_MAX_BYTES = envint("WORKSPACE_UPLOAD_MAX_BYTES", 50 * 2**20)
+WORKSPACE_UPLOAD_MAX_FILES = envint("WORKSPACE_UPLOAD_MAX_FILES", 5000)
+WORKSPACE_UNPACKED_MAX_BYTES = envint("WORKSPACE_UNPACKED_MAX_BYTES", 200 * 2**20)
 # USD per million tokens: (prompt, completion). Unknown models cost 0.
 MODEL_PRICES = {
     "gpt-4o": (2.5, 10.0),

@@ -10,7 +10,7 @@ from ninja.files import UploadedFile
 
 from accounts.tokens import API_AUTH
 from accounts.workspaces import role_of
-from designer import services, workflows
+from designer import services, tool_specs, workflows
 from designer.errors import BadRequest
 
 router = Router(tags=["documents"])
@@ -56,6 +56,11 @@ class RenderOut(Schema):
 def validate(request, payload: DocumentIn):
     """Every error and warning with its code, class, JSON pointer and source line; the canonical YAML when valid."""
     return services.validate(payload.source, payload.document)
+
+
+@router.get("/tools", response=list[dict], auth=None, summary="The tools agents can be given (upstream's names first)")
+def list_tools(request):
+    return tool_specs.catalogue()
 
 
 @router.post("/render", response=RenderOut, auth=None, summary="Render a document as canonical YAML or JSON")

@@ -27,9 +27,9 @@ class BodyError(ValueError):
     """Why a request body is not acceptable JSON (shown to the client as it is)."""
 
 
-def body_too_large(size: int | None) -> str:
+def body_too_large(size: int | None, limit: int | None = None) -> str:
     """The answer to a body over the limit, naming the limit."""
-    limit = settings.REQUEST_MAX_BYTES
+    limit = settings.REQUEST_MAX_BYTES if limit is None else limit
     named = f"{limit / 1024 / 1024:g} MiB ({limit:,} bytes)"
     if size is None:
         return f"the request body is larger than the limit of {named}"

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional
 
-from ninja import Query, Router, Schema, Status
+from django.http import HttpResponse
+from ninja import File, Query, Router, Schema, Status
+from ninja.files import UploadedFile
 
 from accounts.tokens import API_AUTH
 from accounts.workspaces import Need, chosen
-from runtime import keys, limits, runs
+from runtime import keys, limits, run_files, runs, tool_gate
 from runtime.serializers import run_dict
 
 router = Router(tags=["runs"], auth=API_AUTH)
@@ -21,6 +23,13 @@ class RunIn(Schema):
     script: Optional[Any] = None
     budgets: Optional[dict] = None
     policies: Optional[dict] = None
+    ask_before: Optional[list[str]] = None      # tools whose calls wait for a person
+    workspace_upload: Optional[str] = None      # an upload id (POST /uploads): the files the run starts from
+    workspace_from_run: Optional[str] = None    # or an earlier run: the files it ended with
+
+
+class DenyIn(Schema):
+    reason: str = ""
 
 
 class CountOut(Schema):
@@ -30,7 +39,9 @@ class CountOut(Schema):
 @router.post("/runs", response={201: dict})
 def create_run(request, payload: RunIn):
     run = runs.create_run(request.auth, workflow_id=payload.workflow_id, version=payload.version, provider=payload.provider,
-                          model=payload.model, script=payload.script, budgets=payload.budgets, policies=payload.policies)
+                          model=payload.model, script=payload.script, budgets=payload.budgets, policies=payload.policies,
+                          ask_before=payload.ask_before, workspace_upload=payload.workspace_upload,
+                          workspace_from_run=payload.workspace_from_run)
     return Status(201, run_dict(runs.reachable(request.auth, run.id)))
 
 
@@ -86,6 +97,56 @@ def run_history(request, run_id: str):
 @router.get("/runs/{run_id}/metrics", response=dict)
 def run_metrics(request, run_id: str):
     return runs.metrics(runs.reachable(request.auth, run_id))
+
+
+@router.delete("/runs/{run_id}", response={204: None})
+def delete_run(request, run_id: str):
+    runs.delete_run(request.auth, run_id)
+    return Status(204, None)
+
+
+@router.post("/uploads", response={201: dict})
+def upload_files(request, file: UploadedFile = File(...)):
+    """A zip of files for a run to start from (its id goes in ``workspace_upload``); checked now."""
+    return Status(201, run_files.create_upload(request.auth, file.name or "", file.read()))
+
+
+@router.get("/runs/{run_id}/workspace", response=dict)
+def run_workspace(request, run_id: str):
+    return run_files.info(runs.reachable(request.auth, run_id))
+
+
+@router.get("/runs/{run_id}/workspace/snapshots/{number}/files", response=dict)
+def snapshot_files(request, run_id: str, number: int):
+    return run_files.files(runs.reachable(request.auth, run_id), number)
+
+
+@router.get("/runs/{run_id}/workspace/snapshots/{number}/file", response=dict)
+def snapshot_file(request, run_id: str, number: int, path: str):
+    return run_files.file(runs.reachable(request.auth, run_id), number, path)
+
+
+@router.get("/runs/{run_id}/workspace/snapshots/{number}/diff", response=dict)
+def snapshot_diff(request, run_id: str, number: int):
+    return run_files.diff(runs.reachable(request.auth, run_id), number)
+
+
+@router.get("/runs/{run_id}/workspace.zip")
+def workspace_zip(request, run_id: str, snapshot: Optional[int] = None):
+    name, data = run_files.zip_of(runs.reachable(request.auth, run_id), snapshot)
+    response = HttpResponse(data, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@router.post("/runs/{run_id}/tool-calls/{call_id}/approve", response=dict)
+def approve_tool_call(request, run_id: str, call_id: str):
+    return tool_gate.decide(request.auth, run_id, call_id, approve=True)
+
+
+@router.post("/runs/{run_id}/tool-calls/{call_id}/deny", response=dict)
+def deny_tool_call(request, run_id: str, call_id: str, payload: Optional[DenyIn] = None):
+    return tool_gate.decide(request.auth, run_id, call_id, approve=False, reason=payload.reason if payload else "")
 
 
 @router.post("/runs/{run_id}/{action}", response=dict)

@@ -153,7 +153,32 @@ class ToolCallData(_Open):
     tool_name: str
     tool_call_id: str
     input: Any = None
-    output: Any = None
+    output: Any = None          # on end: the text the model sees (capped), or submit_result's answer
+    truncated: bool = False     # on end: the output was cut at the tool's cap
+
+
+class ToolApprovalData(_Open):
+    """A tool call that waits for a person ("ask before"), and what was decided."""
+
+    phase: Literal["asked", "approved", "denied", "cancelled"]
+    tool_name: str
+    tool_call_id: str
+    input: Any = None
+    reason: Optional[str] = None   # denied: what the model is told; cancelled: why (run stopped)
+    actor: Optional[str] = None    # who decided (a username)
+
+
+class WorkspaceSnapshotData(_Open):
+    """The run's workspace was recorded: after a step or a loop iteration, or at the start and end."""
+
+    snapshot: int                  # 1, 2, ... in the run; the REST API serves its files and diff
+    label: str                     # "start", "end", or the namespaced step id it follows
+    step_id: Optional[str] = None
+    workspace: str = "run"         # "run", or the namespaced step id of an isolation: step copy
+    files: int = 0
+    added: int = 0
+    modified: int = 0
+    removed: int = 0
 
 
 class MessageData(_Open):
@@ -209,6 +234,8 @@ EVENT_DATA: dict[str, type[BaseModel]] = {
     "error": NoData,
     "agent_turn": AgentTurnData,
     "tool_call": ToolCallData,
+    "tool_approval": ToolApprovalData,
+    "workspace_snapshot": WorkspaceSnapshotData,
     "message": MessageData,
     "output": NoData,
     "iteration_start": IterationStartData,
@@ -219,7 +246,7 @@ EVENT_DATA: dict[str, type[BaseModel]] = {
 }
 EventType = Literal[
     "workflow_start", "workflow_end", "step_start", "step_end", "step_skipped", "error", "agent_turn", "tool_call",
-    "message", "output", "iteration_start", "iteration_end", "judge_verdict", "loop_end", "run_control",
+    "tool_approval", "workspace_snapshot", "message", "output", "iteration_start", "iteration_end", "judge_verdict", "loop_end", "run_control",
 ]
 
 

@@ -18,11 +18,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.orm import off_loop
+from designer.errors import BadRequest
+from runtime import run_files, tool_gate
 from runtime.announce import announce_status, executing_here
 from runtime.engine import Budgets, RunControl, RunResult, run_workflow
 from runtime.models import ACTIVE_STATUSES, Run, RunStatus
 from runtime.providers import close_all, configured_providers
 from runtime.recorder import Recorder
+from runtime.tools.approvals import Approvals
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +73,8 @@ def _beat_and_read_request(run_id, beat: bool) -> tuple[str, str]:
     return request, actor
 
 
-async def _watch(run_id, control: RunControl) -> None:
-    """Heartbeat, and pick up control requests written to the database by the API."""
+async def _watch(run_id, control: RunControl, approvals: Approvals | None = None) -> None:
+    """Heartbeat, and pick up control requests and tool-call decisions written to the database by the API."""
     loop = asyncio.get_running_loop()
     last_beat = loop.time()
     while True:
@@ -81,6 +84,8 @@ async def _watch(run_id, control: RunControl) -> None:
         request, actor = await off_loop(_beat_and_read_request)(run_id, beat)
         if request:
             await apply_control(run_id, control, request, actor or None)
+        if approvals is not None and approvals.pending():
+            await off_loop(tool_gate.deliver)(run_id, approvals)
         await asyncio.sleep(CONTROL_POLL_SECONDS)
 
 
@@ -103,6 +108,13 @@ def _providers_for(run: Run):
                 # The administrator's URLs are trusted; a user's reaches public addresses only.
                 overrides[name] = {"public_only": not settings.PROVIDER_URLS_ALLOW_PRIVATE}
     return configured_providers(run.provider, settings=SimpleNamespace(**config), script=run.script, **overrides)
+
+
+def _tools_for(run: Run, document: dict):
+    """The run's workspace (seeded from its upload or an earlier run) and tools; records the sandbox in use."""
+    tools = run_files.build_run_tools(run, document)
+    Run.objects.filter(pk=run.pk).update(sandbox=tools.settings.sandbox)
+    return tools
 
 
 def _finish(run_id, result: RunResult) -> None:
@@ -140,23 +152,31 @@ async def _execute(run: Run, control: RunControl) -> str:
     run_id = run.id
     await announce_status(run_id)
     recorder = Recorder(run.id)
-    watcher = asyncio.create_task(_watch(run.id, control))
+    document = run.version.document
+    tools = None
+    watcher = None
     providers = None
     try:
+        tools = await off_loop(_tools_for)(run, document)
+        watcher = asyncio.create_task(_watch(run.id, control, tools.approvals))
         providers = await off_loop(_providers_for)(run)
-        document = run.version.document
         if run.model:
             document = _with_default_model(document, run.model)
         result = await run_workflow(
             document, run_id=str(run.id), sink=recorder, providers=providers, script=run.script,
             budgets=Budgets.from_dict(run.budgets), control=control, resolver=SavedWorkflowResolver(run.workspace_id),
             prices=getattr(settings, "MODEL_PRICES", {}), default_provider=run.provider, policies=run.policies,
+            tools=tools,
         )
+    except BadRequest as exc:  # the files it should start from are gone or refused
+        result = RunResult(status="failed", reason=f"the run could not start: {exc}", code="workspace")
     except Exception as exc:  # the engine reports step errors itself; this is a bug or an infrastructure failure
         log.exception("run %s crashed", run_id)
         result = RunResult(status="failed", reason=f"internal error: {type(exc).__name__}", code="internal")
     finally:
-        watcher.cancel()
+        if watcher is not None:
+            watcher.cancel()
+        await off_loop(tool_gate.cancel_waiting)(run.id)
         await recorder.close()
         if providers:
             await close_all(providers)

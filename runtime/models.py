@@ -52,6 +52,11 @@ class Run(models.Model):
     unpriced_models = models.JSONField(default=list, blank=True)
     loops = models.JSONField(default=dict, blank=True)
     last_seq = models.BigIntegerField(default=0)
+    # Agent tools: the tools that wait for a person, and what the run's workspace starts from
+    # ({"upload": id} or {"from_run": id}); the sandbox it ran under, as decided by the deployment at start.
+    ask_before = models.JSONField(default=list, blank=True)
+    workspace_seed = models.JSONField(null=True, blank=True)
+    sandbox = models.CharField(max_length=8, blank=True, default="")
 
     objects = RunQuerySet.as_manager()
 
@@ -108,3 +113,70 @@ class RunIteration(models.Model):
     class Meta:
         ordering = ["step_id", "iteration", "index"]
         constraints = [models.UniqueConstraint(fields=["run", "step_id", "iteration", "index"], name="unique_run_iteration")]
+
+
+class WorkspaceUpload(models.Model):
+    """A zip a user uploaded to start a run's workspace from. Kept in the database, so a worker on
+    another machine can unpack it; checked (paths, sizes, file count) when uploaded."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="workspace_uploads")
+    name = models.CharField(max_length=255, blank=True, default="")
+    data = models.BinaryField()
+    files = models.IntegerField(default=0)
+    size = models.BigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class WorkspaceSnapshot(models.Model):
+    """A run's workspace at one moment (after a step or an iteration): its manifest and change counts."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="snapshots")
+    number = models.IntegerField()
+    label = models.CharField(max_length=300)
+    step_id = models.CharField(max_length=300, blank=True, default="")
+    workspace = models.CharField(max_length=300, default="run")
+    base = models.IntegerField(null=True, blank=True)
+    manifest = models.JSONField(default=dict)   # path -> [size, mtime_ns, sha256]
+    files = models.IntegerField(default=0)
+    added = models.IntegerField(default=0)
+    modified = models.IntegerField(default=0)
+    removed = models.IntegerField(default=0)
+    partial = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["run", "number"], name="unique_run_snapshot")]
+
+
+class WorkspaceBlob(models.Model):
+    """One file content of a run's workspace, by SHA-256 (stored once per run, whatever the snapshots)."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="blobs")
+    digest = models.CharField(max_length=64)
+    data = models.BinaryField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["run", "digest"], name="unique_run_blob")]
+
+
+class ToolApproval(models.Model):
+    """A tool call waiting for a person, and the decision (the API writes it; the executing worker reads it)."""
+
+    PENDING, APPROVED, DENIED, CANCELLED = "pending", "approved", "denied", "cancelled"
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="approvals")
+    call_id = models.CharField(max_length=200)
+    tool = models.CharField(max_length=100)
+    step_id = models.CharField(max_length=300, blank=True, default="")
+    status = models.CharField(max_length=10, default=PENDING)
+    reason = models.TextField(blank=True, default="")
+    actor = models.CharField(max_length=150, blank=True, default="")
+    delivered = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["run", "call_id"], name="unique_run_tool_call")]
+        indexes = [models.Index(fields=["run", "status", "delivered"])]

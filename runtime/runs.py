@@ -18,10 +18,11 @@ from accounts.models import Workspace
 from accounts.workspaces import Need, member_workspace_ids, require
 from common.errors import LimitReached
 from designer import services as documents
+from designer import tool_specs
 from designer.errors import BadRequest, DocumentInvalid
 from designer.models import WorkflowVersion
 from designer.workflows import reachable as reachable_workflow
-from runtime import backends, keys, limits
+from runtime import backends, keys, limits, run_files
 from runtime.announce import announce_status_sync
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent, RunIteration, RunStatus
 from runtime.providers import names as provider_names
@@ -93,7 +94,8 @@ def _script(raw: Any) -> dict | None:
 
 
 def create_run(user, *, workflow_id: int, version: int | None, provider: str, model: str | None = None,
-               script: Any = None, budgets: Any = None, policies: Any = None) -> Run:
+               script: Any = None, budgets: Any = None, policies: Any = None, ask_before: Any = None,
+               workspace_upload: str | None = None, workspace_from_run: str | None = None) -> Run:
     workflow = reachable_workflow(user, workflow_id, Need.RUN)
     workspace = workflow.workspace
     number = version or workflow.current_version
@@ -115,6 +117,14 @@ def create_run(user, *, workflow_id: int, version: int | None, provider: str, mo
         # Refused before it starts: never billed silently to the server, and a run without a key would only fail later.
         raise BadRequest(missing_key(provider))
     checked_budgets, checked_script, checked_policies = _budgets(budgets), _script(script), _policies(policies)
+    gated = _ask_before(ask_before)
+    earlier = None
+    if workspace_from_run:
+        try:
+            earlier = reachable(user, workspace_from_run)
+        except Http404:
+            raise BadRequest(f"workspace_from_run: run {workspace_from_run!r} not found") from None
+    seed = run_files.checked_seed(user, workspace_upload, earlier)
     try:
         with transaction.atomic():
             # One start at a time per workspace, so two requests cannot both take the last free slot.
@@ -123,7 +133,7 @@ def create_run(user, *, workflow_id: int, version: int | None, provider: str, mo
             run = Run.objects.create(
                 owner=user, workspace=workspace, workflow=workflow, version=found, provider=provider,
                 model=(model or "")[:200], script=checked_script, budgets=limits.capped(checked_budgets, caps),
-                policies=checked_policies, backend=backends.backend_name(),
+                policies=checked_policies, backend=backends.backend_name(), ask_before=gated, workspace_seed=seed,
             )
     except LimitReached as exc:
         audit.record(workspace.pk, user, "run_refused", workflow=workflow.name, limit=exc.limit)
@@ -132,6 +142,26 @@ def create_run(user, *, workflow_id: int, version: int | None, provider: str, mo
                  **({"key": key_source} if key_source else {}))
     backends.dispatch(run)
     return run
+
+
+def _ask_before(raw: Any) -> list[str]:
+    if raw in (None, []):
+        return []
+    if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
+        raise BadRequest("`ask_before` must be a list of tool names")
+    known = tool_specs.known_names()
+    unknown = [n for n in raw if n not in known]
+    if unknown:
+        raise BadRequest(f"ask_before: unknown tool(s) {', '.join(unknown)} (known: {', '.join(known)})")
+    return list(dict.fromkeys(raw))
+
+
+def delete_run(user, run_id) -> None:
+    """Delete a finished run with its events, snapshots and workspace files."""
+    run = reachable(user, run_id, Need.EDIT)
+    if run.status in ACTIVE_STATUSES:
+        raise BadRequest(f"run {run.id} is still {run.status}; stop it first", status=409)
+    run.delete()  # the workspace directory goes with it (runtime.signals)
 
 
 def _policies(raw: Any) -> dict | None:

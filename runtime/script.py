@@ -8,6 +8,9 @@ A script is YAML or JSON::
         - {content: "not yet", result: {done: false, reason: "tests missing"}}
         - {content: "ship it", result: {done: true, reason: "ok"}}
       flaky: [{error: "upstream 503"}, "ok"]    # an attempt that fails
+      coder:                                     # tool calls: one turn calls them, the next reply answers
+        - {tool_calls: [{name: write, arguments: {path: a.txt, content: hi}}, {name: bash, arguments: {command: ls}}]}
+        - "done"
     latency: 0.05                     # seconds per reply (optional)
     tokens: {prompt: 10, completion: 5}   # per reply (optional)
 
@@ -37,6 +40,7 @@ class Reply:
     error: str | None = None
     latency: float | None = None
     tokens: dict | None = None
+    tool_calls: list[dict] = field(default_factory=list)   # [{name, arguments, id?}]
 
     @property
     def has_result(self) -> bool:
@@ -69,7 +73,7 @@ def _reply(raw: Any, where: str) -> Reply:
         return Reply(content=raw)
     if not isinstance(raw, dict):
         raise ScriptError(f"{where}: a reply is a string or a mapping, not {type(raw).__name__}")
-    unknown = set(raw) - {"content", "result", "error", "latency", "tokens"}
+    unknown = set(raw) - {"content", "result", "error", "latency", "tokens", "tool_calls"}
     if unknown:
         raise ScriptError(f"{where}: unknown reply field(s) {', '.join(sorted(unknown))}")
     content = raw.get("content", "")
@@ -82,7 +86,29 @@ def _reply(raw: Any, where: str) -> Reply:
     if latency is not None and (not isinstance(latency, (int, float)) or latency < 0):
         raise ScriptError(f"{where}.latency: must be a number >= 0")
     return Reply(content=content, result=raw.get("result", _MISSING), error=error,
-                 latency=latency, tokens=_tokens(raw.get("tokens"), f"{where}.tokens"))
+                 latency=latency, tokens=_tokens(raw.get("tokens"), f"{where}.tokens"),
+                 tool_calls=_tool_calls(raw.get("tool_calls"), f"{where}.tool_calls"))
+
+
+def _tool_calls(raw: Any, where: str) -> list[dict]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise ScriptError(f"{where}: a list of calls such as [{{name: bash, arguments: {{command: ls}}}}]")
+    calls = []
+    for i, call in enumerate(raw):
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str) or not call["name"]:
+            raise ScriptError(f"{where}[{i}]: a call is a mapping with a `name`")
+        unknown = set(call) - {"name", "arguments", "id"}
+        if unknown:
+            raise ScriptError(f"{where}[{i}]: unknown field(s) {', '.join(sorted(unknown))}")
+        arguments = call.get("arguments", {})
+        if not isinstance(arguments, (dict, str)):
+            raise ScriptError(f"{where}[{i}].arguments: a mapping (or a raw JSON string)")
+        if "id" in call and not isinstance(call["id"], str):
+            raise ScriptError(f"{where}[{i}].id: must be a string")
+        calls.append({"name": call["name"], "arguments": arguments, **({"id": call["id"]} if "id" in call else {})})
+    return calls
 
 
 def _tokens(raw: Any, where: str) -> dict | None:

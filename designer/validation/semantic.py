@@ -15,6 +15,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from designer import tool_specs
 from designer.diagnostics import Diagnostic, pointer
 from designer.graph import find_cycles
 from designer.schema import ID_PATTERN
@@ -38,6 +39,7 @@ def semantic_diagnostics(document: Any) -> list[Diagnostic]:
         includes = {}
     for name, agent in agents.items():
         out += _result_schema(agent, pointer("agents", name, "resultSchema"), name)
+        out += _tools(agent, name)
     steps = document.get("steps")
     if isinstance(steps, list):
         out += _scope(steps, ["steps"], agents, includes, inside_loop=False)
@@ -213,6 +215,22 @@ def _schema_problem(key: str) -> tuple[str, str] | None:
     except Exception as exc:  # a pathological schema must not crash validation
         return "", f"resultSchema could not be checked: {type(exc).__name__}"
     return None
+
+
+def _tools(agent: Any, name: str) -> list[Diagnostic]:
+    """A tool name this runtime does not provide: the format allows it (other runners register other tools),
+    but a run here would refuse to start."""
+    if not isinstance(agent, dict) or not isinstance(agent.get("tools"), list):
+        return []
+    known = tool_specs.known_names()
+    out = []
+    for i, tool in enumerate(agent["tools"]):
+        if isinstance(tool, str) and tool not in known and tool != "submit_result":
+            out.append(Diagnostic(
+                code="unknown_tool", severity="warning", blocks_run=True, path=pointer("agents", name, "tools", i),
+                message=f'agent "{name}": tool "{tool}" is not provided by this runtime, so it cannot run here',
+                hint=_suggest(tool, known) or f"this runtime provides {', '.join(known)}"))
+    return out
 
 
 def _looks_like_path(target: str) -> bool:

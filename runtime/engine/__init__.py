@@ -2,7 +2,7 @@
 
 How a run flows: :func:`run_workflow` builds a :class:`~runtime.engine.context.RunContext`
 (emitter, providers, budgets, control, resolver, clock) and emits
-``workflow_start``; it warns about agent tools this runtime does not provide,
+``workflow_start``; it refuses agent tools this runtime does not provide,
 arms the run timers (``options.timeout``, ``max_duration_s``), then runs the
 top-level steps with :func:`~runtime.engine.scheduler.run_scope`, which starts
 each step when its dependencies are done, within ``maxConcurrency``, unless the
@@ -36,11 +36,13 @@ from runtime.engine.includes import FileResolver
 from runtime.engine.scheduler import run_scope
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, Budgets, LoopMeta, Outcome, RunControl, RunResult
 from runtime.engine.steps import run_step
+from runtime.engine.toolcalls import unknown_tools_message
 from runtime.events import Emitter, format_duration
 from runtime.policies import attach
 from runtime.pricing import PriceBook
 from runtime.providers import Provider, get_provider
 from runtime.script import Script, parse_script
+from runtime.tools.session import RunTools, SnapshotRecord
 
 __all__ = ["run_workflow", "Budgets", "RunControl", "RunResult", "Outcome", "LoopMeta", "FileResolver"]
 
@@ -51,7 +53,7 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
                        prices: PriceBook | dict | None = None, default_provider: str = "simulated",
                        clock: Callable[[], float] | None = None,
                        sleep: Callable[[float], Awaitable[None]] | None = None,
-                       policies: Any = None) -> RunResult:
+                       policies: Any = None, tools: RunTools | None = None) -> RunResult:
     """Run ``document`` (already validated) to the end and return its result.
 
     ``providers`` maps provider names to configured instances; the default
@@ -61,6 +63,8 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     names to USD per million prompt and completion tokens). ``clock`` and ``sleep`` (used
     for loop ``delay``) are injectable for tests. ``policies`` are run-level
     stop rules and the iteration error policy (:mod:`runtime.policies`).
+    ``tools`` gives the agents their tools and the run its workspace
+    (:class:`~runtime.tools.session.RunTools`); without it agents get none.
     """
     budgets = budgets or Budgets()
     control = control or RunControl()
@@ -77,6 +81,13 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
                      prices=prices if isinstance(prices, PriceBook) else PriceBook(overrides=dict(prices or {})),
                      clock=clock or time.monotonic, sleep=sleep or asyncio.sleep)
     ctx.run_scope, ctx.run_step = run_scope, run_step
+    if tools is not None:
+        ctx.tools = tools
+
+        async def announce(record: SnapshotRecord) -> None:
+            await emitter.emit("workspace_snapshot", step_id=record.step_id, data=record.event_data())
+
+        tools.on_record = announce
     if policies is not None:
         attach(ctx, policies)
     steps = document.get("steps") or []
@@ -85,13 +96,20 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     await emitter.emit("workflow_start", data={
         "total": len(steps), "name": document.get("name", ""), "provider": default_provider,
         "budgets": {k: v for k, v in budgets.__dict__.items() if v is not None}})
-    await ctx.warn_unknown_tools(document.get("agents") or {})
+    unknown = unknown_tools_message(document.get("agents") or {})
+    if unknown:
+        await emitter.emit("error", error=unknown)
+        ctx.halt(FAILED, unknown, "unknown_tool")
+    elif tools is not None:
+        await tools.snapshot("start")  # the files the run starts from, when it was given any
 
     outcomes: dict[str, Outcome] = {}
     top = Scope(prefix="", steps=steps, base_dir=ctx.base_dir, includes=document.get("includes") or {},
                 concurrency=concurrency)
     root = asyncio.create_task(run_scope(ctx, top, outcomes))
     ctx.root_task = root
+    if ctx.halted:
+        root.cancel()  # refused before it started
     loop = asyncio.get_running_loop()
     timers = []
     run_timeout = duration((document.get("options") or {}).get("timeout"))
@@ -103,6 +121,8 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
                                       f"duration budget exceeded: {format_duration(budgets.max_duration_s)}",
                                       "budget:max_duration_s"))
     control.on_stop(lambda: ctx.halt(CANCELLED, "stopped by request", "stopped"))
+    if tools is not None:
+        control.on_stop(lambda: tools.approvals.close("the run was stopped"))
     # Pause, resume and stop become events too, so the log shows when the run was held and by what.
     control.on_change(lambda action: ctx.track(emitter.emit(
         "run_control", message=CONTROL_WORDS[action] + (f" (by {control.actor})" if control.actor else ""),
@@ -126,6 +146,9 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
 
     if ctx.pending:
         await asyncio.gather(*ctx.pending, return_exceptions=True)
+    if tools is not None:
+        tools.approvals.close("the run ended")
+        await tools.snapshot("end")
     result = _result(ctx, outcomes, internal)
     result.duration_s = ctx.clock() - started
     control.state = "finished"

@@ -11,15 +11,17 @@ conversation into the step's outcome; :func:`run_judge` does the same for an
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from runtime import tools as registry
 from runtime.engine.context import DEFAULT_AGENT, DEFAULT_MAX_TURNS, RunContext, Scope, StepError
 from runtime.engine.state import COMPLETED, FAILED, Outcome
+from runtime.engine.toolcalls import offered, run_calls, step_workspace
 from runtime.prompting import IterationRecord, LoopView, StepOutput, judge_prompt, system_prompt, user_prompt
 from runtime.providers import ChatRequest, ProviderError, ToolCall
-from runtime.results import SUBMIT_RESULT, check_result, submit_tool, unwrap
+from runtime.results import check_result, submit_tool, unwrap
+from runtime.tools.workspace import Workspace
 
 NO_SUBMIT = "resultSchema defined but submit_result never called"
 
@@ -31,6 +33,7 @@ class Conversation:
     submitted: bool = False
     tokens: dict = field(default_factory=lambda: {"prompt": 0, "completion": 0, "total": 0})
     error: str | None = None
+    rejected: int = 0  # submit_result calls that did not match the schema
 
 
 def agent_of(ctx: RunContext, step: dict) -> tuple[str, dict]:
@@ -45,13 +48,15 @@ DELTA_WINDOW = 0.05  # seconds
 
 
 async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name: str, agent: dict, model: str,
-                   system: str, user: str, max_invalid: int | None = None) -> Conversation:
+                   system: str, user: str, max_invalid: int | None = None,
+                   workspace: Workspace | None = None) -> Conversation:
     """Run the turn loop; raises ProviderError / StepError on failure."""
     emit = ctx.emitter.emit
     schema = agent.get("resultSchema")
     provider, model_name, provider_name = ctx.provider_for(model)
     await ctx.flush_warnings()
-    tools = [submit_tool(schema)] if schema else []
+    allowed = offered(ctx, agent)
+    tools = [registry.get(name).spec() for name in allowed] + ([submit_tool(schema)] if schema else [])
     messages: list[dict] = [{"role": "system", "content": system}, {"role": "user", "content": user}]
     max_turns = agent.get("maxTurns") or DEFAULT_MAX_TURNS
     conv = Conversation()
@@ -116,16 +121,15 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
         last_calls = reply.tool_calls
         if not reply.tool_calls:
             break
-        for call in reply.tool_calls:
-            output = await _tool_call(ctx, conv, call, schema, step_path, agent_name, agent_id)
-            messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name,
-                             "content": json.dumps(output)})
-            if conv.submitted:
-                break
-            if call.name == SUBMIT_RESULT and schema:
-                invalid += 1
+        rejected_before = conv.rejected
+        contents = await run_calls(ctx, reply.tool_calls, allowed=allowed, workspace=workspace, step_path=step_path,
+                                   agent_name=agent_name, agent_id=agent_id,
+                                   submit=lambda call: _submit(ctx, conv, call, schema, step_path, agent_name, agent_id))
+        for call, content in zip(reply.tool_calls, contents, strict=True):
+            messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": content})
         if conv.submitted:
             break
+        invalid += conv.rejected - rejected_before
         if max_invalid is not None and invalid > max_invalid:
             conv.error = f"submit_result was rejected {invalid} times (maxRetries {max_invalid})"
             break
@@ -133,14 +137,20 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
     return conv
 
 
-async def _tool_call(ctx: RunContext, conv: Conversation, call: ToolCall, schema: dict | None,
-                     step_path: str, agent_name: str, agent_id: str) -> dict:
+async def _submit(ctx: RunContext, conv: Conversation, call: ToolCall, schema: dict | None,
+                  step_path: str, agent_name: str, agent_id: str) -> dict:
+    """A ``submit_result`` call: checked against the schema; the first valid one ends the conversation."""
     emit = ctx.emitter.emit
     started = ctx.clock()
     await emit("tool_call", step_id=step_path, agent=agent_name, agentId=agent_id,
                data={"phase": "start", "tool_name": call.name, "tool_call_id": call.id, "input": call.arguments})
     error = None
-    if call.name == SUBMIT_RESULT and schema:
+    if not schema:
+        error = "submit_result is not available: this agent has no resultSchema"
+        output = {"status": "error", "message": error}
+    elif conv.submitted:
+        output = {"status": "ok", "message": "A result was already accepted; this one is ignored."}
+    else:
         if not isinstance(call.arguments, dict):
             problems = ["$: the arguments are not a JSON object"]
         else:
@@ -148,13 +158,11 @@ async def _tool_call(ctx: RunContext, conv: Conversation, call: ToolCall, schema
             problems = check_result(schema, value)
         if problems:
             error = "; ".join(problems)
+            conv.rejected += 1
             output = {"status": "error", "message": "The result does not match the schema: " + error}
         else:
             conv.result, conv.submitted = value, True
             output = {"status": "ok", "message": "Result accepted."}
-    else:
-        error = f"tool {call.name!r} is not available in this runtime"
-        output = {"status": "error", "message": error}
     await emit("tool_call", step_id=step_path, agent=agent_name, agentId=agent_id,
                duration=ctx.clock() - started, error=error,
                data={"phase": "end", "tool_name": call.name, "tool_call_id": call.id, "output": output})
@@ -184,8 +192,10 @@ async def run_agent_step(ctx: RunContext, scope: Scope, step: dict, step_path: s
                        context_files=ctx.context_files(step.get("contextFiles") or [], scope.base_dir))
     model = step.get("model") or agent.get("model") or ""
     await ctx.count_step()
-    conv = await converse(ctx, step_path=step_path, step_id=step["id"], agent_name=agent_name, agent=agent,
-                          model=model, system=system, user=user, max_invalid=_max_invalid(ctx, step))
+    async with step_workspace(ctx, step_path, agent) as workspace:
+        conv = await converse(ctx, step_path=step_path, step_id=step["id"], agent_name=agent_name, agent=agent,
+                              model=model, system=system, user=user, max_invalid=_max_invalid(ctx, step),
+                              workspace=workspace)
     if conv.error:
         return Outcome(FAILED, conv.content, None, conv.error), conv.tokens
     if schema and not conv.submitted:
@@ -210,8 +220,9 @@ async def run_judge(ctx: RunContext, scope: Scope, loop_step: dict, loop_path: s
                         max_iterations=max_iterations, history=history)
     path = f"{loop_path}.{iteration}.untilAgent"
     try:
-        conv = await converse(ctx, step_path=path, step_id="untilAgent", agent_name=name, agent=agent,
-                              model=agent.get("model") or "", system=system, user=user)
+        async with step_workspace(ctx, path, agent) as workspace:
+            conv = await converse(ctx, step_path=path, step_id="untilAgent", agent_name=name, agent=agent,
+                                  model=agent.get("model") or "", system=system, user=user, workspace=workspace)
     except (ProviderError, StepError) as exc:
         return {"done": None, "reason": None, "content": "", "failed_open": True, "error": str(exc)}
     except TimeoutError:

@@ -8,9 +8,11 @@ scheduled: the top level, an include, or one loop iteration's inner steps.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import mimetypes
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,14 +23,33 @@ from runtime.events import Emitter
 from runtime.pricing import PriceBook
 from runtime.prompting import ContextFile, IterationRecord
 from runtime.providers import Provider, Usage, split_model
-from runtime.results import SUBMIT_RESULT
 
 DEFAULT_CONCURRENCY = 5
 DEFAULT_MAX_TURNS = 50
 MAX_INCLUDE_DEPTH = 5
 MAX_FILE_BYTES = 10 * 1024 * 1024
 DEFAULT_AGENT = {"description": "A capable general-purpose assistant that carries out the task it is given."}
-RUNTIME_TOOLS: frozenset[str] = frozenset()  # tools this runtime gives agents, besides submit_result
+
+# The step deadlines (``timeout``) around the running code, outermost first: a tool call waiting for a
+# person holds them (see held_deadlines), because waiting time does not count against a step's timeout.
+DEADLINES: contextvars.ContextVar[tuple[asyncio.Timeout, ...]] = contextvars.ContextVar("deadlines", default=())
+
+
+@asynccontextmanager
+async def held_deadlines() -> AsyncIterator[None]:
+    """Stop every enclosing step deadline's clock for the duration of the block."""
+    loop = asyncio.get_running_loop()
+    held = [(t, t.when()) for t in DEADLINES.get() if t.when() is not None and not t.expired()]
+    started = loop.time()
+    for timeout, _ in held:
+        timeout.reschedule(None)
+    try:
+        yield
+    finally:
+        waited = loop.time() - started
+        for timeout, when in held:
+            if not timeout.expired() and when is not None:
+                timeout.reschedule(when + waited)
 
 
 class StepError(Exception):
@@ -88,6 +109,7 @@ class RunContext:
         self.steps_started = 0
         self.loops: dict[str, LoopMeta] = {}
         self.policies = None  # runtime.policies.Policies, when the run has any
+        self.tools: Any = None  # runtime.tools.session.RunTools, when the run gives its agents tools
         self.warnings: list[str] = []
         self._warned: set[str] = set()
         self._pending_warnings: list[str] = []
@@ -101,13 +123,6 @@ class RunContext:
         # through these, so they never import the scheduler or the step runner (no import circle).
         self.run_scope: Callable[..., Awaitable[dict[str, Outcome]]] = _not_wired
         self.run_step: Callable[..., Awaitable[Outcome]] = _not_wired
-
-    async def warn_unknown_tools(self, agents: dict) -> None:
-        for name, agent in agents.items():
-            missing = [t for t in (agent.get("tools") or []) if t not in RUNTIME_TOOLS and t != SUBMIT_RESULT]
-            if missing:
-                await self.warn(f"agent '{name}': tools {', '.join(missing)} are not provided by this runtime "
-                                "and are left out", agent=name, tools=missing)
 
     def track(self, awaitable) -> None:
         """Run an emit started from synchronous code (a control callback); the run awaits it before it ends."""

@@ -15,6 +15,7 @@ from designer.documents import load_source
 from runtime.engine.context import MAX_INCLUDE_DEPTH, RunContext, Scope, StepError
 from runtime.engine.state import Outcome
 from runtime.engine.summary import summarize
+from runtime.engine.toolcalls import unknown_tools_message
 
 
 class FileResolver:
@@ -60,7 +61,9 @@ async def run_include(ctx: RunContext, scope: Scope, step: dict, path: str) -> O
         if known is None:
             added[name] = agent
         ctx.agents[name] = agent
-    await ctx.warn_unknown_tools(added)
+    problem = unknown_tools_message(added)
+    if problem:
+        raise StepError(f"include {ref!r}: {problem}")
     sub = Scope(prefix=path, steps=document.get("steps") or [], base_dir=base_dir,
                 includes=document.get("includes") or {}, include_depth=depth, variables={},
                 concurrency=scope.concurrency)

@@ -41,6 +41,7 @@ from runtime.engine.agent import run_judge
 from runtime.engine.context import RunContext, Scope, duration, iteration_record
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, LoopMeta, Outcome
 from runtime.engine.summary import summarize
+from runtime.engine.toolcalls import snapshot_iteration
 from runtime.policies import for_loop
 from runtime.prompting import IterationRecord, LoopView, StepOutput
 
@@ -81,7 +82,12 @@ def _iteration_scope(ctx: RunContext, scope: Scope, step: dict, prefix: str, var
 
 
 async def _iteration_end(ctx: RunContext, path: str, began: float, data: dict) -> None:
-    """iteration_end with the iteration's working time (paused time left out)."""
+    """iteration_end with the iteration's working time (paused time left out), and the workspace's
+    snapshot when the iteration changed it."""
+    label = f"{path}[{data['index']}]" if "index" in data else f"{path}.{data.get('iteration')}"
+    snapshot = await snapshot_iteration(ctx, label, label)
+    if snapshot is not None:
+        data = {**data, "snapshot": snapshot}
     await ctx.emitter.emit("iteration_end", step_id=path, duration=max(ctx.active_time() - began, 0.0), data=data)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from designer.cel import CelError, evaluate_async
 from runtime.engine.agent import run_agent_step
-from runtime.engine.context import RunContext, Scope, StepError, duration
+from runtime.engine.context import DEADLINES, RunContext, Scope, StepError, duration
 from runtime.engine.includes import run_include
 from runtime.engine.loops import run_foreach, run_repeat_until
 from runtime.engine.state import CANCELLED, FAILED, SKIPPED, Outcome
@@ -103,6 +103,7 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
     while True:
         attempt += 1
         deadline = asyncio.timeout(timeout)  # None: no deadline
+        held = DEADLINES.set(DEADLINES.get() + (deadline,))
         try:
             async with deadline:
                 outcome, tokens = await body()
@@ -117,6 +118,8 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
             await emit("step_end", step_id=path, agent=agent_name, duration=ctx.active_time() - started,
                        error=ctx.halt_reason or "cancelled", data={"status": CANCELLED, "attempts": attempt})
             raise
+        finally:
+            DEADLINES.reset(held)
         if outcome.status != FAILED or attempt > retries:
             break
         await emit("message", step_id=path, message=f"retrying {path} (attempt {attempt + 1} of {retries + 1}) "

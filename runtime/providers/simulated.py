@@ -2,7 +2,8 @@
 
 With a script (see :mod:`runtime.script`) it replies exactly as scripted: the
 content streams as ``output`` deltas, a scripted ``result`` becomes a
-``submit_result`` call, an ``error`` fails the attempt. Without a reply for
+``submit_result`` call, scripted ``tool_calls`` are made (the next reply
+answers after the tools ran), an ``error`` fails the attempt. Without a reply for
 the asking step it echoes its task and, when the agent has a
 ``resultSchema``, submits :func:`runtime.results.minimal_instance` of it (so a
 judge's ``done`` is false and loops run to ``maxIterations``).
@@ -59,7 +60,8 @@ class SimulatedProvider(Provider):
             content = f"[simulated {request.agent or 'agent'}] {_task_of(request.messages)}"
             result_given = request.result_schema is not None
             result = minimal_instance(request.result_schema) if result_given else None
-        tool_calls = []
+        tool_calls = [ToolCall(id=c.get("id") or f"sim_{next(_ids)}", name=c["name"], arguments=c["arguments"])
+                      for c in (reply.tool_calls if reply is not None else [])]
         if offers_submit and result_given:
             args = result
             params = next(t["parameters"] for t in request.tools if t["name"] == SUBMIT_RESULT)

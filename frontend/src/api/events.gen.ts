@@ -6,7 +6,7 @@ export type RunStatus = "queued" | "running" | "paused" | "completed" | "failed"
 export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "paused", "completed", "failed", "cancelled"];
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "paused"];
 export const FINAL_RUN_STATUSES: readonly RunStatus[] = ["completed", "failed", "cancelled"];
-export type EventType = "workflow_start" | "workflow_end" | "step_start" | "step_end" | "step_skipped" | "error" | "agent_turn" | "tool_call" | "message" | "output" | "iteration_start" | "iteration_end" | "judge_verdict" | "loop_end" | "run_control";
+export type EventType = "workflow_start" | "workflow_end" | "step_start" | "step_end" | "step_skipped" | "error" | "agent_turn" | "tool_call" | "tool_approval" | "workspace_snapshot" | "message" | "output" | "iteration_start" | "iteration_end" | "judge_verdict" | "loop_end" | "run_control";
 
 export interface Where {
   loop?: string | null;
@@ -23,7 +23,7 @@ export interface Tokens {
 }
 
 export interface Event {
-  type: "workflow_start" | "workflow_end" | "step_start" | "step_end" | "step_skipped" | "error" | "agent_turn" | "tool_call" | "message" | "output" | "iteration_start" | "iteration_end" | "judge_verdict" | "loop_end" | "run_control";
+  type: "workflow_start" | "workflow_end" | "step_start" | "step_end" | "step_skipped" | "error" | "agent_turn" | "tool_call" | "tool_approval" | "workspace_snapshot" | "message" | "output" | "iteration_start" | "iteration_end" | "judge_verdict" | "loop_end" | "run_control";
   seq: number;
   timestamp: string;
   runId: string;
@@ -104,6 +104,29 @@ export interface ToolCallData {
   tool_call_id: string;
   input?: unknown;
   output?: unknown;
+  truncated?: boolean;
+  [key: string]: unknown;
+}
+
+export interface ToolApprovalData {
+  phase: "asked" | "approved" | "denied" | "cancelled";
+  tool_name: string;
+  tool_call_id: string;
+  input?: unknown;
+  reason?: string | null;
+  actor?: string | null;
+  [key: string]: unknown;
+}
+
+export interface WorkspaceSnapshotData {
+  snapshot: number;
+  label: string;
+  step_id?: string | null;
+  workspace?: string;
+  files?: number;
+  added?: number;
+  modified?: number;
+  removed?: number;
   [key: string]: unknown;
 }
 
@@ -163,6 +186,8 @@ export interface EventData {
   error: NoData;
   agent_turn: AgentTurnData;
   tool_call: ToolCallData;
+  tool_approval: ToolApprovalData;
+  workspace_snapshot: WorkspaceSnapshotData;
   message: MessageData;
   output: NoData;
   iteration_start: IterationStartData;

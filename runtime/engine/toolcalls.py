@@ -1,0 +1,172 @@
+"""An agent's tool calls: which tools it is offered, and running the calls of one model turn.
+
+The calls of one turn run concurrently (``submit_result`` calls afterwards, in
+order, so the first valid one wins). Each call is a ``tool_call`` start/end
+event pair; a call to a tool in the run's "ask before" set first waits for a
+person (``tool_approval`` events), with the step's deadline held meanwhile.
+A tool's failure reaches the model as ``error: ...`` and the conversation
+goes on; only the step's ``timeout`` (which kills a running command) or a
+stop ends it.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from runtime import tools as registry
+from runtime.engine.context import RunContext, held_deadlines
+from runtime.providers import ToolCall
+from runtime.results import SUBMIT_RESULT
+from runtime.tools import ToolError, ToolResult
+from runtime.tools.session import StepCopy
+from runtime.tools.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+EVENT_OUTPUT_CAP = 64 * 1024  # characters of a tool's output kept in its event (the model gets up to 1 MB)
+
+
+def offered(ctx: RunContext, agent: dict) -> list[str]:
+    """The registered tools this agent may call in this run (none when the run gives no tools)."""
+    if ctx.tools is None:
+        return []
+    known = set(registry.names())
+    return [name for name in registry.agent_tool_names(agent) if name in known]
+
+
+def unknown_tools_message(agents: dict) -> str | None:
+    """Why the run cannot start, when an agent lists a tool nobody registered."""
+    unknown = registry.unknown_tools(agents)
+    if not unknown:
+        return None
+    parts = [f"agent '{agent}' lists tool '{tool}'" for agent, tool in unknown]
+    return (f"{'; '.join(parts)}, which this runtime does not provide "
+            f"(it provides {', '.join(registry.names())})")
+
+
+@asynccontextmanager
+async def step_workspace(ctx: RunContext, step_path: str, agent: dict) -> AsyncIterator[Workspace | None]:
+    """The workspace one step execution works in; afterwards, what it changed is recorded (and merged back
+    from its copy under ``isolation: step``)."""
+    run_tools = ctx.tools
+    if run_tools is None or not offered(ctx, agent):
+        yield None
+        return
+    copy = await run_tools.begin(step_path)
+    try:
+        yield copy.workspace if copy is not None else run_tools.workspace
+    except asyncio.CancelledError:
+        raise  # a stopped or timed-out step: the run's last snapshot records what it left
+    except BaseException:
+        await _after_step(ctx, step_path, copy)
+        raise
+    await _after_step(ctx, step_path, copy)
+
+
+async def _after_step(ctx: RunContext, step_path: str, copy: StepCopy | None) -> None:
+    run_tools = ctx.tools
+    if copy is not None:
+        await run_tools.snapshot(step_path, step_id=step_path, copy=copy)
+        conflicts = await run_tools.finish(copy)
+        if conflicts:
+            shown = ", ".join(conflicts[:10]) + (f" and {len(conflicts) - 10} more" if len(conflicts) > 10 else "")
+            await ctx.warn(f"{step_path}: {len(conflicts)} file(s) changed meanwhile by another step were kept in "
+                           f"this step's copy, not applied: {shown}", step=step_path, conflicts=conflicts[:100])
+    await run_tools.snapshot(step_path, step_id=step_path)
+
+
+async def snapshot_iteration(ctx: RunContext, label: str, step_id: str) -> int | None:
+    """After a loop iteration: the snapshot of what it changed (taken now, or by its own step), if anything."""
+    if ctx.tools is None:
+        return None
+    record = await ctx.tools.snapshot(label, step_id=step_id)
+    return record.number if record is not None else ctx.tools.by_label.get(label)
+
+
+Submit = Callable[[ToolCall], Awaitable[dict]]
+
+
+async def run_calls(ctx: RunContext, calls: list[ToolCall], *, allowed: list[str], workspace: Workspace | None,
+                    step_path: str, agent_name: str, agent_id: str, submit: Submit) -> list[str]:
+    """Run one turn's calls; the tool message content for each call, in the calls' order."""
+    async def one(call: ToolCall) -> str:
+        if call.name == SUBMIT_RESULT:
+            return json.dumps(await submit(call))
+        return await _call(ctx, call, allowed=allowed, workspace=workspace, step_path=step_path,
+                           agent_name=agent_name, agent_id=agent_id)
+
+    others = [c for c in calls if c.name != SUBMIT_RESULT]
+    done: dict[int, str] = {}
+    if others:
+        results = await asyncio.gather(*(one(c) for c in others))
+        done.update({id(c): r for c, r in zip(others, results, strict=True)})
+    out = []
+    for call in calls:
+        if call.name == SUBMIT_RESULT:
+            done[id(call)] = await one(call)
+        out.append(done[id(call)])
+    return out
+
+
+async def _call(ctx: RunContext, call: ToolCall, *, allowed: list[str], workspace: Workspace | None,
+                step_path: str, agent_name: str, agent_id: str) -> str:
+    emit = ctx.emitter.emit
+    who: dict[str, Any] = {"step_id": step_path, "agent": agent_name, "agentId": agent_id}
+    await emit("tool_call", **who, data={"phase": "start", "tool_name": call.name, "tool_call_id": call.id,
+                                         "input": call.arguments})
+    started = ctx.clock()
+    error: str | None = None
+    result = ToolResult("")
+    try:
+        result = await _carry_out(ctx, call, allowed, workspace, who)
+    except ToolError as exc:
+        error = str(exc)
+    except asyncio.CancelledError:
+        await emit("tool_call", **who, duration=ctx.clock() - started, error="cancelled",
+                   data={"phase": "end", "tool_name": call.name, "tool_call_id": call.id, "output": ""})
+        raise
+    except Exception as exc:  # a tool's bug must not end the run: the model hears of it, the log keeps it
+        log.exception("tool %s failed", call.name)
+        error = f"the tool failed inside this runtime ({exc.__class__.__name__})"
+    text = f"error: {error}" if error is not None else result.output
+    shown, cut = (text, False) if len(text) <= EVENT_OUTPUT_CAP else (text[:EVENT_OUTPUT_CAP], True)
+    await emit("tool_call", **who, duration=ctx.clock() - started, error=error,
+               data={"phase": "end", "tool_name": call.name, "tool_call_id": call.id, "output": shown,
+                     "truncated": result.truncated or cut, **({"output_chars": len(text)} if cut else {})})
+    return text
+
+
+async def _carry_out(ctx: RunContext, call: ToolCall, allowed: list[str], workspace: Workspace | None,
+                     who: dict) -> ToolResult:
+    if call.name not in allowed or workspace is None or ctx.tools is None:
+        offered_now = ", ".join(allowed) or "none"
+        raise ToolError(f"tool {call.name!r} is not available to this agent (its tools: {offered_now})")
+    if not isinstance(call.arguments, dict):
+        raise ToolError("the arguments are not a JSON object")
+    run_tools = ctx.tools
+    run_tools.used = True
+    if call.name in run_tools.ask_before:
+        await _ask(ctx, call, who)
+    return await registry.get(call.name).run(call.arguments, workspace, run_tools.settings)
+
+
+async def _ask(ctx: RunContext, call: ToolCall, who: dict) -> None:
+    emit = ctx.emitter.emit
+    base = {"tool_name": call.name, "tool_call_id": call.id, "input": call.arguments}
+    await emit("tool_approval", **who, message=f"{call.name} waits for approval", data={"phase": "asked", **base})
+    async with held_deadlines():
+        decision = await ctx.tools.approvals.wait(call.id, call.name, call.arguments, who["step_id"])
+    phase = "cancelled" if decision.cancelled else "approved" if decision.approved else "denied"
+    by = f" by {decision.actor}" if decision.actor else ""
+    await emit("tool_approval", **who, message=f"{call.name} {phase}{by}",
+               data={"phase": phase, **base, **({"reason": decision.reason} if decision.reason else {}),
+                     **({"actor": decision.actor} if decision.actor else {})})
+    if decision.cancelled:
+        raise ToolError(f"not run: {decision.reason or 'the run is stopping'}")
+    if not decision.approved:
+        reason = f": {decision.reason}" if decision.reason else ""
+        raise ToolError(f"a person denied this call{reason}")

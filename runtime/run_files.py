@@ -1,0 +1,254 @@
+"""A run's workspace on the server side: where it lives, what it starts from, where its snapshots go,
+and what the API reads back.
+
+The files themselves are on the executing machine's disk
+(``WORKSPACES_DIR/<run id>``); every snapshot's manifest and the file contents
+are in the database (:class:`DatabaseStore`), so the run page shows the tree,
+files, diffs and the zip whichever machine ran it, and after the directory is
+pruned (``WORKSPACE_RETENTION_DAYS``).
+"""
+from __future__ import annotations
+
+import shutil
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import Http404
+from django.utils import timezone
+
+from common.orm import off_loop
+from designer.errors import BadRequest
+from runtime.models import ACTIVE_STATUSES, Run, ToolApproval, WorkspaceBlob, WorkspaceSnapshot, WorkspaceUpload
+from runtime.tools import ToolSettings, archive
+from runtime.tools.approvals import Approvals
+from runtime.tools.session import RUN, RunTools, SnapshotRecord
+from runtime.tools.snapshots import from_json, text_of, to_json, unified
+
+MAX_VIEW_CHARS = 512 * 1024
+
+
+def workspace_dir(run_id) -> Path:
+    return Path(settings.WORKSPACES_DIR) / str(run_id)
+
+
+def limits() -> archive.ArchiveLimits:
+    return archive.ArchiveLimits(max_upload_bytes=settings.WORKSPACE_UPLOAD_MAX_BYTES,
+                                 max_files=settings.WORKSPACE_UPLOAD_MAX_FILES,
+                                 max_total_bytes=settings.WORKSPACE_UNPACKED_MAX_BYTES,
+                                 max_file_bytes=settings.WORKSPACE_UNPACKED_MAX_BYTES)
+
+
+# -- starting a run ------------------------------------------------------------------
+
+def create_upload(user, name: str, data: bytes) -> dict:
+    """Check a zip (paths, links, sizes, file count) and keep it for a run to start from: its id and contents."""
+    try:
+        entries = archive.check_zip(data, limits())
+    except archive.ArchiveRefused as exc:
+        raise BadRequest(f"{name or 'the upload'}: {exc}") from None
+    upload = WorkspaceUpload.objects.create(owner=user, name=(name or "")[:255], data=data, files=len(entries),
+                                            size=sum(size for _, size in entries))
+    return {"id": str(upload.id), "files": upload.files, "bytes": upload.size,
+            "names": [path for path, _ in entries[:20]]}
+
+
+def checked_seed(user, upload: str | None, earlier: Run | None) -> dict | None:
+    """The ``workspace_seed`` for a new run: the caller's own upload, or an earlier run they may read."""
+    if upload and earlier is not None:
+        raise BadRequest("give `workspace_upload` or `workspace_from_run`, not both")
+    if upload:
+        try:
+            found = WorkspaceUpload.objects.filter(pk=upload, owner=user).exists()
+        except (ValueError, TypeError, ValidationError):
+            found = False
+        if not found:
+            raise BadRequest(f"workspace_upload: no upload {upload!r} of yours (uploads are kept for a day)")
+        return {"upload": str(upload)}
+    if earlier is not None:
+        if latest(earlier.id) is None:
+            raise BadRequest(f"workspace_from_run: run {earlier.id} left no files")
+        return {"from_run": str(earlier.id)}
+    return None
+
+
+def seed(run: Run, root: Path) -> int:
+    """Fill a new run's workspace from what it was asked to start from; the number of files written."""
+    source = run.workspace_seed or {}
+    if not source:
+        return 0
+    root.mkdir(parents=True, exist_ok=True)
+    if "upload" in source:
+        upload = WorkspaceUpload.objects.filter(pk=source["upload"]).first()
+        if upload is None:
+            raise BadRequest("the uploaded files this run starts from are gone")
+        return len(archive.extract_zip(bytes(upload.data), root, limits()))
+    snapshot = latest(source["from_run"])
+    if snapshot is None:
+        return 0
+    written = 0
+    for path, content in _contents(snapshot):
+        if content is None:
+            continue
+        target = (root / path).resolve()
+        if root.resolve() not in target.parents:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+        written += 1
+    return written
+
+
+def build_run_tools(run: Run, document: dict) -> RunTools:
+    """The run's tools as the deployment and the run ask: workspace, sandbox, isolation, gate, store."""
+    root = workspace_dir(run.id)
+    seed(run, root)
+    isolation = ((document.get("options") or {}).get("isolation") or RUN)
+    return RunTools(root, settings=ToolSettings(sandbox=settings.AGENT_SANDBOX, network=settings.AGENT_NETWORK),
+                    isolation=isolation if isolation in (RUN, "step") else RUN, ask_before=list(run.ask_before or []),
+                    store=DatabaseStore(run.id), approvals=Approvals(on_ask=_asker(run.id)))
+
+
+class DatabaseStore:
+    def __init__(self, run_id):
+        self.run_id = run_id
+
+    async def save(self, record: SnapshotRecord) -> None:
+        await off_loop(self._save)(record)
+
+    def _save(self, record: SnapshotRecord) -> None:
+        with transaction.atomic():
+            if record.blobs:
+                WorkspaceBlob.objects.bulk_create(
+                    [WorkspaceBlob(run_id=self.run_id, digest=d, data=data) for d, data in record.blobs.items()],
+                    ignore_conflicts=True)
+            counts = record.changes.counts()
+            WorkspaceSnapshot.objects.create(
+                run_id=self.run_id, number=record.number, label=record.label[:300], step_id=(record.step_id or "")[:300],
+                workspace=record.workspace[:300], base=record.base, manifest=to_json(record.manifest),
+                files=len(record.manifest), partial=record.partial, **counts)
+
+
+def _asker(run_id):
+    async def ask(call_id: str, tool: str, arguments: object, step_id: str) -> None:
+        await off_loop(_record_ask)(run_id, call_id, tool, step_id)
+    return ask
+
+
+def _record_ask(run_id, call_id: str, tool: str, step_id: str) -> None:
+    ToolApproval.objects.get_or_create(run_id=run_id, call_id=call_id[:200],
+                                       defaults={"tool": tool[:100], "step_id": step_id[:300]})
+
+
+# -- housekeeping ---------------------------------------------------------------------
+
+def delete_files(run_id) -> None:
+    root = workspace_dir(run_id)
+    for path in (root, root.with_name(root.name + ".steps")):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def prune(days: float | None = None, now: float | None = None) -> list[str]:
+    """Delete workspaces (directories) of finished runs older than ``days``; the run ids pruned."""
+    days = settings.WORKSPACE_RETENTION_DAYS if days is None else days
+    base = Path(settings.WORKSPACES_DIR)
+    WorkspaceUpload.objects.filter(created_at__lt=timezone.now() - timedelta(days=1)).delete()
+    if not days or not base.is_dir():
+        return []
+    cutoff = (now or time.time()) - days * 86400
+    active = {str(i) for i in Run.objects.filter(status__in=ACTIVE_STATUSES).values_list("id", flat=True)}
+    pruned = []
+    for entry in base.iterdir():
+        run_id = entry.name.removesuffix(".steps")
+        if run_id in active or not entry.is_dir() or entry.stat().st_mtime > cutoff:
+            continue
+        shutil.rmtree(entry, ignore_errors=True)
+        pruned.append(run_id)
+    return sorted(set(pruned))
+
+
+# -- reading it back (the API) ------------------------------------------------------------
+
+def latest(run_id) -> WorkspaceSnapshot | None:
+    return WorkspaceSnapshot.objects.filter(run_id=run_id, workspace=RUN).order_by("-number").first()
+
+
+def _snapshot(run: Run, number: int) -> WorkspaceSnapshot:
+    found = WorkspaceSnapshot.objects.filter(run=run, number=number).first()
+    if found is None:
+        raise Http404(f"run {run.id} has no workspace snapshot {number}")
+    return found
+
+
+def _blobs(run_id, digests: set[str]) -> dict[str, bytes]:
+    rows = WorkspaceBlob.objects.filter(run_id=run_id, digest__in=list(digests)).values_list("digest", "data")
+    return {digest: bytes(data) for digest, data in rows}
+
+
+def _contents(snapshot: WorkspaceSnapshot) -> list[tuple[str, bytes | None]]:
+    manifest = from_json(snapshot.manifest)
+    blobs = _blobs(snapshot.run_id, {s.digest for s in manifest.values()})
+    return [(path, blobs.get(state.digest)) for path, state in sorted(manifest.items())]
+
+
+def info(run: Run) -> dict:
+    rows = WorkspaceSnapshot.objects.filter(run=run).order_by("number").values(
+        "number", "label", "step_id", "workspace", "base", "files", "added", "modified", "removed", "partial",
+        "created_at")
+    uses = run.ask_before or ToolApproval.objects.filter(run=run).exists() or bool(rows)
+    return {"sandbox": run.sandbox or settings.AGENT_SANDBOX, "network": settings.AGENT_NETWORK,
+            "isolation": ((run.version.document.get("options") or {}).get("isolation") or RUN),
+            "ask_before": list(run.ask_before or []), "uses_tools": bool(uses),
+            "on_disk": workspace_dir(run.id).is_dir(),
+            "snapshots": [{**r, "step_id": r["step_id"] or None, "created": r.pop("created_at").isoformat()}
+                          for r in rows]}
+
+
+def files(run: Run, number: int) -> dict:
+    snapshot = _snapshot(run, number)
+    manifest = from_json(snapshot.manifest)
+    stored = set(WorkspaceBlob.objects.filter(run=run, digest__in=[s.digest for s in manifest.values()])
+                 .values_list("digest", flat=True))
+    return {"snapshot": number, "partial": snapshot.partial,
+            "files": [{"path": p, "size": s.size, "stored": s.digest in stored} for p, s in sorted(manifest.items())]}
+
+
+def file(run: Run, number: int, path: str) -> dict:
+    manifest = from_json(_snapshot(run, number).manifest)
+    state = manifest.get(path)
+    if state is None:
+        raise Http404(f"snapshot {number} has no file {path!r}")
+    data = _blobs(run.id, {state.digest}).get(state.digest)
+    text = text_of(data)
+    truncated = text is not None and len(text) > MAX_VIEW_CHARS
+    return {"path": path, "size": state.size, "text": text[:MAX_VIEW_CHARS] if text is not None else None,
+            "truncated": truncated, "stored": data is not None}
+
+
+def diff(run: Run, number: int) -> dict:
+    snapshot = _snapshot(run, number)
+    new = from_json(snapshot.manifest)
+    old = from_json(_snapshot(run, snapshot.base).manifest) if snapshot.base else {}
+    changed = sorted(p for p in set(new) | set(old)
+                     if (old[p].digest if p in old else None) != (new[p].digest if p in new else None))
+    blobs = _blobs(run.id, {m[p].digest for m in (old, new) for p in changed if p in m})
+    changes = []
+    for path in changed:
+        was, now = path in old, path in new
+        text, truncated = unified(path, blobs.get(old[path].digest) if was else None,
+                                  blobs.get(new[path].digest) if now else None, was=was, now=now)
+        changes.append({"path": path, "change": "modified" if was and now else "added" if now else "removed",
+                        "diff": text, "truncated": truncated})
+    return {"snapshot": number, "base": snapshot.base, "changes": changes}
+
+
+def zip_of(run: Run, number: int | None = None) -> tuple[str, bytes]:
+    """(file name, zip bytes) of a snapshot's files (default: the run's workspace as it was last recorded)."""
+    snapshot = _snapshot(run, number) if number else latest(run.id)
+    if snapshot is None:
+        raise Http404(f"run {run.id} has no workspace files")
+    entries = [(path, data) for path, data in _contents(snapshot) if data is not None]
+    return f"run-{str(run.id)[:8]}-workspace-{snapshot.number}.zip", archive.zip_entries(entries)

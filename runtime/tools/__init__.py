@@ -1,0 +1,109 @@
+"""The tools agents call, as a registry: a name maps to a :class:`Tool` in its own module.
+
+What each tool is (name, description, parameters) is the designer's truth
+(:mod:`designer.tool_specs`); this registry holds how each one runs. A tool gets its arguments and a
+:class:`~runtime.tools.workspace.Workspace` and answers with text the model
+reads; a :class:`ToolError` reaches the model as ``error: ...``. Tools know
+nothing of the engine: :mod:`runtime.engine.toolcalls` offers them, gates them,
+runs them concurrently and emits their events.
+"""
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+from designer.tool_specs import SPECS, UPSTREAM
+from runtime.tools.workspace import Workspace
+
+
+class ToolError(Exception):
+    """A failure the model reads (as ``error: <message>``) and may recover from."""
+
+
+@dataclass
+class ToolResult:
+    output: str
+    truncated: bool = False
+
+
+@dataclass
+class ToolSettings:
+    """What the deployment decides for every tool call (not the workflow author)."""
+
+    sandbox: str = "bwrap"       # "bwrap", or "off" (AGENT_SANDBOX=off: commands run unsandboxed)
+    network: bool = False        # AGENT_NETWORK=1
+    bwrap: str = "bwrap"
+
+
+class Tool(ABC):
+    name: str = ""
+
+    @property
+    def description(self) -> str:
+        return str(SPECS.get(self.name, {}).get("description", ""))
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        return dict(SPECS.get(self.name, {}).get("parameters") or {"type": "object", "properties": {}})
+
+    @abstractmethod
+    async def run(self, args: dict, workspace: Workspace, settings: ToolSettings) -> ToolResult:
+        """Carry out one call; raise :class:`ToolError` for what the model should read as an error."""
+
+    def spec(self) -> dict:
+        """The function-tool shape providers send to the model."""
+        return {"name": self.name, "description": self.description, "parameters": self.parameters}
+
+
+_REGISTRY: dict[str, str | Tool] = {
+    "bash": "runtime.tools.bash:BashTool",
+    "read": "runtime.tools.files:ReadTool",
+    "write": "runtime.tools.files:WriteTool",
+    "glob": "runtime.tools.files:GlobTool",
+    "grep": "runtime.tools.files:GrepTool",
+    "edit": "runtime.tools.files:EditTool",
+}
+
+
+def register(name: str, tool: str | Tool) -> None:
+    """Register a tool instance (or ``"module:Class"``) under ``name``."""
+    _REGISTRY[name] = tool
+
+
+def names() -> list[str]:
+    """Registered names, upstream's first (in upstream's order), then ours alphabetically."""
+    return [n for n in UPSTREAM if n in _REGISTRY] + sorted(n for n in _REGISTRY if n not in UPSTREAM)
+
+
+def get(name: str) -> Tool:
+    try:
+        target = _REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"unknown tool {name!r}") from None
+    if isinstance(target, str):
+        module, _, attr = target.partition(":")
+        target = getattr(importlib.import_module(module), attr)()
+        _REGISTRY[name] = target
+    assert isinstance(target, Tool)
+    return target
+
+
+def agent_tool_names(agent: dict) -> list[str]:
+    """An agent's tools: its ``tools`` allowlist (absent = every registered tool) minus ``disallowedTools``.
+
+    ``submit_result`` is the engine's, never listed here. Names no registered tool has are kept
+    (see :func:`unknown_tools`): the run refuses to start on them rather than silently dropping them.
+    """
+    listed = agent.get("tools")
+    chosen = list(listed) if isinstance(listed, list) else names()
+    denied = set(agent.get("disallowedTools") or [])
+    return [n for n in dict.fromkeys(chosen) if n not in denied and n != "submit_result"]
+
+
+def unknown_tools(agents: dict) -> list[tuple[str, str]]:
+    """(agent, tool) for each tool an agent lists that no registered tool has."""
+    known = set(_REGISTRY) | {"submit_result"}
+    return [(name, tool) for name, agent in (agents or {}).items() if isinstance(agent, dict)
+            for tool in (agent.get("tools") or []) if isinstance(tool, str) and tool not in known]

@@ -1,0 +1,332 @@
+"""Zip files in and out of run workspaces, safely.
+
+Users upload a zip to seed a run's workspace and download workspaces as zips.
+An upload is untrusted: its names may climb out of the workspace (``../x``,
+``/etc/x``, ``C:\\x``), its entries may be symlinks or devices, and its sizes
+may lie (a zip bomb declares a few bytes and inflates to gigabytes). Every rule
+is checked before anything is written, the real decompressed bytes are counted
+while extracting, extraction never goes through a symlink already in the
+destination, and a refusal part-way removes what was written. Refusals name the
+entry and the rule, for the person who uploaded it.
+"""
+from __future__ import annotations
+
+import errno
+import io
+import lzma
+import os
+import re
+import stat
+import time
+import zipfile
+import zlib
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+_CHUNK = 1 << 16
+# What reading a damaged entry raises, by decompressor (bz2 raises OSError); reads are from memory, so no OSError
+# here is the disk's.
+_CORRUPT = (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, zlib.error, lzma.LZMAError, OSError)
+_READABLE = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
+_DRIVE = re.compile(r"^[A-Za-z]:")
+_NAME_MAX = 255     # bytes in one path component (Linux)
+_PATH_MAX = 4000    # bytes in a whole relative path, below PATH_MAX with room for the workspace's own
+
+
+class ArchiveRefused(ValueError):
+    """The upload is refused; the message names the entry and the rule (e.g. "entry '../evil.txt' points outside the workspace")."""
+
+
+@dataclass(frozen=True)
+class ArchiveLimits:
+    max_upload_bytes: int = 50 * 2**20      # the zip itself
+    max_files: int = 5000
+    max_total_bytes: int = 200 * 2**20      # uncompressed, all entries
+    max_file_bytes: int = 50 * 2**20        # uncompressed, one entry
+
+
+@dataclass(frozen=True)
+class _Entry:
+    path: str               # relative, posix, normalised
+    info: zipfile.ZipInfo
+    is_dir: bool
+
+    @property
+    def mode(self) -> int:
+        # Only the executable bit is taken from the zip: no setuid, no group or world writing.
+        return 0o755 if (self.info.external_attr >> 16) & 0o111 else 0o644
+
+
+def _mib(size: int) -> str:
+    return f"{size / 2**20:g} MB" if size >= 2**20 else f"{size} bytes"
+
+
+def _path_of(info: zipfile.ZipInfo) -> tuple[str, bool]:
+    """The entry's relative posix path and whether it is a directory; refuse names that leave the workspace."""
+    raw = info.filename
+    name = raw.replace("\\", "/")  # zips made on Windows may use backslashes: they separate there, so here too
+    if not name.strip("/"):
+        raise ArchiveRefused(f"entry {raw!r} has an empty name")
+    if name.startswith("/") or _DRIVE.match(name):
+        raise ArchiveRefused(f"entry {raw!r} is an absolute path; entries must be relative to the workspace")
+    parts = [part for part in name.split("/") if part not in ("", ".")]
+    if ".." in parts:
+        raise ArchiveRefused(f"entry {raw!r} points outside the workspace")
+    if not parts:
+        raise ArchiveRefused(f"entry {raw!r} has an empty name")
+    if any(len(part.encode()) > _NAME_MAX for part in parts) or len(name.encode()) > _PATH_MAX:
+        raise ArchiveRefused(f"entry {raw!r} has a name too long for the file system")
+    kind = stat.S_IFMT(info.external_attr >> 16)
+    return "/".join(parts), name.endswith("/") or kind == stat.S_IFDIR
+
+
+def _entries(zf: zipfile.ZipFile, limits: ArchiveLimits) -> list[_Entry]:
+    """Every entry, checked against every rule that needs no decompression."""
+    entries: list[_Entry] = []
+    files: set[str] = set()
+    dirs: set[str] = set()
+    total = folders = 0
+    for info in zf.infolist():
+        raw = info.filename
+        path, is_dir = _path_of(info)
+        kind = stat.S_IFMT(info.external_attr >> 16)
+        if kind == stat.S_IFLNK:
+            raise ArchiveRefused(f"entry {raw!r} is a symbolic link; links are not allowed in uploads")
+        if kind not in (0, stat.S_IFREG, stat.S_IFDIR):
+            raise ArchiveRefused(f"entry {raw!r} is a device, pipe or socket; only files and folders are allowed")
+        if info.flag_bits & 0x1:
+            raise ArchiveRefused(f"entry {raw!r} is encrypted; upload a zip without a password")
+        if not is_dir and info.compress_type not in _READABLE:
+            raise ArchiveRefused(f"entry {raw!r} uses a compression method this server cannot read")
+        parents = ["/".join(path.split("/")[:i]) for i in range(1, path.count("/") + 1)]
+        if clash := next((p for p in parents if p in files), None):
+            raise ArchiveRefused(f"entry {raw!r} needs a folder {clash!r}, but the zip also has a file {clash!r}")
+        if is_dir:
+            if path in files:
+                raise ArchiveRefused(f"entry {raw!r} is both a file and a folder")
+            dirs.update(parents + [path])
+            folders += 1
+            if folders > limits.max_files:
+                raise ArchiveRefused(f"the zip has more than {limits.max_files} folders (at entry {raw!r})")
+            entries.append(_Entry(path, info, True))
+            continue
+        if path in files:
+            raise ArchiveRefused(f"entry {raw!r} appears twice in the zip")
+        if path in dirs:
+            raise ArchiveRefused(f"entry {raw!r} is both a file and a folder")
+        files.add(path)
+        dirs.update(parents)
+        if len(files) > limits.max_files:
+            raise ArchiveRefused(f"the zip has more than {limits.max_files} files (at entry {raw!r})")
+        if info.file_size > limits.max_file_bytes:
+            raise ArchiveRefused(f"entry {raw!r} is {_mib(info.file_size)} uncompressed, more than the limit of "
+                                 f"{_mib(limits.max_file_bytes)} per file")
+        total += info.file_size
+        if total > limits.max_total_bytes:
+            raise ArchiveRefused(f"the files add up to more than the limit of {_mib(limits.max_total_bytes)} "
+                                 f"uncompressed (at entry {raw!r})")
+        entries.append(_Entry(path, info, False))
+    return entries
+
+
+@contextmanager
+def _open(data: bytes, limits: ArchiveLimits) -> Iterator[zipfile.ZipFile]:
+    if len(data) > limits.max_upload_bytes:
+        raise ArchiveRefused(f"the upload is {_mib(len(data))}, more than the limit of {_mib(limits.max_upload_bytes)}")
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, OSError):
+        raise ArchiveRefused("the upload is not a zip file") from None
+    with zf:
+        yield zf
+
+
+def check_zip(data: bytes, limits: ArchiveLimits = ArchiveLimits()) -> list[tuple[str, int]]:
+    """Check everything without writing: returns [(relative posix path, declared size)] of the files. Raise ArchiveRefused."""
+    with _open(data, limits) as zf:
+        return [(e.path, e.info.file_size) for e in _entries(zf, limits) if not e.is_dir]
+
+
+class _Extraction:
+    """Writes under one open directory, component by component, never through a symlink; remembers what it made."""
+
+    def __init__(self, root: Path):
+        self.root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        self.made_dirs: list[str] = []
+        self.written: list[str] = []
+        self.total = 0
+
+    def close(self) -> None:
+        os.close(self.root_fd)
+
+    def directory(self, parts: list[str], raw: str, *, create: bool = True) -> int:
+        """An open fd of the folder at ``parts`` (made if missing); the caller closes it."""
+        fd = os.dup(self.root_fd)
+        try:
+            for depth, part in enumerate(parts):
+                if create:
+                    try:
+                        os.mkdir(part, 0o755, dir_fd=fd)
+                        self.made_dirs.append("/".join(parts[:depth + 1]))
+                    except FileExistsError:
+                        pass
+                try:
+                    # O_NOFOLLOW: a symlink already in the destination (to /etc, say) is never gone through.
+                    next_fd = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+                except OSError as exc:
+                    if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                        where = "/".join(parts[:depth + 1])
+                        raise ArchiveRefused(f"entry {raw!r} would be written through {where!r}, which is already in "
+                                             "the workspace and is not a folder (a file or a symbolic link)") from None
+                    raise
+                os.close(fd)
+                fd = next_fd
+            return fd
+        except BaseException:
+            os.close(fd)
+            raise
+
+    def file(self, entry: _Entry, source: IO[bytes], limits: ArchiveLimits) -> None:
+        parts = entry.path.split("/")
+        parent = self.directory(parts[:-1], entry.info.filename)
+        try:
+            try:
+                # O_EXCL: existing files are not overwritten, and with O_CREAT a symlink there is not followed.
+                fd = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
+                             dir_fd=parent)
+            except FileExistsError:
+                raise ArchiveRefused(f"entry {entry.info.filename!r} is already in the workspace") from None
+            self.written.append(entry.path)
+            with os.fdopen(fd, "wb") as out:
+                self.total += copy_capped(source, out, entry.info.filename, limits, self.total)
+                os.fchmod(out.fileno(), entry.mode)
+        finally:
+            os.close(parent)
+
+    def undo(self) -> None:
+        """Remove what this extraction wrote: its files, then its folders, deepest first."""
+        for path in self.written:
+            parts = path.split("/")
+            try:
+                parent = self.directory(parts[:-1], path, create=False)
+            except (ArchiveRefused, OSError):
+                continue
+            try:
+                os.unlink(parts[-1], dir_fd=parent)
+            except OSError:
+                pass
+            finally:
+                os.close(parent)
+        for path in reversed(self.made_dirs):
+            parts = path.split("/")
+            try:
+                parent = self.directory(parts[:-1], path, create=False)
+            except (ArchiveRefused, OSError):
+                continue
+            try:
+                os.rmdir(parts[-1], dir_fd=parent)
+            except OSError:
+                pass  # not empty: something else (not this call) wrote there meanwhile
+            finally:
+                os.close(parent)
+
+
+def copy_capped(source: IO[bytes], out: IO[bytes], name: str, limits: ArchiveLimits, total_before: int = 0) -> int:
+    """Copy ``source`` to ``out`` counting the real bytes, refusing as soon as a cap is passed; returns the count.
+
+    Declared sizes are only what the zip says: this is what stops a bomb whatever its headers claim.
+    """
+    size = 0
+    while True:
+        try:
+            chunk = source.read(_CHUNK)
+        except _CORRUPT as exc:  # a bad CRC, a broken deflate stream, a header that does not match
+            raise ArchiveRefused(f"entry {name!r} is corrupt ({exc})") from None
+        if not chunk:
+            return size
+        size += len(chunk)
+        if size > limits.max_file_bytes:
+            raise ArchiveRefused(f"entry {name!r} is more than {_mib(limits.max_file_bytes)} uncompressed, the limit "
+                                 "per file (its header said less)")
+        if total_before + size > limits.max_total_bytes:
+            raise ArchiveRefused(f"the files add up to more than the limit of {_mib(limits.max_total_bytes)} "
+                                 f"uncompressed (at entry {name!r}, whose header said less)")
+        out.write(chunk)
+
+
+def extract_zip(data: bytes, dest: Path, limits: ArchiveLimits = ArchiveLimits()) -> list[str]:
+    """Extract into ``dest`` (an existing directory, empty or not); returns the relative paths of the files written.
+
+    Everything is checked first (as :func:`check_zip`); then the real decompressed bytes are counted while
+    streaming, since declared sizes can lie. Files already in ``dest`` are never overwritten (the entry is
+    refused). On a refusal part-way, what this call wrote is removed before :class:`ArchiveRefused` is raised.
+    """
+    with _open(data, limits) as zf:
+        entries = _entries(zf, limits)
+        extraction = _Extraction(Path(dest))
+        try:
+            for entry in entries:
+                if entry.is_dir:
+                    os.close(extraction.directory(entry.path.split("/"), entry.info.filename))
+                    continue
+                try:
+                    source = zf.open(entry.info)
+                except _CORRUPT as exc:
+                    raise ArchiveRefused(f"entry {entry.info.filename!r} is corrupt ({exc})") from None
+                with source:
+                    extraction.file(entry, source, limits)
+            return list(extraction.written)
+        except BaseException:
+            extraction.undo()
+            raise
+        finally:
+            extraction.close()
+
+
+def _zip_info(path: str, mode: int, mtime: float | None = None) -> zipfile.ZipInfo:
+    # Zip timestamps start in 1980; anything older (or a clock at 0) would make zipfile raise.
+    when = mtime if mtime is not None else time.time()
+    stamp = time.localtime(min(max(when, 315532800 + 86400), 4102444800))[:6]  # 1980-01-02 .. 2100-01-01
+    info = zipfile.ZipInfo(path, date_time=stamp)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = (stat.S_IFREG | mode) << 16
+    return info
+
+
+def zip_entries(entries: Iterable[tuple[str, bytes]]) -> bytes:
+    """A zip (deflated) of (relative path, content) pairs, for downloads."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path, content in entries:
+            zf.writestr(_zip_info(path, 0o644), content)
+    return buffer.getvalue()
+
+
+def zip_directory(root: Path) -> bytes:
+    """A zip of every regular file under ``root`` (symlinks are neither followed nor included; relative posix paths)."""
+    root = Path(root)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        # followlinks=False: a linked folder is listed but not entered (and, being a link, not included).
+        for folder, dirnames, filenames in os.walk(root, followlinks=False):
+            dirnames.sort()
+            for name in sorted(filenames):
+                full = os.path.join(folder, name)
+                try:
+                    # O_NOFOLLOW: a file swapped for a link since the listing is skipped, not followed.
+                    fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+                except OSError:
+                    continue  # a symlink, or gone since the listing
+                with os.fdopen(fd, "rb") as source:
+                    status = os.fstat(fd)
+                    if not stat.S_ISREG(status.st_mode):
+                        continue  # fifos, sockets, devices: not workspace content
+                    mode = 0o755 if status.st_mode & 0o111 else 0o644
+                    relative = Path(full).relative_to(root).as_posix()
+                    with zf.open(_zip_info(relative, mode, status.st_mtime), "w") as out:
+                        while chunk := source.read(_CHUNK):
+                            out.write(chunk)
+    return buffer.getvalue()

@@ -1,0 +1,181 @@
+"""One run's tools: its workspace, per-step copies (``isolation: step``), snapshots and the gate.
+
+``options.isolation`` (absent or ``run``: the run's agents share one
+workspace; ``step``: each step execution, so each loop iteration and each
+forEach item, works on its own copy of the workspace as it was when the step
+began). A step's copy comes back when the step ends: every file it added,
+changed or removed is applied to the run's workspace unless the run's
+workspace changed that same file meanwhile (another item got there first);
+those files stay in the copy, and the run says which (a warning). Parallel
+items therefore never race on a file, and the one that finishes first wins a
+conflict. Copies live beside the workspace (``<run>.steps/``) and are deleted
+with it.
+
+Snapshots are taken when the workspace changed since the last one, and go to
+a :class:`SnapshotStore` (the database in the server, memory elsewhere).
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from runtime.tools import ToolSettings
+from runtime.tools.approvals import Approvals
+from runtime.tools.snapshots import Changes, Manifest, compare, scan
+from runtime.tools.workspace import OutsideWorkspace, Workspace
+
+RUN = "run"
+
+
+@dataclass
+class SnapshotRecord:
+    number: int
+    label: str
+    step_id: str | None
+    workspace: str                  # "run", or the step id of an isolation copy
+    manifest: Manifest
+    blobs: dict[str, bytes]
+    changes: Changes
+    base: int | None = None         # the snapshot its changes are counted from (None: from empty)
+    partial: bool = False
+
+    def event_data(self) -> dict:
+        return {"snapshot": self.number, "label": self.label, "step_id": self.step_id, "workspace": self.workspace,
+                "files": len(self.manifest), **self.changes.counts(), **({"partial": True} if self.partial else {})}
+
+
+class SnapshotStore(Protocol):
+    async def save(self, record: SnapshotRecord) -> None: ...
+
+
+@dataclass
+class MemoryStore:
+    records: list[SnapshotRecord] = field(default_factory=list)
+    blobs: dict[str, bytes] = field(default_factory=dict)
+
+    async def save(self, record: SnapshotRecord) -> None:
+        self.records.append(record)
+        self.blobs.update(record.blobs)
+
+
+@dataclass
+class StepCopy:
+    name: str
+    workspace: Workspace
+    base: Manifest
+    base_number: int | None    # the run's snapshot the copy was taken from
+
+
+def copy_name(step_path: str) -> str:
+    """A directory name for a step id (``batch[3]`` -> ``batch_3_``): readable and never a path."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", step_path).strip(".") or "step"
+
+
+class RunTools:
+    def __init__(self, root: Path | str, *, settings: ToolSettings | None = None, isolation: str = RUN,
+                 ask_before: list[str] | tuple[str, ...] = (), store: SnapshotStore | None = None,
+                 approvals: Approvals | None = None):
+        self.workspace = Workspace(root)
+        self.settings = settings or ToolSettings()
+        self.isolation = isolation if isolation in (RUN, "step") else RUN
+        self.ask_before = frozenset(ask_before)
+        self.store: SnapshotStore = store if store is not None else MemoryStore()
+        self.approvals = approvals or Approvals()
+        self.copies_root = self.workspace.root.with_name(self.workspace.root.name + ".steps")
+        self._manifests: dict[str, Manifest] = {}
+        self._last: dict[str, int] = {}       # workspace name -> its latest snapshot number
+        self.by_label: dict[str, int] = {}    # label -> the run workspace's snapshot taken under it
+        self._known: set[str] = set()
+        self._number = 0
+        self._lock = asyncio.Lock()
+        # The engine's: emits ``workspace_snapshot`` for each record (tools never emit events themselves).
+        self.on_record: Callable[[SnapshotRecord], Awaitable[None]] | None = None
+        self.used = False   # any tool call at all (the UI says "not sandboxed" only for runs that ran commands)
+
+    # -- workspaces ------------------------------------------------------------
+    async def begin(self, step_path: str) -> StepCopy | None:
+        """Under ``isolation: step``, a fresh copy of the run's workspace for this step execution."""
+        if self.isolation != "step":
+            return None
+        name = copy_name(step_path)
+        target = self.copies_root / name
+        source = self.workspace.ensure()
+
+        def copy() -> Manifest:
+            if target.exists():
+                shutil.rmtree(target)  # a retried step starts again from the run's workspace
+            shutil.copytree(source, target, symlinks=True)
+            return scan(target, None, set()).manifest
+
+        async with self._lock:
+            # The copy's changes are shown against the run's workspace as it was: record that first.
+            await self._record(self.workspace.root, RUN, "before " + step_path, step_path, None, always=False)
+            base = await asyncio.to_thread(copy)
+        return StepCopy(step_path, Workspace(target), base, self._last.get(RUN))
+
+    async def finish(self, copy: StepCopy | None) -> list[str]:
+        """Apply a step copy's changes to the run's workspace; the paths that conflicted (kept in the copy)."""
+        if copy is None:
+            return []
+        async with self._lock:
+            return await asyncio.to_thread(self._merge, copy)
+
+    def _merge(self, copy: StepCopy) -> list[str]:
+        now = scan(copy.workspace.ensure(), copy.base, set()).manifest
+        changes = compare(copy.base, now)
+        current = scan(self.workspace.ensure(), self._manifests.get(RUN), set()).manifest
+        conflicts = []
+        for path in changes.added + changes.modified + changes.removed:
+            base, mine = copy.base.get(path), current.get(path)
+            if (base.digest if base else None) != (mine.digest if mine else None):
+                conflicts.append(path)
+                continue
+            try:
+                target = self.workspace.resolve(path)
+            except OutsideWorkspace:
+                conflicts.append(path)
+                continue
+            if path in now:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(copy.workspace.ensure() / path, target, follow_symlinks=False)
+            elif target.is_file() and not target.is_symlink():
+                os.unlink(target)
+        return sorted(conflicts)
+
+    # -- snapshots ---------------------------------------------------------------
+    async def snapshot(self, label: str, *, step_id: str | None = None, copy: StepCopy | None = None,
+                       always: bool = False) -> SnapshotRecord | None:
+        """Record the workspace (or a step copy) if it changed since its last snapshot; None when it did not."""
+        name = copy.name if copy is not None else RUN
+        root = copy.workspace.root if copy is not None else self.workspace.root
+        async with self._lock:
+            return await self._record(root, name, label, step_id, copy, always=always)
+
+    async def _record(self, root: Path, name: str, label: str, step_id: str | None, copy: StepCopy | None, *,
+                      always: bool) -> SnapshotRecord | None:
+        if not root.exists():
+            return None
+        first = name not in self._manifests
+        previous = self._manifests.get(name) or (copy.base if copy is not None else {})
+        found = await asyncio.to_thread(scan, root, previous, self._known)
+        changes = compare(previous, found.manifest)
+        if changes.empty and not always:
+            return None
+        self._number += 1
+        base = (copy.base_number if copy is not None else None) if first else self._last.get(name)
+        self._manifests[name] = found.manifest
+        self._last[name] = self._number
+        if name == RUN:
+            self.by_label[label] = self._number
+        record = SnapshotRecord(self._number, label, step_id, name, found.manifest, found.blobs, changes, base,
+                                found.partial)
+        await self.store.save(record)
+        if self.on_record is not None:
+            await self.on_record(record)
+        return record
