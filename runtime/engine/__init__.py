@@ -36,7 +36,7 @@ from runtime.engine.includes import FileResolver
 from runtime.engine.scheduler import run_scope
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, Budgets, LoopMeta, Outcome, RunControl, RunResult
 from runtime.engine.steps import run_step
-from runtime.engine.toolcalls import unknown_tools_message
+from runtime.engine.toolcalls import unknown_tools_message, warn_untooled
 from runtime.events import Emitter, format_duration
 from runtime.policies import attach
 from runtime.pricing import PriceBook
@@ -102,6 +102,8 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
         ctx.halt(FAILED, unknown, "unknown_tool")
     elif tools is not None:
         await tools.snapshot("start")  # the files the run starts from, when it was given any
+    else:
+        await warn_untooled(ctx, document.get("agents") or {})
 
     outcomes: dict[str, Outcome] = {}
     top = Scope(prefix="", steps=steps, base_dir=ctx.base_dir, includes=document.get("includes") or {},

@@ -15,7 +15,7 @@ from designer.documents import load_source
 from runtime.engine.context import MAX_INCLUDE_DEPTH, RunContext, Scope, StepError
 from runtime.engine.state import Outcome
 from runtime.engine.summary import summarize
-from runtime.engine.toolcalls import unknown_tools_message
+from runtime.engine.toolcalls import unknown_tools_message, warn_untooled
 
 
 class FileResolver:
@@ -64,6 +64,7 @@ async def run_include(ctx: RunContext, scope: Scope, step: dict, path: str) -> O
     problem = unknown_tools_message(added)
     if problem:
         raise StepError(f"include {ref!r}: {problem}")
+    await warn_untooled(ctx, added)
     sub = Scope(prefix=path, steps=document.get("steps") or [], base_dir=base_dir,
                 includes=document.get("includes") or {}, include_depth=depth, variables={},
                 concurrency=scope.concurrency)

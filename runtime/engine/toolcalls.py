@@ -87,6 +87,17 @@ async def snapshot_iteration(ctx: RunContext, label: str, step_id: str) -> int |
     return record.number if record is not None else ctx.tools.by_label.get(label)
 
 
+async def warn_untooled(ctx: RunContext, agents: dict) -> None:
+    """A run without a workspace (the engine called without ``tools``) gives no tools: say so per agent."""
+    if ctx.tools is not None:
+        return
+    for name, agent in (agents or {}).items():
+        listed = [t for t in (agent.get("tools") or []) if t != SUBMIT_RESULT] if isinstance(agent, dict) else []
+        if listed:
+            await ctx.warn(f"agent '{name}': tools {', '.join(listed)} are not given in this run (it has no "
+                           "workspace) and are left out", agent=name, tools=listed)
+
+
 Submit = Callable[[ToolCall], Awaitable[dict]]
 
 
@@ -158,8 +169,14 @@ async def _ask(ctx: RunContext, call: ToolCall, who: dict) -> None:
     emit = ctx.emitter.emit
     base = {"tool_name": call.name, "tool_call_id": call.id, "input": call.arguments}
     await emit("tool_approval", **who, message=f"{call.name} waits for approval", data={"phase": "asked", **base})
-    async with held_deadlines():
-        decision = await ctx.tools.approvals.wait(call.id, call.name, call.arguments, who["step_id"])
+    try:
+        async with held_deadlines():
+            decision = await ctx.tools.approvals.wait(call.id, call.name, call.arguments, who["step_id"])
+    except asyncio.CancelledError:
+        # A stop (or the run's own timeout) cancels the wait: everyone watching sees the call will not run.
+        await emit("tool_approval", **who, message=f"{call.name} cancelled",
+                   data={"phase": "cancelled", **base, "reason": ctx.halt_reason or "cancelled"})
+        raise
     phase = "cancelled" if decision.cancelled else "approved" if decision.approved else "denied"
     by = f" by {decision.actor}" if decision.actor else ""
     await emit("tool_approval", **who, message=f"{call.name} {phase}{by}",

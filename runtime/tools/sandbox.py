@@ -229,7 +229,7 @@ async def run_command(command: str, *, workspace: Path, timeout: float = DEFAULT
         await _settle(output.exited, _DRAIN_GRACE)
         await _settle(output.closed, _DRAIN_GRACE)
     except asyncio.CancelledError:
-        pass
+        _kill_group(pid)
         with contextlib.suppress(asyncio.CancelledError):
             await _settle(output.exited, _DRAIN_GRACE)
         raise

@@ -97,7 +97,7 @@ async def test_simulated_replies_stream_as_output_deltas():
     assert outputs[-1]["done"] is True
 
 
-async def test_unknown_agent_tools_are_warned_about_once_at_start_and_do_not_fail_the_run():
+async def test_tools_of_a_run_without_a_workspace_are_warned_about_once_at_start_and_do_not_fail_the_run():
     d = doc("""
         name: tools
         agents:

@@ -87,4 +87,17 @@ async def test_tools_of_included_agents_are_warned_about_once(tmp_path):
     """)
     result, _ = await run(d, base_dir=tmp_path)
     assert result.status == "completed"
-    assert result.warnings == ["agent 'deployer': tools bash are not provided by this runtime and are left out"]
+    assert result.warnings == ["agent 'deployer': tools bash are not given in this run (it has no workspace) "
+                               "and are left out"]
+
+
+async def test_an_included_agent_with_an_unknown_tool_fails_its_include_step(tmp_path):
+    write(tmp_path / "deploy.yaml", SUB.replace('description: "Deploys."', 'description: "Deploys.", tools: [kubectl]'))
+    d = doc("""
+        name: once
+        steps:
+          - {id: staging, include: deploy.yaml}
+    """)
+    result, sink = await run(d, base_dir=tmp_path)
+    assert result.status == "failed"
+    assert "agent 'deployer' lists tool 'kubectl'" in step_end(sink, "staging")["error"]

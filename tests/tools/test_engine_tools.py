@@ -41,6 +41,7 @@ async def test_scripted_tool_calls_run_in_the_workspace_and_the_model_reads_thei
                 - {name: read, arguments: {path: done.txt}}
                 - {name: grep, arguments: {pattern: "print", path: "."}}
                 - {name: glob, arguments: {pattern: "**/*.py"}}
+            - tool_calls:   # not beside grep: calls of one turn run at once, and would race
                 - {name: edit, arguments: {path: src/app.py, old_string: hi, new_string: bye}}
             - "all done"
     """)
@@ -78,9 +79,10 @@ async def test_a_tool_error_reaches_the_model_and_the_conversation_goes_on(tmp_p
     """)
     result, sink = await run(doc(CODER), replies, tools=tools)
     assert result.status == "completed"
-    errors = [e["error"] for e in calls(sink)]
-    assert "outside the workspace" in errors[0]
-    assert "no such file" in errors[1]
+    path_of = {e["data"]["tool_call_id"]: e["data"]["input"]["path"] for e in calls(sink, "start")}
+    errors = {path_of[e["data"]["tool_call_id"]]: e["error"] for e in calls(sink)}  # ends come in any order
+    assert "outside the workspace" in errors["../../etc/passwd"]
+    assert "no such file" in errors["missing.txt"]
     second = [e for e in sink.events if e["type"] == "agent_turn" and e["data"]["phase"] == "request"][1]
     assert all(text.startswith("error: ") for text in second["data"]["input"])
     assert step_end(sink, "build")["data"]["content"] == "recovered"
