@@ -1,5 +1,6 @@
 """Open a template, press run: each template runs to completion with its script in seconds."""
 import asyncio
+import tempfile
 import time
 
 import pytest
@@ -9,6 +10,7 @@ from designer.templates import list_templates
 from runtime.engine import run_workflow
 from runtime.events import ListSink
 from runtime.script import load_script
+from runtime.tools.session import MemoryStore, RunTools
 
 # how each template's loop is meant to end with its script
 EXPECTED_LOOPS = {
@@ -22,12 +24,13 @@ EXPECTED_LOOPS = {
 }
 
 
-def run_template(template):
+def run_template(template, workspace=None):
     document = load_source(template.document_yaml).document
     sink = ListSink()
     started = time.monotonic()
+    tools = RunTools(workspace or tempfile.mkdtemp(prefix="template-"), store=MemoryStore())
     result = asyncio.run(run_workflow(document, run_id=f"template-{template.slug}", sink=sink,
-                                      script=load_script(template.script_yaml)))
+                                      script=load_script(template.script_yaml), tools=tools))
     return result, sink, time.monotonic() - started
 
 
@@ -52,3 +55,18 @@ def test_the_fanout_template_deploys_and_verifies_every_discovered_service():
     _, sink, _ = run_template(template)
     ended = {e["stepId"] for e in sink.of_type("step_end")}
     assert {f"deploy_each[{i}].verify" for i in range(3)} <= ended
+
+
+def test_the_harness_and_react_templates_work_with_real_tools(tmp_path):
+    by_slug = {t.slug: t for t in list_templates()}
+    _, sink, _ = run_template(by_slug["harness"], tmp_path / "harness")
+    ends = [e for e in sink.of_type("tool_call") if e["data"]["phase"] == "end"]
+    assert {e["data"]["tool_name"] for e in ends} >= {"write", "bash"}
+    assert all(e.get("error") is None for e in ends), [e.get("error") for e in ends]
+    assert "ok: burst" in ends[-1]["data"]["output"]
+    assert (tmp_path / "harness" / "PLAN.md").read_text().startswith("Plan v2 (burst test added)")
+
+    _, sink, _ = run_template(by_slug["react-tool-loop"], tmp_path / "react")
+    outputs = [e["data"]["output"] for e in sink.of_type("tool_call") if e["data"]["phase"] == "end"]
+    assert any(o.startswith("logs/week.log:1:billing ERROR timeout gateway") for o in outputs)
+    assert any("2 billing" in o for o in outputs)
