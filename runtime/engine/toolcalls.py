@@ -83,6 +83,8 @@ async def snapshot_iteration(ctx: RunContext, label: str, step_id: str) -> int |
     """After a loop iteration: the snapshot of what it changed (taken now, or by its own step), if anything."""
     if ctx.tools is None:
         return None
+    if label in ctx.tools.looked:  # a single-step iteration: its step was just recorded under the same label
+        return ctx.tools.by_label.get(label)
     record = await ctx.tools.snapshot(label, step_id=step_id)
     return record.number if record is not None else ctx.tools.by_label.get(label)
 

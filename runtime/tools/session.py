@@ -91,6 +91,7 @@ class RunTools:
         self._manifests: dict[str, Manifest] = {}
         self._last: dict[str, int] = {}       # workspace name -> its latest snapshot number
         self.by_label: dict[str, int] = {}    # label -> the run workspace's snapshot taken under it
+        self.looked: set[str] = set()         # labels the run workspace was scanned under, changed or not
         self._known: set[str] = set()
         self._number = 0
         self._lock = asyncio.Lock()
@@ -159,6 +160,8 @@ class RunTools:
 
     async def _record(self, root: Path, name: str, label: str, step_id: str | None, copy: StepCopy | None, *,
                       always: bool) -> SnapshotRecord | None:
+        if name == RUN:
+            self.looked.add(label)
         if not root.exists():
             return None
         first = name not in self._manifests

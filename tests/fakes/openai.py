@@ -76,6 +76,26 @@ class FakeOpenAI(FakeServer):
                         chunk_delay=reply.get("chunk_delay", 0.0))
 
 
+class FakeToolAgent(FakeOpenAI):
+    """Answers like an agent that uses tools: ``calls`` on its first turn, then ``final`` once it has
+    read the results (any request whose last message is a tool result). Ids are unique per request."""
+
+    def __init__(self, calls: list[dict], final: str = "done", **kw):
+        super().__init__(**kw)
+        self.calls = calls
+        self.final = final
+        self._served = 0
+
+    def reply_for(self, request: Request) -> dict:
+        messages = (request.json or {}).get("messages") or []
+        if messages and messages[-1].get("role") == "tool":
+            return {"content": self.final}
+        with self._lock:
+            self._served += 1
+            n = self._served
+        return {"tool_calls": [{**call, "id": f"call_{n}_{i}"} for i, call in enumerate(self.calls)]}
+
+
 def _args(call: dict) -> str:
     args = call.get("arguments", {})
     return args if isinstance(args, str) else json.dumps(args)
@@ -85,8 +105,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Fake OpenAI-compatible server on loopback")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--latency", type=float, default=0.0)
+    parser.add_argument("--tool-calls", help="JSON list of calls every agent makes on its first turn, "
+                                             "e.g. '[{\"name\": \"read\", \"arguments\": {\"path\": \"a\"}}]'")
     args = parser.parse_args()
-    server = FakeOpenAI(latency=args.latency, port=args.port)
+    server: FakeOpenAI = FakeToolAgent(json.loads(args.tool_calls), latency=args.latency, port=args.port) \
+        if args.tool_calls else FakeOpenAI(latency=args.latency, port=args.port)
     server.serve_forever()
 
 

@@ -73,6 +73,10 @@ class FakeServer(ABC):
         with self._lock:
             return self.replies.popleft() if self.replies else self.default
 
+    def reply_for(self, request: Request) -> dict:
+        """The reply to ``request``: the next scripted one (subclasses may answer from the request itself)."""
+        return self.next_reply()
+
     @abstractmethod
     def respond(self, request: Request, reply: dict) -> Response:
         """Turn one scripted reply into the HTTP response for ``request``."""
@@ -149,7 +153,7 @@ class FakeServer(ABC):
                 request = Request(method, path, headers, body)
                 with self._lock:
                     self.requests.append(request)
-                reply = self.next_reply()
+                reply = self.reply_for(request)
                 delay = reply.get("latency", self.latency)
                 if delay:
                     await asyncio.sleep(delay)
