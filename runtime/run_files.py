@@ -23,7 +23,8 @@ from django.utils import timezone
 from common.orm import off_loop
 from designer.errors import BadRequest
 from runtime.models import ACTIVE_STATUSES, Run, ToolApproval, WorkspaceBlob, WorkspaceSnapshot, WorkspaceUpload
-from runtime.tools import ToolSettings, archive
+from runtime.tools import ToolSettings
+from runtime.tools import archive as archive
 from runtime.tools.approvals import Approvals
 from runtime.tools.session import RUN, RunTools, SnapshotRecord
 from runtime.tools.snapshots import from_json, text_of, to_json, unified

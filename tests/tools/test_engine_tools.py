@@ -4,8 +4,6 @@ from __future__ import annotations
 import asyncio
 import json
 
-import pytest
-
 from runtime.contract import check
 from runtime.tools.approvals import Decision
 from runtime.tools.session import MemoryStore, RunTools
