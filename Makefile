@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/eslint.config.js -type f 2>/dev/null)
 
-.PHONY: install frontend run worker test lint-python test-python test-frontend chromium services bench clean contract
+.PHONY: install frontend run worker test lint-python test-python test-frontend chromium sandbox services bench clean contract
 
 install: $(BIN)/.installed
 
@@ -28,7 +28,7 @@ frontend/dist/index.html: frontend/node_modules/.installed $(FRONTEND_SOURCES)
 
 # Served by daphne (HTTP and websockets), as in production. No collectstatic: WhiteNoise serves
 # frontend/dist and the apps' static files straight from where they are (WHITENOISE_USE_FINDERS).
-run: install frontend
+run: install frontend sandbox
 	$(BIN)/python manage.py migrate --noinput
 	@echo "Loop Designer: open http://$(HOST):$(PORT)/"
 	@if [ -n "$$REDIS_URL" ] || [ "$$RUNTIME_BACKEND" = "celery" ]; then \
@@ -40,12 +40,16 @@ run: install frontend
 		exec $(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application; \
 	fi
 
-worker: install
+worker: install sandbox
 	$(BIN)/celery -A config worker --loglevel=INFO
 
 # Browser tests drive Debian's Chromium; install it when it is missing.
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+
+# Agents' `bash` runs under bubblewrap (docs/tools.md); install it when it is missing.
+sandbox:
+	@command -v bwrap >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q bubblewrap; }
 
 # The suite talks to the real Redis and PostgreSQL on this machine; start them if they are down.
 services:
@@ -61,7 +65,7 @@ lint-python: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test-python: install frontend chromium services
+test-python: install frontend chromium sandbox services
 	$(BIN)/python -m pytest
 
 test: lint-python test-frontend test-python
@@ -70,8 +74,9 @@ test: lint-python test-frontend test-python
 contract: install
 	$(BIN)/python manage.py event_types --write
 
-bench: install services
+bench: install services sandbox
 	$(BIN)/python bench/validate.py
+	$(BIN)/python bench/tools.py
 
 clean:
 	rm -rf $(VENV) frontend/node_modules frontend/dist data

@@ -1,4 +1,5 @@
-"""Finds runs whose worker died (no heartbeat) and marks them failed, from the server process."""
+"""Finds runs whose worker died (no heartbeat) and marks them failed, and prunes old workspaces, from the
+server process."""
 from __future__ import annotations
 
 import logging
@@ -7,6 +8,7 @@ import time
 
 from django.conf import settings
 
+from runtime import run_files
 from runtime.announce import announce_status_sync
 from runtime.execution import reap_lost_runs
 
@@ -22,11 +24,26 @@ def reap_once() -> list[str]:
     return lost
 
 
+PRUNE_EVERY_S = 3600.0
+
+
+def prune_workspaces() -> list[str]:
+    """Delete the workspace directories of runs past WORKSPACE_RETENTION_DAYS (their snapshots stay)."""
+    pruned = run_files.prune()
+    if pruned:
+        log.info("pruned the workspaces of %d run(s)", len(pruned))
+    return pruned
+
+
 def _loop() -> None:
+    last_prune = 0.0
     while True:
         time.sleep(settings.RUN_REAPER_INTERVAL_S)
         try:
             reap_once()
+            if time.monotonic() - last_prune >= PRUNE_EVERY_S:
+                last_prune = time.monotonic()
+                prune_workspaces()
         except Exception:
             log.exception("reaper pass failed")
 

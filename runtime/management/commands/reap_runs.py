@@ -1,11 +1,14 @@
 from django.core.management.base import BaseCommand
 
-from runtime.reaper import reap_once
+from runtime.reaper import prune_workspaces, reap_once
 
 
 class Command(BaseCommand):
-    help = "Mark runs whose worker stopped sending heartbeats as failed (worker lost)."
+    help = ("Mark runs whose worker stopped sending heartbeats as failed (worker lost), and delete the workspace "
+            "directories of runs older than WORKSPACE_RETENTION_DAYS.")
 
     def handle(self, *args, **options):
         lost = reap_once()
         self.stdout.write(f"{len(lost)} lost run(s)" + (": " + ", ".join(lost) if lost else ""))
+        pruned = prune_workspaces()
+        self.stdout.write(f"{len(pruned)} workspace(s) pruned")
