@@ -195,6 +195,12 @@ AGENT_SANDBOX = envstr("AGENT_SANDBOX", "bwrap")
 if AGENT_SANDBOX not in ("bwrap", "off"):
     raise ImproperlyConfiguredEnv(f"AGENT_SANDBOX must be bwrap or off, not {AGENT_SANDBOX!r}")
 AGENT_NETWORK = envbool("AGENT_NETWORK", False)
+# What one command may use (0: no limit): CPU seconds and address space per process, the largest file it
+# writes; and the workspace's size, past which the tools that write refuse until files are deleted.
+AGENT_CPU_SECONDS = envint("AGENT_CPU_SECONDS", 600)
+AGENT_MEMORY_MB = envint("AGENT_MEMORY_MB", 4096)
+AGENT_FILE_MB = envint("AGENT_FILE_MB", 1024)
+AGENT_WORKSPACE_MB = envint("AGENT_WORKSPACE_MB", 2048)
 WORKSPACES_DIR = Path(envstr("WORKSPACES_DIR", str(DATA_DIR / "workspaces"))).resolve()
 WORKSPACE_RETENTION_DAYS = envfloat("WORKSPACE_RETENTION_DAYS", 30)
 WORKSPACE_UPLOAD_MAX_BYTES = envint("WORKSPACE_UPLOAD_MAX_BYTES", 50 * 2**20)

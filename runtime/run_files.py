@@ -108,9 +108,16 @@ def build_run_tools(run: Run, document: dict) -> RunTools:
     root = workspace_dir(run.id)
     seed(run, root)
     isolation = ((document.get("options") or {}).get("isolation") or RUN)
-    return RunTools(root, settings=ToolSettings(sandbox=settings.AGENT_SANDBOX, network=settings.AGENT_NETWORK),
+    return RunTools(root, settings=tool_settings(),
                     isolation=isolation if isolation in (RUN, "step") else RUN, ask_before=list(run.ask_before or []),
                     store=DatabaseStore(run.id), approvals=Approvals(on_ask=_asker(run.id)))
+
+
+def tool_settings() -> ToolSettings:
+    """What this deployment lets every tool call do (AGENT_* settings; 0 means no limit)."""
+    return ToolSettings(sandbox=settings.AGENT_SANDBOX, network=settings.AGENT_NETWORK,
+                        cpu_seconds=settings.AGENT_CPU_SECONDS or None, memory_mb=settings.AGENT_MEMORY_MB or None,
+                        file_mb=settings.AGENT_FILE_MB or None, workspace_mb=settings.AGENT_WORKSPACE_MB or None)
 
 
 class DatabaseStore:

@@ -27,6 +27,7 @@ from runtime.tools.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
+WRITERS = frozenset({"write", "edit"})  # refused while the workspace is over its size (bash stays, to delete)
 EVENT_OUTPUT_CAP = 64 * 1024  # characters of a tool's output kept in its event (the model gets up to 1 MB)
 
 
@@ -162,6 +163,9 @@ async def _carry_out(ctx: RunContext, call: ToolCall, allowed: list[str], worksp
         raise ToolError("the arguments are not a JSON object")
     run_tools = ctx.tools
     run_tools.used = True
+    full = run_tools.over_quota() if call.name in WRITERS else None
+    if full:
+        raise ToolError(full)
     if call.name in run_tools.ask_before:
         await _ask(ctx, call, who)
     return await registry.get(call.name).run(call.arguments, workspace, run_tools.settings)

@@ -35,6 +35,10 @@ class ToolSettings:
     sandbox: str = "bwrap"       # "bwrap", or "off" (AGENT_SANDBOX=off: commands run unsandboxed)
     network: bool = False        # AGENT_NETWORK=1
     bwrap: str = "bwrap"
+    cpu_seconds: int | None = None     # AGENT_CPU_SECONDS: per process of a command
+    memory_mb: int | None = None       # AGENT_MEMORY_MB: address space per process
+    file_mb: int | None = None         # AGENT_FILE_MB: the largest file a command may write
+    workspace_mb: int | None = None    # AGENT_WORKSPACE_MB: past it, tools that write refuse until files go
 
 
 class Tool(ABC):

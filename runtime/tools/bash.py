@@ -8,7 +8,7 @@ as upstream does when a work dir is set). How the command is contained is
 from __future__ import annotations
 
 from runtime.tools import Tool, ToolError, ToolResult, ToolSettings
-from runtime.tools.sandbox import DEFAULT_TIMEOUT, MAX_TIMEOUT, SandboxUnavailable, run_command
+from runtime.tools.sandbox import DEFAULT_TIMEOUT, MAX_TIMEOUT, ResourceLimits, SandboxUnavailable, run_command
 from runtime.tools.workspace import Workspace
 
 
@@ -24,7 +24,8 @@ class BashTool(Tool):
             raise ToolError("`timeout_seconds` must be a positive number of seconds")
         try:
             result = await run_command(command, workspace=workspace.ensure(), timeout=min(float(timeout), MAX_TIMEOUT),
-                                       network=settings.network, mode=settings.sandbox, bwrap=settings.bwrap)
+                                       network=settings.network, mode=settings.sandbox, bwrap=settings.bwrap,
+                                       limits=ResourceLimits(settings.cpu_seconds, settings.memory_mb, settings.file_mb))
         except SandboxUnavailable as exc:
             raise ToolError(str(exc)) from None
         output = result.output

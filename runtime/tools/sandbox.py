@@ -184,8 +184,32 @@ def _bwrap_refused(output: str, exit_code: int | None) -> bool:
     return exit_code == 1 and bool(lines) and all(line.startswith("bwrap:") for line in lines)
 
 
+@dataclass(frozen=True)
+class ResourceLimits:
+    """Per-process limits for a command and everything it starts (setrlimit, through util-linux ``prlimit``):
+    CPU seconds, address space and the largest file it may write. None: no limit."""
+
+    cpu_seconds: int | None = None
+    memory_mb: int | None = None
+    file_mb: int | None = None
+
+    def argv(self) -> list[str]:
+        flags = []
+        if self.cpu_seconds:
+            flags.append(f"--cpu={self.cpu_seconds}")
+        if self.memory_mb:
+            flags.append(f"--as={self.memory_mb * 2**20}")
+        if self.file_mb:
+            flags.append(f"--fsize={self.file_mb * 2**20}")
+        prlimit = shutil.which("prlimit")
+        if not flags or prlimit is None:
+            return []
+        return [prlimit, *flags, "--"]
+
+
 async def run_command(command: str, *, workspace: Path, timeout: float = DEFAULT_TIMEOUT, network: bool = False,
-                      mode: str = "bwrap", bwrap: str = "bwrap", max_output: int = MAX_OUTPUT) -> CommandResult:
+                      mode: str = "bwrap", bwrap: str = "bwrap", max_output: int = MAX_OUTPUT,
+                      limits: ResourceLimits | None = None) -> CommandResult:
     """Run ``bash -c command`` in ``workspace`` and return its combined output.
 
     Raises :class:`SandboxUnavailable` in ``"bwrap"`` mode when bubblewrap cannot run here; a cancelled call
@@ -210,6 +234,8 @@ async def run_command(command: str, *, workspace: Path, timeout: float = DEFAULT
     else:
         raise ValueError(f"unknown sandbox mode {mode!r} (expected 'bwrap' or 'off')")
 
+    if limits is not None:
+        argv = limits.argv() + argv  # prlimit sets them, then execs: the group and pid stay the command's
     loop = asyncio.get_running_loop()
     started = time.monotonic()
     # loop.subprocess_exec (what create_subprocess_exec wraps) with our protocol: it says when the command itself

@@ -97,6 +97,7 @@ class RunTools:
         self._lock = asyncio.Lock()
         # The engine's: emits ``workspace_snapshot`` for each record (tools never emit events themselves).
         self.on_record: Callable[[SnapshotRecord], Awaitable[None]] | None = None
+        self.size = 0        # bytes in the run's workspace at its last snapshot
         self.used = False   # any tool call at all (the UI says "not sandboxed" only for runs that ran commands)
 
     # -- workspaces ------------------------------------------------------------
@@ -149,6 +150,14 @@ class RunTools:
                 os.unlink(target)
         return sorted(conflicts)
 
+    def over_quota(self) -> str | None:
+        """Why tools that write must refuse now (the workspace at its last snapshot was past its size), or None."""
+        cap = self.settings.workspace_mb
+        if cap and self.size > cap * 2**20:
+            return (f"the workspace holds {self.size / 2**20:.0f} MB, over its {cap} MB limit; delete files "
+                    "with bash (read, glob and grep still work) before writing more")
+        return None
+
     # -- snapshots ---------------------------------------------------------------
     async def snapshot(self, label: str, *, step_id: str | None = None, copy: StepCopy | None = None,
                        always: bool = False) -> SnapshotRecord | None:
@@ -176,6 +185,7 @@ class RunTools:
         self._last[name] = self._number
         if name == RUN:
             self.by_label[label] = self._number
+            self.size = sum(state.size for state in found.manifest.values())
         record = SnapshotRecord(self._number, label, step_id, name, found.manifest, found.blobs, changes, base,
                                 found.partial)
         await self.store.save(record)

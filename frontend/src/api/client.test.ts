@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, api } from './client';
+import { ApiError, api, workspaceZipUrl } from './client';
 
 type Call = { url: string; method: string; body: unknown };
 
@@ -64,5 +64,71 @@ describe('the api client and workspaces', () => {
     fakeServer(() => json({ detail }, 403));
     const err = await api.saveWorkflow(1, { source: 'x' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 403, message: detail, retryAfterSeconds: null });
+  });
+});
+
+describe('the api client and run workspaces', () => {
+  let calls: { url: string; method: string; headers: Record<string, string>; body: unknown }[];
+  const answer = (body: unknown, status = 200) => {
+    calls = [];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      calls.push({ url, method: init.method ?? 'GET', headers: (init.headers ?? {}) as Record<string, string>, body: init.body });
+      return json(body, status);
+    });
+  };
+  beforeEach(() => {
+    vi.stubGlobal('document', { cookie: 'csrftoken=abc' });
+    vi.stubGlobal('window', { location: { pathname: '/', search: '', assign: () => undefined } });
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('reads the tools, the workspace, its files, a file and a diff at their addresses', async () => {
+    answer({});
+    await api.tools();
+    await api.runWorkspace('r-1');
+    await api.snapshotFiles('r-1', 3);
+    await api.snapshotFile('r-1', 3, 'src/a b.py');
+    await api.snapshotDiff('r-1', 3);
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'GET /api/v1/tools',
+      'GET /api/v1/runs/r-1/workspace',
+      'GET /api/v1/runs/r-1/workspace/snapshots/3/files',
+      'GET /api/v1/runs/r-1/workspace/snapshots/3/file?path=src%2Fa%20b.py',
+      'GET /api/v1/runs/r-1/workspace/snapshots/3/diff',
+    ]);
+    expect(workspaceZipUrl('r-1')).toBe('/api/v1/runs/r-1/workspace.zip');
+  });
+
+  it('approves without a body and denies with the reason, sending the CSRF token', async () => {
+    answer({ status: 'approved' });
+    await api.approveToolCall('r-1', 'call_7');
+    await api.denyToolCall('r-1', 'call_8', 'not that file');
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /api/v1/runs/r-1/tool-calls/call_7/approve', 'POST /api/v1/runs/r-1/tool-calls/call_8/deny']);
+    expect(calls[0].body).toBeUndefined();
+    expect(JSON.parse(String(calls[1].body))).toEqual({ reason: 'not that file' });
+    expect(calls.every((c) => c.headers['X-CSRFToken'] === 'abc')).toBe(true);
+  });
+
+  it('says why a decision was refused (409)', async () => {
+    answer({ detail: 'this call was already decided' }, 409);
+    const err = await api.approveToolCall('r-1', 'call_7').catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 409, message: 'this call was already decided' });
+  });
+
+  it('uploads a zip as multipart form data, leaving its content type to the browser', async () => {
+    answer({ id: 'u1', files: 2, bytes: 10, names: ['a', 'b'] }, 201);
+    const up = await api.uploadWorkspace(new File(['PK'], 'w.zip'));
+    expect(up.id).toBe('u1');
+    expect(calls[0].url).toBe('/api/v1/uploads');
+    expect(calls[0].body).toBeInstanceOf(FormData);
+    expect((calls[0].body as FormData).get('file')).toBeInstanceOf(File);
+    expect(calls[0].headers['Content-Type']).toBeUndefined();
+    expect(calls[0].headers['X-CSRFToken']).toBe('abc');
+  });
+
+  it("names the bad entry of a refused zip (the server's detail)", async () => {
+    answer({ detail: "entry '../x' points outside the workspace" }, 400);
+    const err = await api.uploadWorkspace(new File(['PK'], 'w.zip')).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 400, message: "entry '../x' points outside the workspace" });
   });
 });

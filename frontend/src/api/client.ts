@@ -18,6 +18,13 @@ import type {
   Run,
   RunEvent,
   RunPolicies,
+  RunWorkspace,
+  SnapshotDiff,
+  SnapshotFileContent,
+  SnapshotFiles,
+  ToolDecision,
+  ToolInfo,
+  WorkspaceUpload,
   ValidateResult,
   VersionInfo,
   Workflow,
@@ -163,6 +170,22 @@ export interface StartRunBody {
   budgets?: Budgets;
   /** Run-time stop rules and error policy (not part of the document). */
   policies?: RunPolicies;
+  /** Start the workspace from an uploaded zip (POST /uploads' id). */
+  workspace_upload?: string;
+  /** Start the workspace from the files an earlier run ended with (its id). */
+  workspace_from_run?: string;
+  /** Tool names whose calls wait for a person to approve them. */
+  ask_before?: string[];
+}
+
+/** Where a run's workspace lives in the API. */
+function runWorkspace(runId: string): string {
+  return `/runs/${encodeURIComponent(runId)}/workspace`;
+}
+
+/** The zip of a run's workspace files: a plain download link. */
+export function workspaceZipUrl(runId: string): string {
+  return `${API}${runWorkspace(runId)}.zip`;
 }
 
 export const api = {
@@ -196,6 +219,22 @@ export const api = {
   metrics: (id: string) => request<JsonObject>('GET', `/runs/${id}/metrics`),
   control: (id: string, action: 'pause' | 'resume' | 'stop') => request<Run>('POST', `/runs/${id}/${action}`),
   providers: (workspace?: number | null) => request<ProviderInfo[]>('GET', `/providers${inWorkspace(workspace)}`),
+
+  tools: () => request<ToolInfo[]>('GET', '/tools'),
+  runWorkspace: (runId: string) => request<RunWorkspace>('GET', runWorkspace(runId)),
+  snapshotFiles: (runId: string, n: number) => request<SnapshotFiles>('GET', `${runWorkspace(runId)}/snapshots/${n}/files`),
+  snapshotFile: (runId: string, n: number, path: string) =>
+    request<SnapshotFileContent>('GET', `${runWorkspace(runId)}/snapshots/${n}/file?path=${encodeURIComponent(path)}`),
+  snapshotDiff: (runId: string, n: number) => request<SnapshotDiff>('GET', `${runWorkspace(runId)}/snapshots/${n}/diff`),
+  approveToolCall: (runId: string, callId: string) =>
+    request<{ status: ToolDecision }>('POST', `/runs/${encodeURIComponent(runId)}/tool-calls/${encodeURIComponent(callId)}/approve`),
+  denyToolCall: (runId: string, callId: string, reason: string) =>
+    request<{ status: ToolDecision }>('POST', `/runs/${encodeURIComponent(runId)}/tool-calls/${encodeURIComponent(callId)}/deny`, { reason }),
+  uploadWorkspace: (file: File) => {
+    const form = new FormData();
+    form.append('file', file);
+    return request<WorkspaceUpload>('POST', '/uploads', form);
+  },
 
   workspaces: () => request<WorkspaceSummary[]>('GET', '/workspaces'),
   createWorkspace: (name: string) => request<WorkspaceDetail>('POST', '/workspaces', { name }),

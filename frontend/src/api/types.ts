@@ -141,6 +141,8 @@ export interface RunEvent {
   runId?: string | number;
   stepId?: string;
   agent?: string;
+  /** Which conversation: `agent@namespaced-step-id` ("coder@build"), on agent_turn, output and tool events. */
+  agentId?: string;
   message?: string;
   duration?: string;
   /** The same duration in milliseconds: read this, never parse `duration`. */
@@ -251,3 +253,86 @@ export interface WorkspaceUsage {
   limits: Partial<Record<UsageKey, UsageRow>>;
   resets_in_s: number;
 }
+
+// ---------------------------------------------------------------- agent tools and the run workspace
+
+/** A tool agents can be given (GET /tools): upstream's names first, then this server's own. */
+export interface ToolInfo {
+  name: string;
+  description: string;
+  /** Other runners of the format have it too (a workflow naming it stays portable). */
+  upstream: boolean;
+}
+
+/** One recorded moment of a run's workspace (GET /runs/{id}/workspace). */
+export interface WorkspaceSnapshot {
+  number: number;
+  /** "start", "end", or the namespaced step id it follows ("build", "refine.2", "batch[3]"). */
+  label: string;
+  step_id: string | null;
+  /** "run", or the step id of an `isolation: step` copy. */
+  workspace: string;
+  files: number;
+  added: number;
+  modified: number;
+  removed: number;
+  created: string;
+}
+
+/** GET /runs/{id}/workspace: how the run's tools were confined, and its snapshots. */
+export interface RunWorkspace {
+  sandbox: 'bwrap' | 'off';
+  network: boolean;
+  isolation: 'run' | 'step';
+  ask_before: string[];
+  uses_tools: boolean;
+  snapshots: WorkspaceSnapshot[];
+}
+
+export interface SnapshotFile {
+  path: string;
+  size: number;
+  /** false: too big to keep, its content cannot be shown. */
+  stored: boolean;
+}
+
+export interface SnapshotFiles {
+  snapshot: number;
+  files: SnapshotFile[];
+}
+
+export interface SnapshotFileContent {
+  path: string;
+  size: number;
+  /** null: binary, or not stored. */
+  text: string | null;
+  truncated: boolean;
+}
+
+export type FileChangeKind = 'added' | 'modified' | 'removed';
+
+export interface FileChange {
+  path: string;
+  change: FileChangeKind;
+  /** Unified diff text; null for a binary or unstored file. */
+  diff: string | null;
+  truncated: boolean;
+}
+
+/** GET /runs/{id}/workspace/snapshots/{n}/diff: the changes since the snapshot before it in the same workspace. */
+export interface SnapshotDiff {
+  snapshot: number;
+  base: number | null;
+  changes: FileChange[];
+}
+
+/** POST /uploads: a zip of files a run can start from. */
+export interface WorkspaceUpload {
+  id: string;
+  files: number;
+  bytes: number;
+  /** The first 20 names. */
+  names: string[];
+}
+
+export type ToolDecision = 'approved' | 'denied';

@@ -10,6 +10,8 @@ import { DEFAULT_BUDGETS, recalledRunSettings, rememberRunSettings, settingsFrom
 import { CodeEditor } from '../components/CodeEditor';
 import { isObject, type WorkflowDoc } from '../doc/types';
 import { EMPTY_POLICIES, loopIdsOf, PoliciesForm, policiesForRequest, type RunPolicies } from '../run/PoliciesForm';
+import { EMPTY_START, workspaceFields, type WorkspaceStart } from './runWorkspace';
+import { RunWorkspaceSection } from './RunWorkspaceSection';
 
 /** A placeholder value of a JSON Schema: enough for a simulated reply's `result`. */
 export function sampleOf(schema: unknown, depth = 0): unknown {
@@ -93,6 +95,9 @@ export function RunDialog({
   const [script, setScript] = useState(() => recalled?.script || starterScript(doc));
   const [budgets, setBudgets] = useState<Record<keyof Budgets, string>>(recalled?.budgets ?? DEFAULT_BUDGETS);
   const [policies, setPolicies] = useState<RunPolicies>(recalled?.policies ?? EMPTY_POLICIES);
+  // An upload or an earlier run belongs to this dialog only; the gated tools are remembered with the rest.
+  const [workspaceStart, setWorkspaceStart] = useState<WorkspaceStart>(EMPTY_START);
+  const [askBefore, setAskBefore] = useState<string[]>(recalled?.askBefore ?? []);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [providers, setProviders] = useState<ProviderInfo[] | null>(null);
@@ -107,6 +112,7 @@ export function RunDialog({
     if (s.script) setScript(s.script);
     setBudgets(s.budgets);
     setPolicies(s.policies);
+    if (s.askBefore) setAskBefore(s.askBefore);
   };
 
   // The runs whose settings the dialog opens with: "Edit and run"'s run, else (when nothing is
@@ -148,8 +154,8 @@ export function RunDialog({
 
   // Remember what is typed, so that opening the dialog again finds it.
   useEffect(() => {
-    rememberRunSettings(workflowId, { provider, model, script, budgets, policies });
-  }, [workflowId, provider, model, script, budgets, policies]);
+    rememberRunSettings(workflowId, { provider, model, script, budgets, policies, askBefore });
+  }, [workflowId, provider, model, script, budgets, policies, askBefore]);
 
   const chosen = providers?.find((p) => p.name === provider) ?? null;
   const missingKey = chosen !== null && chosen.needs_key && !chosen.ready;
@@ -172,6 +178,12 @@ export function RunDialog({
       }
       b[k] = n;
     }
+    const workspace = workspaceFields(workspaceStart, askBefore);
+    if ('error' in workspace) {
+      setError(workspace.error);
+      setBusy(false);
+      return;
+    }
     try {
       await onStart({
         provider,
@@ -179,6 +191,7 @@ export function RunDialog({
         script: provider === 'simulated' && script.trim() ? script : undefined,
         budgets: Object.keys(b).length ? b : undefined,
         policies: policiesForRequest(policies),
+        ...workspace.fields,
       });
     } catch (e) {
       setError(e instanceof ApiError && e.status === 429 ? limitMessage(e.message, e.retryAfterSeconds) : errorText(e));
@@ -281,6 +294,7 @@ export function RunDialog({
             ))}
           </div>
         </div>
+        <RunWorkspaceSection workflowId={workflowId} start={workspaceStart} onStart={setWorkspaceStart} askBefore={askBefore} onAskBefore={touch(setAskBefore)} />
         {loopIdsOf(doc).length > 0 && (
           <details className="run-advanced">
             <summary>Run policies (optional): extra stop rules and what a failed iteration does</summary>

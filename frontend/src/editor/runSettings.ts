@@ -11,6 +11,8 @@ export interface RunSettings {
   script: string;
   budgets: Record<keyof Budgets, string>;
   policies: RunPolicies;
+  /** Tools whose calls wait for approval; absent: not known (a run record does not say). */
+  askBefore?: string[];
 }
 
 export const DEFAULT_BUDGETS: Record<keyof Budgets, string> = { max_tokens: '', max_cost_usd: '', max_duration_s: '600', max_steps: '' };
@@ -30,7 +32,9 @@ export function recalledRunSettings(workflowId: number | null): RunSettings | nu
   try {
     const raw = window.localStorage.getItem(PREFIX + workflowId);
     const s = raw ? (JSON.parse(raw) as RunSettings) : null;
-    return s && typeof s.provider === 'string' && typeof s.script === 'string' && s.budgets ? s : null;
+    if (!s || typeof s.provider !== 'string' || typeof s.script !== 'string' || !s.budgets) return null;
+    const askBefore = Array.isArray(s.askBefore) ? s.askBefore.filter((n): n is string => typeof n === 'string') : undefined;
+    return { ...s, askBefore };
   } catch {
     return null;
   }

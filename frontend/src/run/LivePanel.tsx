@@ -1,12 +1,13 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useEditor } from '../store/context';
 import { breakReasonLabel, plural } from './labels';
 import { LoopOutput } from './LoopOutput';
+import { argsLine, runningCalls } from './toolCalls';
 import { isTerminal } from './socket';
 import { useShownStatus } from './useShownStatus';
 import { VerdictList } from './VerdictList';
 
-/** What is happening now: the streaming output, each loop's progress and output, errors. */
+/** What is happening now: the streaming output, the tools running, each loop's progress and output, errors. */
 export function LivePanel() {
   const live = useEditor((s) => s.runState.live);
   const loops = useEditor((s) => s.runState.loops);
@@ -43,6 +44,7 @@ export function LivePanel() {
       ) : (
         <p className="muted small">Agent output appears here as it streams.</p>
       )}
+      {!isTerminal(status) && <RunningTools />}
       {Object.entries(loops).map(([key, loop]) => (
         <div key={key} className="loop-summary">
           <h4 className="side-title">
@@ -67,5 +69,25 @@ export function LivePanel() {
         </>
       )}
     </div>
+  );
+}
+
+/** The tool calls under way now; the Tools tab has every call with its result. */
+function RunningTools() {
+  const tools = useEditor((s) => s.runState.tools);
+  const running = useMemo(() => runningCalls(tools), [tools]);
+  if (!running.length) return null;
+  return (
+    <>
+      <h4 className="side-title">Tools running now</h4>
+      <ul className="running-tools" data-testid="running-tools">
+        {running.map(({ agentId, call }) => (
+          <li key={`${agentId}/${call.id}`} className="small">
+            <span className="tool-running" /> <strong className="mono">{call.name}</strong> <span className="mono muted">{argsLine(call.input, 80)}</span>{' '}
+            <span className="muted">· {agentId}</span>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

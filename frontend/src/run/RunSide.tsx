@@ -4,12 +4,15 @@ import { DetailsPanel } from './DetailsPanel';
 import { EventsPanel } from './EventsPanel';
 import { LivePanel } from './LivePanel';
 import { MetricsPanel } from './MetricsPanel';
+import { ToolsPanel } from './ToolsPanel';
+import type { WorkspaceLoad } from './useRunWorkspace';
+import { WorkspacePanel } from './WorkspacePanel';
 
-type SideTab = 'live' | 'details' | 'metrics' | 'events';
-const TABS: SideTab[] = ['live', 'details', 'metrics', 'events'];
+type SideTab = 'live' | 'details' | 'tools' | 'workspace' | 'metrics' | 'events';
+const TABS: SideTab[] = ['live', 'details', 'tools', 'workspace', 'metrics', 'events'];
 
 /** The run view's side panel: one tab per panel; choosing a step or an iteration opens Details. */
-export function RunSide({ runId }: { runId: string }) {
+export function RunSide({ runId, workspace }: { runId: string; workspace: WorkspaceLoad }) {
   const selection = useEditor((s) => s.selection);
   const focus = useEditor((s) => s.iterationFocus);
   const [tab, setTab] = useState<SideTab>(selection?.kind === 'step' || focus ? 'details' : 'live');
@@ -19,10 +22,11 @@ export function RunSide({ runId }: { runId: string }) {
     if (selection?.kind === 'step' || focus) setTab('details');
   }
   return (
-    <aside className="run-side" data-testid="run-side">
+    // Files and diffs need room to be read: the Workspace tab widens the panel.
+    <aside className={`run-side${tab === 'workspace' ? ' run-side-wide' : ''}`} data-testid="run-side">
       <div className="tabs" role="tablist">
         {TABS.map((t) => (
-          <button key={t} role="tab" aria-selected={tab === t} className={`tab${tab === t ? ' active' : ''}`} onClick={() => setTab(t)}>
+          <button key={t} role="tab" aria-selected={tab === t} className={`tab${tab === t ? ' active' : ''}`} onClick={() => setTab(t)} data-testid={`run-tab-${t}`}>
             {t[0].toUpperCase() + t.slice(1)}
           </button>
         ))}
@@ -30,6 +34,8 @@ export function RunSide({ runId }: { runId: string }) {
       <div className="run-side-body">
         {tab === 'live' && <LivePanel />}
         {tab === 'details' && <DetailsPanel />}
+        {tab === 'tools' && <ToolsPanel />}
+        {tab === 'workspace' && <WorkspacePanel runId={runId} load={workspace} />}
         {tab === 'metrics' && <MetricsPanel runId={runId} />}
         {tab === 'events' && <EventsPanel />}
       </div>

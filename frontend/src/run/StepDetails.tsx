@@ -1,8 +1,14 @@
+import { useMemo } from 'react';
+import { useEditor } from '../store/context';
 import { Pre } from './Pre';
 import type { StepRun } from './reduce';
+import { ToolCallList } from './ToolCallList';
+import { turnsOfStep } from './toolCalls';
 
-/** One step's run: status, who ran it, output, result and the prompt it saw. */
+/** One step's run: status, who ran it, output, the tools it called, result and the prompt it saw. */
 export function StepDetails({ title, run }: { title: string; run: StepRun }) {
+  const tools = useEditor((s) => s.runState.tools);
+  const turns = useMemo(() => turnsOfStep(tools, run.stepId), [tools, run.stepId]);
   return (
     <div className="step-details">
       <h4 className="side-title">
@@ -16,6 +22,7 @@ export function StepDetails({ title, run }: { title: string; run: StepRun }) {
         <summary>Output</summary>
         <Pre text={run.content ?? run.output} />
       </details>
+      <ToolCallList turns={turns} />
       {run.result !== undefined && run.result !== null && (
         <details>
           <summary>Result</summary>

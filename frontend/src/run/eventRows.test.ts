@@ -50,4 +50,21 @@ describe('event rows', () => {
       'run stopped',
     ]);
   });
+
+  it('says tool calls, approvals and workspace snapshots in words', () => {
+    const rows = eventRows([
+      ev(1, 'tool_call', { stepId: 'build', data: { phase: 'start', tool_name: 'bash', tool_call_id: 'c1', input: { command: 'make test' } } }),
+      ev(2, 'tool_call', { stepId: 'build', durationMs: 1200, data: { phase: 'end', tool_name: 'bash', tool_call_id: 'c1', output: 'ok', truncated: true } }),
+      ev(3, 'tool_call', { stepId: 'build', error: 'no such file', data: { phase: 'end', tool_name: 'read', tool_call_id: 'c2' } }),
+      ev(4, 'tool_approval', { stepId: 'build', data: { phase: 'denied', tool_name: 'bash', tool_call_id: 'c3', actor: 'alice', reason: 'too risky' } }),
+      ev(5, 'workspace_snapshot', { data: { snapshot: 2, label: 'build', step_id: 'build', added: 1, modified: 2, removed: 0 } }),
+    ]);
+    expect(rows.map((r) => [r.text, r.tone])).toEqual([
+      ['bash make test', 'plain'],
+      ['bash done in 1.2 s (output truncated)', 'plain'],
+      ['read failed: no such file', 'error'],
+      ['bash: denied by alice: too risky', 'control'],
+      ['snapshot #2 after step build (+1 ~2 -0)', 'plain'],
+    ]);
+  });
 });

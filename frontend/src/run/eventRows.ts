@@ -1,6 +1,9 @@
 // The Events tab's rows: one row per event, except streamed output, which becomes one row per turn
 // (its deltas joined, so text is never split mid-word); verdicts and control actions in words.
 import type { RunEvent } from '../api/types';
+import { formatMs } from './reduce';
+import { changeCounts, snapshotWords } from './snapshotLabels';
+import { approvalWords, argsLine, type ApprovalPhase } from './toolCalls';
 
 export interface EventRow {
   /** The first event's seq (the row's key) and the last one's. */
@@ -40,6 +43,23 @@ function describe(e: RunEvent): { text: string; tone: EventRow['tone'] } {
     return { text: `judge${n}: ${verdict}${typeof data.reason === 'string' && data.reason ? ` — ${data.reason}` : ''}`, tone: 'verdict' };
   }
   if (e.type === 'run_control') return { text: controlText(e), tone: 'control' };
+  const tool = typeof data.tool_name === 'string' ? data.tool_name : '';
+  if (e.type === 'tool_call') {
+    if (e.error) return { text: `${tool} failed: ${e.error}`, tone: 'error' };
+    if (data.phase === 'start') return { text: `${tool} ${argsLine(data.input, 100)}`, tone: 'plain' };
+    return { text: `${tool} done${e.durationMs !== undefined ? ` in ${formatMs(e.durationMs)}` : ''}${data.truncated ? ' (output truncated)' : ''}`, tone: 'plain' };
+  }
+  if (e.type === 'tool_approval' && typeof data.phase === 'string') {
+    const approval = { phase: data.phase as ApprovalPhase, actor: typeof data.actor === 'string' ? data.actor : null, reason: typeof data.reason === 'string' ? data.reason : null };
+    return { text: `${tool}: ${approvalWords(approval)}`, tone: 'control' };
+  }
+  if (e.type === 'workspace_snapshot' && typeof data.snapshot === 'number') {
+    const label = typeof data.label === 'string' ? data.label : '';
+    const stepId = typeof data.step_id === 'string' ? data.step_id : null;
+    const n = (k: string) => (typeof data[k] === 'number' ? (data[k] as number) : 0);
+    const c = changeCounts({ added: n('added'), modified: n('modified'), removed: n('removed') });
+    return { text: `snapshot #${data.snapshot} ${snapshotWords({ label, step_id: stepId })} (${c.added} ${c.modified} ${c.removed})`, tone: 'plain' };
+  }
   if (e.error) return { text: e.error, tone: 'error' };
   return { text: e.message ?? '', tone: 'plain' };
 }

@@ -4,12 +4,15 @@
 import type { Status } from '../api/events.gen';
 import type { RunEvent, Tokens, Where } from '../api/types';
 import { isObject, type Json, type JsonObject } from '../doc/types';
+import { emptyToolLog, foldToolEvents, type ToolLog } from './toolCalls';
 
 /** A step's status on the canvas: the contract's (runtime/contract.py), or 'pending' before it starts. */
 export type StepStatus = 'pending' | Exclude<Status, 'queued' | 'paused'>;
 
 export interface StepRun {
   status: StepStatus;
+  /** The namespaced id it ran as (`refine.2.draft`): its tool calls are filed under it. */
+  stepId?: string;
   agent?: string;
   model?: string;
   startedAt?: string;
@@ -69,6 +72,10 @@ export interface RunState {
   tokens: Tokens;
   /** What `workflow_end` said, as soon as it arrives (before the run record catches up). */
   end: { status: 'completed' | 'failed' | 'cancelled'; reason: string | null } | null;
+  /** Agents' tool calls by turn, and the calls waiting for a person. */
+  tools: ToolLog;
+  /** How many workspace snapshots were announced: a change means the workspace's list is out of date. */
+  snapshots: number;
 }
 
 const LOG_LIMIT = 500;
@@ -85,6 +92,8 @@ export function emptyRun(): RunState {
     log: [],
     tokens: { prompt: 0, completion: 0, total: 0 },
     end: null,
+    tools: emptyToolLog(),
+    snapshots: 0,
   };
 }
 
@@ -135,6 +144,7 @@ function newStep(): StepRun {
 export function reduceEvents(state: RunState, events: readonly RunEvent[]): RunState {
   let next = state;
   let copied = false;
+  const applied: RunEvent[] = [];
   for (const ev of events) {
     if (typeof ev.seq === 'number' && ev.seq <= next.lastSeq) continue;
     if (!copied) {
@@ -149,10 +159,13 @@ export function reduceEvents(state: RunState, events: readonly RunEvent[]): RunS
       copied = true;
     }
     apply(next, ev);
+    applied.push(ev);
     next.applied++;
     if (typeof ev.seq === 'number') next.lastSeq = ev.seq;
   }
   if (next.log.length > LOG_LIMIT) next.log = next.log.slice(-LOG_LIMIT);
+  // Grouped apart from `log`, which keeps only the latest events: every call of the run stays.
+  if (copied) next.tools = foldToolEvents(next.tools, applied);
   return next;
 }
 
@@ -232,6 +245,7 @@ function apply(state: RunState, ev: RunEvent): void {
       if (!id) break;
       touch(state, id, (s) => {
         s.status = 'running';
+        s.stepId = ev.stepId;
         s.startedAt = ev.timestamp;
         s.output = '';
         s.error = undefined;
@@ -270,6 +284,7 @@ function apply(state: RunState, ev: RunEvent): void {
       // A loop's judge has turns but no step_start / step_end: its turns say when it runs.
       const judge = id.inner === 'untilAgent';
       touch(state, id, (s) => {
+        s.stepId = ev.stepId;
         if (prompt !== undefined) s.prompt = prompt;
         if (model) s.model = model;
         if (judge && data.phase === 'request' && s.status !== 'running') {
@@ -343,6 +358,9 @@ function apply(state: RunState, ev: RunEvent): void {
       if (cumulative !== undefined) loop.cumulative = cumulative;
       break;
     }
+    case 'workspace_snapshot':
+      state.snapshots++;
+      break;
     default:
       break;
   }

@@ -18,11 +18,11 @@ from django.core.management.base import BaseCommand
 
 from designer import tool_specs
 from designer.documents import load_source
+from runtime import run_files
 from runtime.engine import Budgets, FileResolver, run_workflow
 from runtime.events import NdjsonSink, PrintSink
 from runtime.providers import close_all, configured_providers, names
 from runtime.script import ScriptError, load_script_file
-from runtime.tools import ToolSettings
 from runtime.tools.approvals import Approvals, Decision
 from runtime.tools.session import RunTools
 
@@ -84,7 +84,7 @@ class Command(BaseCommand):
         workdir = Path(opts["workdir"]) if opts.get("workdir") else Path(settings.WORKSPACES_DIR) / f"cli-{run_id}"
         if not opts.get("workdir"):
             self.stderr.write(f"workspace: {workdir}")
-        tools = RunTools(workdir, settings=ToolSettings(sandbox=settings.AGENT_SANDBOX, network=settings.AGENT_NETWORK),
+        tools = RunTools(workdir, settings=run_files.tool_settings(),
                          isolation=(loaded.document.get("options") or {}).get("isolation") or "run",
                          ask_before=ask_before)
         tools.approvals = Approvals(on_ask=self._asker(tools))

@@ -1,11 +1,12 @@
 import { agentUsers, isJudge, makeJudge, removeAgent, renameAgent, setAgentField } from '../../doc/ops';
 import { isObject, type Json, type JsonObject } from '../../doc/types';
-import { Field, ListInput, NumberInput, RenameInput, Section, TextInput } from '../../forms/fields';
+import { Field, NumberInput, RenameInput, Section, TextInput } from '../../forms/fields';
 import { HELP } from '../../forms/help';
 import { useApplyDoc } from '../../forms/useApplyDoc';
 import { useFieldProblems } from '../../forms/useFieldProblems';
 import { NO_FIELDS, optStr, str } from '../../forms/values';
 import { useEditor, useEditorStore } from '../../store/context';
+import { AgentToolsFields } from './AgentToolsFields';
 import { JsonInput } from './JsonInput';
 
 export function AgentForm({ name }: { name: string }) {
@@ -48,12 +49,7 @@ export function AgentForm({ name }: { name: string }) {
       <Field field="maxTurns" label="Max turns" help={HELP['agent.maxTurns']} problems={problems('maxTurns')}>
         <NumberInput field="maxTurns" integer value={agent.maxTurns} placeholder="50" onChange={set('maxTurns')} />
       </Field>
-      <Field field="tools" label="Tools" help={HELP['agent.tools']} problems={problems('tools')}>
-        <ListInput field="tools" value={agent.tools} placeholder={'read\nbash'} onChange={(v) => set('tools')(v)} />
-      </Field>
-      <Field field="disallowedTools" label="Disallowed tools" help={HELP['agent.disallowedTools']} problems={problems('disallowedTools')}>
-        <ListInput field="disallowedTools" value={agent.disallowedTools} onChange={(v) => set('disallowedTools')(v)} />
-      </Field>
+      <AgentToolsFields agent={agent} set={set} problems={problems} />
       <Field field="resultSchema" label="Result schema (JSON)" help={HELP['agent.resultSchema']} problems={problems('resultSchema')}>
         <JsonInput field="resultSchema" value={agent.resultSchema} onChange={(v) => set('resultSchema')(v)} />
       </Field>

@@ -1,0 +1,57 @@
+import type { Diag } from '../../api/types';
+import type { Json, JsonObject } from '../../doc/types';
+import { Field } from '../../forms/fields';
+import { HELP } from '../../forms/help';
+import { ToolChecklist } from '../../forms/ToolChecklist';
+import { namesOf, toggled, toolChoices } from '../../forms/toolChoices';
+import { useRegisteredTools } from '../../forms/useRegisteredTools';
+
+/**
+ * An agent's `tools` (absent: every registered tool) and `disallowedTools`, as checkboxes of the
+ * server's tools. Names in the document that the server lacks stay listed, flagged.
+ */
+export function AgentToolsFields({
+  agent,
+  set,
+  problems,
+}: {
+  agent: JsonObject;
+  set: (field: string) => (v: Json | undefined) => void;
+  problems: (field: string) => Diag[];
+}) {
+  const { tools: registered, error } = useRegisteredTools();
+  const all = agent.tools === undefined;
+  const allNames = (registered ?? []).map((t) => t.name);
+  // "All tools" shows every registered tool checked; unchecking one turns it into a list of the others.
+  const listed = all ? allNames : namesOf(agent.tools);
+  const denied = namesOf(agent.disallowedTools);
+  return (
+    <>
+      <Field field="tools" label="Tools" help={HELP['agent.tools']} problems={problems('tools')}>
+        {error && <div className="field-problem warning">Could not load this server’s tools: {error}</div>}
+        <label className="check tool-all">
+          {/* Leaving "all" makes a list of the registered tools: not before they are known. */}
+          <input id="f-tools" type="checkbox" checked={all} disabled={all && !registered} onChange={(e) => set('tools')(e.target.checked ? undefined : allNames)} data-testid="agent-tools-all" />
+          All tools (no list)
+        </label>
+        <ToolChecklist
+          choices={toolChoices(registered, listed)}
+          onToggle={(name, on) => set('tools')(toggled(listed, name, on))}
+          testIdPrefix="agent-tool"
+          label="Tools this agent may call"
+        />
+      </Field>
+      <Field field="disallowedTools" label="Disallowed tools" help={HELP['agent.disallowedTools']} problems={problems('disallowedTools')}>
+        <ToolChecklist
+          choices={toolChoices(registered, denied)}
+          onToggle={(name, on) => {
+            const next = toggled(denied, name, on);
+            set('disallowedTools')(next.length ? next : undefined);
+          }}
+          testIdPrefix="agent-disallowed"
+          label="Tools taken from this agent"
+        />
+      </Field>
+    </>
+  );
+}

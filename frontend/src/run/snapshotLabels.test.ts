@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { changeCounts, copyWords, placeWords, snapshotWords } from './snapshotLabels';
+
+describe('snapshot labels in words', () => {
+  it('says start and end as they are', () => {
+    expect(snapshotWords({ label: 'start', step_id: null })).toBe('start');
+    expect(snapshotWords({ label: 'end', step_id: null })).toBe('end');
+  });
+
+  it('says which step, iteration or item a snapshot follows (counting from 1, as the run view does)', () => {
+    expect(snapshotWords({ label: 'build', step_id: 'build' })).toBe('after step build');
+    expect(snapshotWords({ label: 'refine.2', step_id: 'refine.2' })).toBe('after refine iteration 3');
+    expect(snapshotWords({ label: 'batch[3]', step_id: null })).toBe('after batch item 4');
+    expect(snapshotWords({ label: 'refine.0.draft', step_id: 'refine.0.draft' })).toBe('after step draft of refine iteration 1');
+    expect(placeWords('outer[1].inner.0.work')).toBe('step work of inner iteration 1 of outer item 2');
+  });
+
+  it('reads a step named like a moment as a step when the snapshot names it', () => {
+    expect(snapshotWords({ label: 'end', step_id: 'end' })).toBe('after step end');
+  });
+
+  it('counts changes and names a step’s own copy', () => {
+    expect(changeCounts({ added: 2, modified: 1, removed: 0 })).toEqual({ added: '+2', modified: '~1', removed: '-0' });
+    expect(copyWords('run')).toBeNull();
+    expect(copyWords('build')).toBe('build’s own copy');
+  });
+});
