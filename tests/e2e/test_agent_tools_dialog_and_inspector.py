@@ -1,0 +1,73 @@
+"""Giving agents tools from the browser: the agent inspector's tool pickers write `tools` and `disallowedTools`
+(and keep a name the server does not know, flagged), and the run dialog starts a run from an uploaded zip
+with "ask before" tools; a refused zip shows the server's reason."""
+from __future__ import annotations
+
+import io
+import re
+import time
+import zipfile
+
+from .conftest import api
+from .test_run_policies_form import open_writer_critic
+
+
+def zip_bytes(entries: dict[str, bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return out.getvalue()
+
+
+def test_tool_pickers_then_a_run_from_an_uploaded_zip_that_asks_before_bash(page, tmp_path):
+    wf_id = open_writer_critic(page)
+    page.get_by_role("tab", name="Agents").click()
+    page.locator(".agent-chip", has_text="writer").click()
+    all_tools = page.get_by_test_id("agent-tools-all").first
+    all_tools.wait_for()
+    assert all_tools.is_checked()  # no `tools` key: every tool
+    all_tools.uncheck()
+    page.get_by_test_id("agent-tool-bash").first.uncheck()
+    page.get_by_test_id("agent-disallowed-edit").first.check()
+    page.keyboard.press("Control+s")
+    deadline = time.monotonic() + 15
+    while True:
+        agent = api(page, "GET", f"/workflows/{wf_id}")["document"]["agents"]["writer"]
+        if "tools" in agent or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert agent["tools"] == ["read", "write", "glob", "grep", "edit"]
+    assert agent["disallowedTools"] == ["edit"]
+
+    page.get_by_test_id("run").click()
+    dialog = page.get_by_role("dialog", name="Start a run")
+    dialog.wait_for()
+    section = dialog.get_by_test_id("run-workspace")
+    section.get_by_test_id("ws-start-upload").check()
+    bad = tmp_path / "bad.zip"
+    bad.write_bytes(zip_bytes({"../escape.txt": b"x"}))
+    section.get_by_test_id("ws-upload-input").set_input_files(str(bad))
+    status = section.get_by_test_id("ws-upload-status")
+    page.wait_for_function("() => (document.querySelector('[data-testid=ws-upload-status]')?.innerText || '').includes('../escape.txt')")
+    good = tmp_path / "good.zip"
+    good.write_bytes(zip_bytes({"brief.md": b"# the brief\n", "data/items.csv": b"a,b\n"}))
+    section.get_by_test_id("ws-upload-input").set_input_files(str(good))
+    page.wait_for_function("() => /2 files/.test(document.querySelector('[data-testid=ws-upload-status]')?.innerText || '')")
+    assert "2 files" in status.inner_text()
+    dialog.get_by_test_id("ask-before-bash").check()
+
+    with page.expect_response(lambda r: r.url.endswith("/api/v1/runs") and r.request.method == "POST") as started:
+        dialog.get_by_test_id("run-start").click()
+    assert started.value.status == 201, started.value.text()[:500]
+    sent = started.value.request.post_data_json
+    assert sent["ask_before"] == ["bash"] and sent["workspace_upload"]
+    run_id = started.value.json()["id"]
+    page.wait_for_url(re.compile(rf"/runs/{re.escape(str(run_id))}$"))
+    # Without a script the simulated critic never passes the draft: the loop runs out. The files are there anyway.
+    page.wait_for_function("() => /completed|failed/.test(document.querySelector('[data-testid=run-status]')?.innerText)",
+                           timeout=60_000)
+    info = api(page, "GET", f"/runs/{run_id}/workspace")
+    assert info["ask_before"] == ["bash"]
+    start = info["snapshots"][0]
+    assert (start["label"], start["added"]) == ("start", 2)
