@@ -314,3 +314,20 @@ async def test_iteration_snapshots_record_what_each_iteration_changed(tmp_path):
     assert labels[0] == "refine.0"
     assert store.records[-1].changes.modified == ["draft.md"]
     assert json.dumps([r.event_data() for r in store.records])  # plain data, as events carry it
+
+
+async def test_without_bubblewrap_bash_fails_saying_so_and_other_tools_still_work(tmp_path):
+    from runtime.tools import ToolSettings
+
+    tools = RunTools(tmp_path / "ws", settings=ToolSettings(bwrap="/nonexistent/bwrap"), store=MemoryStore())
+    replies = script("""
+        replies:
+          build:
+            - tool_calls: [{name: bash, arguments: {command: "echo hi"}}, {name: write, arguments: {path: a, content: b}}]
+            - "done"
+    """)
+    result, sink = await run(doc(CODER), replies, tools=tools)
+    assert result.status == "completed"
+    errors = {e["data"]["tool_name"]: e.get("error") for e in calls(sink)}
+    assert "sandbox (bubblewrap) is not available" in errors["bash"] and "AGENT_SANDBOX=off" in errors["bash"]
+    assert errors["write"] is None
