@@ -57,6 +57,7 @@ class Run(models.Model):
     ask_before = models.JSONField(default=list, blank=True)
     workspace_seed = models.JSONField(null=True, blank=True)
     sandbox = models.CharField(max_length=8, blank=True, default="")
+    tools_used = models.BooleanField(default=False)  # an agent called a tool (submit_result aside)
 
     objects = RunQuerySet.as_manager()
 

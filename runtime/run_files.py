@@ -108,9 +108,16 @@ def build_run_tools(run: Run, document: dict) -> RunTools:
     root = workspace_dir(run.id)
     seed(run, root)
     isolation = ((document.get("options") or {}).get("isolation") or RUN)
-    return RunTools(root, settings=tool_settings(),
-                    isolation=isolation if isolation in (RUN, "step") else RUN, ask_before=list(run.ask_before or []),
-                    store=DatabaseStore(run.id), approvals=Approvals(on_ask=_asker(run.id)))
+    tools = RunTools(root, settings=tool_settings(),
+                     isolation=isolation if isolation in (RUN, "step") else RUN, ask_before=list(run.ask_before or []),
+                     store=DatabaseStore(run.id), approvals=Approvals(on_ask=_asker(run.id)))
+    run_id = run.id
+
+    async def first_use() -> None:
+        await off_loop(Run.objects.filter(pk=run_id).update)(tools_used=True)
+
+    tools.on_first_use = first_use
+    return tools
 
 
 def tool_settings() -> ToolSettings:
@@ -206,7 +213,7 @@ def info(run: Run) -> dict:
     rows = WorkspaceSnapshot.objects.filter(run=run).order_by("number").values(
         "number", "label", "step_id", "workspace", "base", "files", "added", "modified", "removed", "partial",
         "created_at")
-    uses = run.ask_before or ToolApproval.objects.filter(run=run).exists() or bool(rows)
+    uses = bool(run.ask_before) or bool(rows) or run.tools_used
     return {"sandbox": run.sandbox or settings.AGENT_SANDBOX, "network": settings.AGENT_NETWORK,
             "isolation": ((run.version.document.get("options") or {}).get("isolation") or RUN),
             "ask_before": list(run.ask_before or []), "uses_tools": bool(uses),

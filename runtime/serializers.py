@@ -28,6 +28,8 @@ def run_dict(run: Run) -> dict:
         "unpriced_models": run.unpriced_models or [],
         "loops": run.loops or {},
         "last_seq": run.last_seq,
+        "ask_before": run.ask_before or [],
+        "workspace_seed": run.workspace_seed,  # {"upload": id} or {"from_run": id}: what its files started from
     }
 
 

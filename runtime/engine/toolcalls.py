@@ -162,7 +162,10 @@ async def _carry_out(ctx: RunContext, call: ToolCall, allowed: list[str], worksp
     if not isinstance(call.arguments, dict):
         raise ToolError("the arguments are not a JSON object")
     run_tools = ctx.tools
-    run_tools.used = True
+    if not run_tools.used:
+        run_tools.used = True
+        if run_tools.on_first_use is not None:
+            await run_tools.on_first_use()
     full = run_tools.over_quota() if call.name in WRITERS else None
     if full:
         raise ToolError(full)

@@ -98,7 +98,8 @@ class RunTools:
         # The engine's: emits ``workspace_snapshot`` for each record (tools never emit events themselves).
         self.on_record: Callable[[SnapshotRecord], Awaitable[None]] | None = None
         self.size = 0        # bytes in the run's workspace at its last snapshot
-        self.used = False   # any tool call at all (the UI says "not sandboxed" only for runs that ran commands)
+        self.used = False
+        self.on_first_use: Callable[[], Awaitable[None]] | None = None  # the server records it on the run   # any tool call at all (the UI says "not sandboxed" only for runs that ran commands)
 
     # -- workspaces ------------------------------------------------------------
     async def begin(self, step_path: str) -> StepCopy | None:

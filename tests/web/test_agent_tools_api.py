@@ -279,3 +279,38 @@ def test_json_of_events_stays_within_the_contract(owner_client, workflow_id):
     wait_for(owner_client, run_id)
     for event in _events(owner_client, run_id):
         check(json.loads(json.dumps(event)))
+
+
+def test_with_the_sandbox_off_commands_run_and_the_run_says_so(owner_client, workflow_id, settings, workspaces):
+    settings.AGENT_SANDBOX = "off"
+    script = {"replies": {"build": [{"tool_calls": [{"name": "bash", "arguments": {"command": "pwd; env"}}]}, "ok"]}}
+    run_id = start(owner_client, workflow_id, script=script)
+    wait_for(owner_client, run_id)
+    settings.AGENT_SANDBOX = "bwrap"  # what the server says now does not change what the run ran under
+    info = owner_client.get(f"/api/v1/runs/{run_id}/workspace").json()
+    assert info["sandbox"] == "off" and info["uses_tools"] is True
+    output = next(e["data"]["output"] for e in _events(owner_client, run_id)
+                  if e["type"] == "tool_call" and e["data"]["phase"] == "end")
+    assert str(workspaces / run_id) in output  # unsandboxed: the real path, not /workspace
+    assert settings.SECRET_KEY not in output  # the environment is still built from scratch
+
+
+def test_a_viewer_watches_but_cannot_answer_a_waiting_call(owner_client, workflow_id, owner):
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Membership
+
+    run_id = start(owner_client, workflow_id, ask_before=["write"],
+                   script={"replies": {"build": [{"tool_calls": [{"id": "v1", "name": "write",
+                                                                   "arguments": {"path": "x", "content": "x"}}]}]}})
+    _wait_asked(owner_client, run_id, 1)
+    run = Run.objects.get(pk=run_id)
+    viewer = get_user_model().objects.create_user("viewer", password="viewer-pass-123")
+    Membership.objects.create(workspace=run.workspace, user=viewer, role="viewer")
+    client = Client()
+    client.force_login(viewer)
+    assert client.get(f"/api/v1/runs/{run_id}/workspace").status_code == 200
+    answer = post(client, f"/api/v1/runs/{run_id}/tool-calls/v1/approve", {})
+    assert answer.status_code == 403
+    post(owner_client, f"/api/v1/runs/{run_id}/stop", {})
+    wait_for(owner_client, run_id)

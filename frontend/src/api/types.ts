@@ -122,6 +122,10 @@ export interface Run {
   /** The simulated provider's script the run was started with. */
   script?: JsonObject | string | null;
   policies?: RunPolicies | null;
+  /** Tools whose calls waited for a person in this run. */
+  ask_before?: string[];
+  /** What the run's workspace started from. */
+  workspace_seed?: { upload?: string; from_run?: string } | null;
 }
 
 /** A provider the run dialog offers, and whether a run can use it now (GET /providers). */

@@ -20,7 +20,7 @@ export function PendingApprovals({ runId }: { runId: string }) {
       <h3 id={headingId}>
         Waiting for you <span className="pill small">{plural(pending.length, 'call')}</span>
       </h3>
-      <p className="muted small">An agent asked to run these tools and waits for an answer. Anyone watching this run can answer.</p>
+      <p className="muted small">An agent asked to run these tools and waits for an answer. Anyone who may control this run can answer.</p>
       <ul className="approval-list">
         {pending.map((p) => (
           <PendingCall key={p.callId} runId={runId} call={p} />

@@ -47,6 +47,9 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
         script: run.script ?? undefined,
         budgets: run.budgets && Object.keys(run.budgets).length ? run.budgets : undefined,
         policies: run.policies ?? undefined,
+        ask_before: run.ask_before?.length ? run.ask_before : undefined,
+        workspace_upload: run.workspace_seed?.upload,
+        workspace_from_run: run.workspace_seed?.from_run,
       });
       void navigate(`/runs/${again.id}`);
     } catch (e) {
