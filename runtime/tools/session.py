@@ -98,8 +98,9 @@ class RunTools:
         # The engine's: emits ``workspace_snapshot`` for each record (tools never emit events themselves).
         self.on_record: Callable[[SnapshotRecord], Awaitable[None]] | None = None
         self.size = 0        # bytes in the run's workspace at its last snapshot
+        # Any tool call at all; the server records the first on the run (the UI says "not sandboxed" only then).
         self.used = False
-        self.on_first_use: Callable[[], Awaitable[None]] | None = None  # the server records it on the run   # any tool call at all (the UI says "not sandboxed" only for runs that ran commands)
+        self.on_first_use: Callable[[], Awaitable[None]] | None = None
 
     # -- workspaces ------------------------------------------------------------
     async def begin(self, step_path: str) -> StepCopy | None:
