@@ -9,6 +9,7 @@ A second test holds this table to docs/api.md: a route documented there and miss
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -20,7 +21,7 @@ from django.test import Client
 from accounts.models import Membership
 from accounts.workspaces import create_team, personal
 from designer import workflows
-from runtime.models import Run
+from runtime.models import Run, WorkspaceBlob, WorkspaceSnapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,11 +53,20 @@ def team(db):
     workflow = workflows.create(users["owner"], source=DOC, document=None, workspace_id=workspace.pk)
     run = Run.objects.create(owner=users["owner"], workspace=workspace, workflow=workflow, version=workflow.latest(),
                              provider="simulated", status="completed")
+    digest = hashlib.sha256(b"team file\n").hexdigest()
+    WorkspaceBlob.objects.create(run=run, digest=digest, data=b"team file\n")
+    WorkspaceSnapshot.objects.create(run=run, number=1, label="draft", manifest={"a.txt": [10, 0, digest]}, files=1, added=1)
     clients = {}
     for role, user in users.items():
         clients[role] = Client()
         clients[role].force_login(user)
     return {"users": users, "workspace": workspace, "workflow": workflow, "run": run, "clients": clients}
+
+
+def fresh_run(team) -> str:
+    workflow = team["workflow"]
+    return str(Run.objects.create(owner=team["users"]["owner"], workspace=team["workspace"], workflow=workflow,
+                                  version=workflow.latest(), provider="simulated", status="completed").pk)
 
 
 def fresh_workflow(team) -> int:
@@ -104,6 +114,19 @@ ROUTES = [
     ("POST /runs/{id}/pause", "POST", lambda t, r: f"/api/v1/runs/{t['run'].pk}/pause", None, RUN_CONTROL),
     ("POST /runs/{id}/resume", "POST", lambda t, r: f"/api/v1/runs/{t['run'].pk}/resume", None, RUN_CONTROL),
     ("POST /runs/{id}/stop", "POST", lambda t, r: f"/api/v1/runs/{t['run'].pk}/stop", None, RUN_CONTROL),
+    ("DELETE /runs/{id}", "DELETE", lambda t, r: f"/api/v1/runs/{fresh_run(t)}", None, deleted(EDIT)),
+    ("GET /runs/{id}/workspace", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/workspace", None, READ),
+    ("GET /runs/{id}/workspace/snapshots/{n}/files", "GET",
+     lambda t, r: f"/api/v1/runs/{t['run'].pk}/workspace/snapshots/1/files", None, READ),
+    ("GET /runs/{id}/workspace/snapshots/{n}/file", "GET",
+     lambda t, r: f"/api/v1/runs/{t['run'].pk}/workspace/snapshots/1/file?path=a.txt", None, READ),
+    ("GET /runs/{id}/workspace/snapshots/{n}/diff", "GET",
+     lambda t, r: f"/api/v1/runs/{t['run'].pk}/workspace/snapshots/1/diff", None, READ),
+    ("GET /runs/{id}/workspace.zip", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/workspace.zip", None, READ),
+    ("POST /runs/{id}/tool-calls/{call id}/approve", "POST", lambda t, r: f"/api/v1/runs/{t['run'].pk}/tool-calls/c1/approve",
+     None, RUN_CONTROL),
+    ("POST /runs/{id}/tool-calls/{call id}/deny", "POST", lambda t, r: f"/api/v1/runs/{t['run'].pk}/tool-calls/c1/deny",
+     lambda t, r: {"reason": "no"}, RUN_CONTROL),
     ("GET /providers", "GET", lambda t, r: f"/api/v1/providers?workspace={t['workspace'].pk}", None, READ),
     ("GET /workspaces/{id}", "GET", lambda t, r: f"/api/v1/workspaces/{t['workspace'].pk}", None, READ),
     ("PATCH /workspaces/{id}", "PATCH", lambda t, r: f"/api/v1/workspaces/{t['workspace'].pk}", lambda t, r: {"name": "Team"}, MANAGE),
@@ -179,7 +202,8 @@ def documented_routes() -> set[str]:
 # the shared template gallery, and the caller's own runs at once.
 NOT_IN_A_WORKSPACE = {"GET /me", "POST /validate", "POST /render", "POST /import", "GET /templates", "GET /workspaces",
                       "POST /workspaces", "GET /runs/active/count", "POST /runs/all/pause", "POST /runs/all/resume",
-                      "POST /runs/all/stop", "GET /templates/{slug}", "DELETE /workspaces/{id}/members/{user}"}
+                      "POST /runs/all/stop", "GET /templates/{slug}", "DELETE /workspaces/{id}/members/{user}",
+                      "GET /tools", "POST /uploads"}
 
 
 def test_the_table_covers_every_documented_route():
