@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.runtime import pin  # noqa: E402
 from runtime import tools as registry  # noqa: E402
 from runtime.engine import run_workflow  # noqa: E402
 from runtime.events import NullSink  # noqa: E402
@@ -137,6 +138,7 @@ def start_fake(latency: float, calls: list[dict] | None) -> tuple[subprocess.Pop
     if calls is not None:
         argv += ["--tool-calls", json.dumps(calls)]
     proc = subprocess.Popen(argv, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    pin(proc.pid, 1)
     deadline = time.time() + 10
     while time.time() < deadline:
         try:
@@ -185,6 +187,7 @@ async def main() -> None:
     await read_write(500)
     await snapshots(30)
     waves = -(-200 // 20)
+    pin(os.getpid(), 0)  # the engine on one core, the fake server on the other (as bench/runtime.py does)
     plain, _ = await fan_out(None)
     cheap = [{"name": "write", "arguments": {"path": "out/item.txt", "content": "done"}},
              {"name": "read", "arguments": {"path": "out/item.txt"}}, {"name": "glob", "arguments": {"pattern": "out/*"}}]
