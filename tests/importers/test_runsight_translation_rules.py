@@ -1,6 +1,7 @@
 """How Runsight constructs beyond the seed examples become zenflow: ids, souls, transitions, nesting, fields."""
 from designer.cel import evaluate
 from designer.importers import import_loop
+from designer.validation import validate_document
 
 from .helpers import assert_valid, step
 
@@ -26,7 +27,7 @@ workflow: {name: names, entry: Draft Block}
 
 
 def test_inline_souls_carry_role_prompt_model_and_tools():
-    result = imported("""\
+    result = import_loop("runsight", """\
 souls:
   writer:
     id: writer
@@ -41,6 +42,9 @@ blocks:
   notes: {type: linear, soul_ref: writer}
 workflow: {name: souls, entry: notes}
 """)
+    # Valid, and kept as written; this runtime has no `search` tool, so the validator warns that it cannot run here.
+    report = validate_document(result.document)
+    assert report.valid and [(d.code, d.path) for d in report.warnings] == [("unknown_tool", "/agents/writer/tools/0")]
     agent = result.document["agents"]["writer"]
     assert agent == {"description": "Technical writer", "prompt": "You write crisp release notes.",
                      "model": "openai/gpt-4o", "tools": ["search"], "temperature": 0.3}
