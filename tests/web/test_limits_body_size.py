@@ -17,9 +17,13 @@ PAGES = [("POST", "/login/"), ("POST", "/signup/"), ("POST", "/account/"), ("POS
          ("POST", "/workflows/7"), ("GET", "/runs/x"), ("POST", "/api/v1/docs"), ("POST", "/api/v1/no-such-route")]
 
 
+UPLOAD_LIMIT = 128 * 1024  # a workspace zip has its own limit (WORKSPACE_UPLOAD_MAX_BYTES), plus multipart's 64 KiB
+UPLOADS = "/api/v1/uploads"
+
+
 @pytest.fixture(scope="module")
 def server():
-    with running_server(base_env(REQUEST_MAX_BYTES=LIMIT)) as s:
+    with running_server(base_env(REQUEST_MAX_BYTES=LIMIT, WORKSPACE_UPLOAD_MAX_BYTES=UPLOAD_LIMIT)) as s:
         yield s
 
 
@@ -35,6 +39,8 @@ def test_every_api_route_answers_413_in_json_naming_the_limit(server):
     assert len(routes) > 20
     body = b"x" * (LIMIT + 1)
     for method, path in routes:
+        if (method, path) == ("POST", UPLOADS):
+            continue  # its own, larger limit: below
         for headers in ({}, server.headers("owner")):
             response = httpx.request(method, server.url + path, content=body, headers=headers, timeout=30)
             assert response.status_code == 413, (method, path, response.status_code)
@@ -69,3 +75,13 @@ def test_a_body_at_the_limit_is_read(server):
     response = httpx.post(server.url + "/api/v1/validate", json={"source": source}, timeout=30)
     assert response.status_code == 200 and response.json()["valid"] is True
 
+
+
+def test_a_workspace_zip_has_its_own_limit_and_is_refused_past_it_naming_it(server):
+    within = httpx.post(server.url + UPLOADS, files={"file": ("w.zip", b"x" * (LIMIT * 2))}, headers=server.headers("owner"),
+                        timeout=30)
+    assert within.status_code == 400 and "not a zip" in within.json()["detail"]  # past the general limit: read
+    past = UPLOAD_LIMIT + 64 * 1024 + 1
+    response = httpx.post(server.url + UPLOADS, content=b"x" * past, headers=server.headers("owner"), timeout=30)
+    assert response.status_code == 413
+    assert response.json()["detail"].startswith(f"the request body is {past:,} bytes; the limit is")
