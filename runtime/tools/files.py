@@ -186,7 +186,10 @@ class GlobTool(Tool):
     name = "glob"
 
     async def run(self, args: dict, workspace: Workspace, settings: ToolSettings) -> ToolResult:
-        return await asyncio.to_thread(glob_files, workspace, _string(args, "pattern"))
+        pattern = _string(args, "pattern")
+        if "**" not in pattern and pattern.count("/") <= 2:
+            return glob_files(workspace, pattern)  # a directory or two deep: cheaper than a thread hop
+        return await asyncio.to_thread(glob_files, workspace, pattern)
 
 
 async def grep_files(workspace: Workspace, pattern: str, path: str, regex: bool,

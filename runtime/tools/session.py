@@ -31,6 +31,7 @@ from runtime.tools.snapshots import Changes, Manifest, compare, scan
 from runtime.tools.workspace import OutsideWorkspace, Workspace
 
 RUN = "run"
+INLINE_FILES = 64  # workspaces smaller than this (at their last snapshot) are scanned on the event loop
 
 
 @dataclass
@@ -177,7 +178,10 @@ class RunTools:
             return None
         first = name not in self._manifests
         previous = self._manifests.get(name) or (copy.base if copy is not None else {})
-        found = await asyncio.to_thread(scan, root, previous, self._known)
+        if len(previous) < INLINE_FILES:
+            found = scan(root, previous, self._known)  # a few files: a thread hop would cost more than the walk
+        else:
+            found = await asyncio.to_thread(scan, root, previous, self._known)
         changes = compare(previous, found.manifest)
         if changes.empty and not always:
             return None
