@@ -17,6 +17,7 @@ zero-latency provider it is the engine's own overhead.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -75,11 +76,14 @@ def pin(pid: int, cpu: int) -> None:
             pass
 
 
-def start_fake_openai(latency: float) -> tuple[subprocess.Popen, int]:
+def start_fake_openai(latency: float, tool_calls: list[dict] | None = None) -> tuple[subprocess.Popen, int]:
+    """The fake server in a process of its own; with ``tool_calls`` it answers like a tool-using agent."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", "from tests.fakes.openai import main; main()",
-                             "--port", str(port), "--latency", str(latency)],
-                            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    argv = [sys.executable, "-c", "from tests.fakes.openai import main; main()", "--port", str(port),
+            "--latency", str(latency)]
+    if tool_calls is not None:
+        argv += ["--tool-calls", json.dumps(tool_calls)]
+    proc = subprocess.Popen(argv, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     pin(proc.pid, 1)
     deadline = time.time() + 10
     while time.time() < deadline:

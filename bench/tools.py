@@ -23,11 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import os
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.runtime import pin  # noqa: E402
+from bench.runtime import pin, start_fake_openai  # noqa: E402
 from runtime import tools as registry  # noqa: E402
 from runtime.engine import run_workflow  # noqa: E402
 from runtime.events import NullSink  # noqa: E402
@@ -44,7 +41,6 @@ from runtime.providers import get_provider  # noqa: E402
 from runtime.tools import ToolSettings  # noqa: E402
 from runtime.tools.session import MemoryStore, RunTools  # noqa: E402
 from runtime.tools.workspace import Workspace  # noqa: E402
-from tests.support.servers import free_port  # noqa: E402
 
 
 def pct(samples: list[float], q: float) -> float:
@@ -132,25 +128,6 @@ async def snapshots(rounds: int) -> None:
     shutil.rmtree(root, ignore_errors=True)
 
 
-def start_fake(latency: float, calls: list[dict] | None) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    argv = [sys.executable, "-c", "from tests.fakes.openai import main; main()", "--port", str(port),
-            "--latency", str(latency)]
-    if calls is not None:
-        argv += ["--tool-calls", json.dumps(calls)]
-    proc = subprocess.Popen(argv, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    pin(proc.pid, 1)
-    deadline = time.time() + 10
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return proc, port
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("fake OpenAI server did not start")
-
-
 def fan_out_doc(items: int, concurrency: int, with_tools: bool) -> dict:
     agent = {"description": "Works on one item.", "model": "openai/gpt-bench"}
     agent["tools"] = ["write", "read", "glob", "bash"] if with_tools else []
@@ -160,7 +137,7 @@ def fan_out_doc(items: int, concurrency: int, with_tools: bool) -> dict:
 
 
 async def fan_out(calls: list[dict] | None, items: int = 200, concurrency: int = 20, latency: float = 0.05) -> tuple[float, str]:
-    proc, port = start_fake(latency, calls)
+    proc, port = start_fake_openai(latency, calls)
     provider = get_provider("openai", base_url=f"http://127.0.0.1:{port}/v1", api_key="bench", max_connections=concurrency * 2)
     workdir = tempfile.mkdtemp(prefix="bench-fanout-")
     try:

@@ -209,29 +209,22 @@ class _Extraction:
     def undo(self) -> None:
         """Remove what this extraction wrote: its files, then its folders, deepest first."""
         for path in self.written:
-            parts = path.split("/")
-            try:
-                parent = self.directory(parts[:-1], path, create=False)
-            except (ArchiveRefused, OSError):
-                continue
-            try:
-                os.unlink(parts[-1], dir_fd=parent)
-            except OSError:
-                pass
-            finally:
-                os.close(parent)
+            self._remove(path, os.unlink)
         for path in reversed(self.made_dirs):
-            parts = path.split("/")
-            try:
-                parent = self.directory(parts[:-1], path, create=False)
-            except (ArchiveRefused, OSError):
-                continue
-            try:
-                os.rmdir(parts[-1], dir_fd=parent)
-            except OSError:
-                pass  # not empty: something else (not this call) wrote there meanwhile
-            finally:
-                os.close(parent)
+            self._remove(path, os.rmdir)  # a folder not empty: something else (not this call) wrote there meanwhile
+
+    def _remove(self, path: str, remove) -> None:
+        parts = path.split("/")
+        try:
+            parent = self.directory(parts[:-1], path, create=False)
+        except (ArchiveRefused, OSError):
+            return
+        try:
+            remove(parts[-1], dir_fd=parent)
+        except OSError:
+            pass
+        finally:
+            os.close(parent)
 
 
 def copy_capped(source: IO[bytes], out: IO[bytes], name: str, limits: ArchiveLimits, total_before: int = 0) -> int:

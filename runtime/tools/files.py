@@ -38,6 +38,13 @@ def _string(args: dict, name: str, *, required: bool = True) -> str:
     return value
 
 
+def _flag(args: dict, name: str) -> bool:
+    value = args.get(name, False)
+    if not isinstance(value, bool):
+        raise ToolError(f"`{name}` must be true or false")
+    return value
+
+
 def _inside(workspace: Workspace, path: str, what: str = "path") -> Path:
     try:
         return workspace.resolve(path, what=what)
@@ -148,9 +155,7 @@ class EditTool(Tool):
     name = "edit"
 
     async def run(self, args: dict, workspace: Workspace, settings: ToolSettings) -> ToolResult:
-        replace_all = args.get("replace_all", False)
-        if not isinstance(replace_all, bool):
-            raise ToolError("`replace_all` must be true or false")
+        replace_all = _flag(args, "replace_all")
         return ToolResult(await asyncio.to_thread(edit_file, workspace, _string(args, "path"),
                                                   _string(args, "old_string"), _string(args, "new_string"),
                                                   replace_all))
@@ -247,7 +252,5 @@ class GrepTool(Tool):
     name = "grep"
 
     async def run(self, args: dict, workspace: Workspace, settings: ToolSettings) -> ToolResult:
-        regex = args.get("regex", False)
-        if not isinstance(regex, bool):
-            raise ToolError("`regex` must be true or false")
-        return await grep_files(workspace, _string(args, "pattern"), _string(args, "path", required=False), regex)
+        return await grep_files(workspace, _string(args, "pattern"), _string(args, "path", required=False),
+                                _flag(args, "regex"))

@@ -3,21 +3,13 @@
 with "ask before" tools; a refused zip shows the server's reason."""
 from __future__ import annotations
 
-import io
 import re
 import time
-import zipfile
+
+from tests.support.zips import zip_bytes
 
 from .conftest import api
 from .test_run_policies_form import open_writer_critic
-
-
-def zip_bytes(entries: dict[str, bytes]) -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as archive:
-        for name, data in entries.items():
-            archive.writestr(name, data)
-    return out.getvalue()
 
 
 def test_tool_pickers_then_a_run_from_an_uploaded_zip_that_asks_before_bash(page, tmp_path):

@@ -11,6 +11,7 @@ from django.test import Client
 
 from runtime import run_files
 from runtime.models import Run
+from tests.support.zips import zip_bytes
 from tests.web.test_runs_api import post, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,14 +49,6 @@ def start(client, workflow_id, **extra):
     created = post(client, "/api/v1/runs", {"workflow_id": workflow_id, "script": WRITES, **extra})
     assert created.status_code == 201, created.content
     return created.json()["id"]
-
-
-def zip_of(entries: dict[str, bytes]) -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as archive:
-        for name, data in entries.items():
-            archive.writestr(name, data)
-    return out.getvalue()
 
 
 def upload(client, data: bytes, name="files.zip"):
@@ -122,7 +115,7 @@ def test_nobody_outside_the_workspace_reads_a_runs_files(owner_client, stranger_
 
 
 def test_a_run_starts_from_an_uploaded_zip_or_from_an_earlier_runs_files(owner_client, workflow_id, workspaces):
-    answer = upload(owner_client, zip_of({"README.md": b"# seed\n", "src/lib.py": b"x = 1\n"}))
+    answer = upload(owner_client, zip_bytes({"README.md": b"# seed\n", "src/lib.py": b"x = 1\n"}))
     assert answer.status_code == 201, answer.content
     body = answer.json()
     assert body["files"] == 2 and sorted(body["names"]) == ["README.md", "src/lib.py"]
@@ -144,7 +137,7 @@ def test_a_run_starts_from_an_uploaded_zip_or_from_an_earlier_runs_files(owner_c
     ({"/etc/cron.d/x": b"x"}, "'/etc/cron.d/x'"),
 ])
 def test_hostile_zips_are_refused_naming_the_entry(owner_client, entries, words):
-    answer = upload(owner_client, zip_of(entries))
+    answer = upload(owner_client, zip_bytes(entries))
     assert answer.status_code == 400
     assert words in answer.json()["detail"]
 
@@ -159,7 +152,7 @@ def test_a_zip_with_a_symlink_too_many_files_or_a_bomb_is_refused(owner_client, 
     assert answer.status_code == 400 and "link" in answer.json()["detail"]
 
     settings.WORKSPACE_UPLOAD_MAX_FILES = 3
-    answer = upload(owner_client, zip_of({f"f{i}.txt": b"x" for i in range(5)}))
+    answer = upload(owner_client, zip_bytes({f"f{i}.txt": b"x" for i in range(5)}))
     assert answer.status_code == 400 and "files" in answer.json()["detail"]
 
     settings.WORKSPACE_UNPACKED_MAX_BYTES = 1024 * 1024
@@ -175,7 +168,7 @@ def test_a_zip_with_a_symlink_too_many_files_or_a_bomb_is_refused(owner_client, 
 
 
 def test_someone_elses_upload_or_run_cannot_seed_a_run(owner_client, stranger_client, workflow_id):
-    theirs = upload(stranger_client, zip_of({"a.txt": b"a"})).json()["id"]
+    theirs = upload(stranger_client, zip_bytes({"a.txt": b"a"})).json()["id"]
     answer = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "workspace_upload": theirs})
     assert answer.status_code == 400 and "workspace_upload" in answer.json()["detail"]
 
