@@ -22,6 +22,7 @@ from runtime.broadcast import run_group, workspace_runs_group
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent
 from runtime.recorder import event_frame, events_frame
 from runtime.serializers import run_dict
+from runtime.view import hub as hubs
 
 POLL_SECONDS = 2.0
 
@@ -225,3 +226,38 @@ class RunListConsumer(_Consumer):
 
     async def run_events(self, message):
         return None
+
+
+class RunViewConsumer(_Consumer):
+    """The run's view (:mod:`runtime.view`): the whole view on connect, then patches at most ten times a
+    second, and the run's record when its status changes. For pages that draw big runs; the raw events
+    stay on :class:`RunConsumer` and ``GET /runs/{id}/events``."""
+
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        try:
+            self.run_id = str(uuid.UUID(self.scope["url_route"]["kwargs"]["run_id"]))
+        except ValueError:
+            await self.close(code=4404)
+            return
+        run = await _owned_run(user, self.run_id)
+        if run is None:
+            await self.close(code=4404)
+            return
+        await self._join_credential()
+        await self.accept()
+        await self.send(text_data=json.dumps({"kind": "run", "run": run_dict(run)}, default=str))
+        self.hub = await hubs.watch(self.run_id)
+        await self.hub.attach(id(self), self._send_text)
+
+    async def _send_text(self, text: str) -> None:
+        await self.send(text_data=text)
+
+    async def disconnect(self, code):
+        await self._leave_credential()
+        hub = getattr(self, "hub", None)
+        if hub is not None:
+            hub.detach(id(self))

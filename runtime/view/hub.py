@@ -1,0 +1,173 @@
+"""One view per watched run per server process, shared by its sockets.
+
+The hub joins the run's broadcast group on a channel of its own, folds each
+event once (however many sockets watch), and every :data:`PATCH_INTERVAL`
+sends what changed to every socket: at most ten messages a second per socket,
+whatever the event rate. A socket that joins gets the whole view first. The
+view starts from the stored events, so a hub made after a restart, or for a
+run that finished long ago, shows the same thing a hub that saw it all does.
+The layer may drop messages: a gap in ``seq`` and, while the run is active, a
+slow poll of the run's ``last_seq`` are refilled from the database.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+
+from channels.layers import get_channel_layer
+
+from common.orm import off_loop
+from runtime.broadcast import run_group
+from runtime.models import ACTIVE_STATUSES, Run, RunEvent
+from runtime.view.state import RunView
+
+log = logging.getLogger(__name__)
+
+PATCH_INTERVAL = 0.1      # seconds: at most ten patches a second to each socket
+POLL_EVERY = 20           # flushes between looks at the run's last_seq (2 s)
+IDLE_GRACE = 30.0         # seconds a hub outlives its last socket (a reload reconnects at once)
+PAGE = 5000
+
+Send = Callable[[str], Awaitable[None]]
+
+
+def _rows(run_id, after: int) -> list[str]:
+    return list(RunEvent.objects.filter(run_id=run_id, seq__gt=after).order_by("seq")
+                .values_list("event_json", flat=True)[:PAGE])
+
+
+def _run_state(run_id) -> tuple[str, int] | None:
+    return Run.objects.filter(pk=run_id).values_list("status", "last_seq").first()
+
+
+class ViewHub:
+    def __init__(self, run_id: str):
+        self.run_id = run_id
+        self.view = RunView()
+        self.watchers: dict[int, Send] = {}
+        self.lock = asyncio.Lock()
+        self.tasks: list[asyncio.Task] = []
+        self.channel: str | None = None
+        self.idle_since: float | None = None
+        self.stopped = False
+
+    async def start(self) -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            # Subscribe before reading what is stored: nothing lands in between unseen.
+            self.channel = await layer.new_channel()
+            await layer.group_add(run_group(self.run_id), self.channel)
+            self.tasks.append(asyncio.create_task(self._read(layer)))
+        await self._refill()
+        self.view.patch()  # nobody watched what was stored: it goes out as the snapshot
+        self.tasks.append(asyncio.create_task(self._flush_loop()))
+
+    async def stop(self) -> None:
+        self.stopped = True
+        current = asyncio.current_task()
+        for task in self.tasks:
+            if task is not current:  # the flush loop stops a hub from inside, then returns
+                task.cancel()
+        layer = get_channel_layer()
+        if layer is not None and self.channel is not None:
+            with contextlib.suppress(Exception):
+                await layer.group_discard(run_group(self.run_id), self.channel)
+
+    async def attach(self, key: int, send: Send) -> None:
+        async with self.lock:
+            await self._flush()  # the sockets already here get what is pending; the newcomer the whole view
+            self.watchers[key] = send
+            self.idle_since = None
+            await send(json.dumps({"kind": "view", "view": self.view.snapshot()}))
+
+    def detach(self, key: int) -> None:
+        self.watchers.pop(key, None)
+        if not self.watchers:
+            self.idle_since = asyncio.get_running_loop().time()
+
+    async def run_status(self, run: dict) -> None:
+        """A status change goes out at once (with the view as it is), not at the next tick."""
+        async with self.lock:
+            if run.get("status") not in ACTIVE_STATUSES:
+                await self._refill()
+            await self._flush()
+            text = json.dumps({"kind": "run", "run": run}, default=str)
+            await self._send_all(text)
+
+    # -- inside ------------------------------------------------------------------
+    async def _refill(self) -> None:
+        while True:
+            rows = await off_loop(_rows)(self.run_id, self.view.seq)
+            for text in rows:
+                self.view.apply(json.loads(text))
+            if len(rows) < PAGE:
+                return
+
+    async def _read(self, layer) -> None:
+        while True:
+            message = await layer.receive(self.channel)
+            try:
+                if message.get("type") == "run.events":
+                    async with self.lock:
+                        if message["last"] <= self.view.seq:
+                            continue
+                        if message["first"] != self.view.seq + 1:
+                            await self._refill()  # a gap: the database has it all
+                            continue
+                        for text in message["texts"]:
+                            self.view.apply(json.loads(text))
+                elif message.get("type") == "run.status":
+                    await self.run_status(message["run"])
+            except Exception:  # one bad message must not stop the view
+                log.exception("view of run %s: a message could not be applied", self.run_id)
+
+    async def _flush(self) -> None:
+        patch = self.view.patch()
+        if patch is not None:
+            await self._send_all(json.dumps({"kind": "patch", **patch}))
+
+    async def _send_all(self, text: str) -> None:
+        if self.watchers:
+            await asyncio.gather(*(send(text) for send in list(self.watchers.values())), return_exceptions=True)
+
+    async def _flush_loop(self) -> None:
+        ticks = 0
+        while True:
+            await asyncio.sleep(PATCH_INTERVAL)
+            ticks += 1
+            async with self.lock:
+                if ticks % POLL_EVERY == 0:
+                    state = await off_loop(_run_state)(self.run_id)
+                    if state is not None and state[1] > self.view.seq:
+                        await self._refill()  # the layer lost the tail
+                await self._flush()
+            if self.idle_since is not None and asyncio.get_running_loop().time() - self.idle_since > IDLE_GRACE:
+                await _forget(self)
+                return
+
+
+_hubs: dict[str, ViewHub] = {}
+_creating: asyncio.Lock | None = None  # made on first use, in the loop that uses it
+
+
+async def watch(run_id: str) -> ViewHub:
+    """The process's hub for a run, started if needed."""
+    global _creating
+    if _creating is None:
+        _creating = asyncio.Lock()
+    async with _creating:
+        hub = _hubs.get(run_id)
+        if hub is None or hub.stopped:
+            hub = ViewHub(run_id)
+            await hub.start()
+            _hubs[run_id] = hub
+        return hub
+
+
+async def _forget(hub: ViewHub) -> None:
+    if _hubs.get(hub.run_id) is hub and not hub.watchers:
+        del _hubs[hub.run_id]
+        await hub.stop()
