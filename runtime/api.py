@@ -80,13 +80,17 @@ def get_run(request, run_id: str):
 
 
 @router.get("/runs/{run_id}/events", response=list[dict])
-def run_events(request, run_id: str, after: int = 0):
-    return runs.events_after(runs.reachable(request.auth, run_id), after)
+def run_events(request, run_id: str, after: int = 0, limit: int = Query(runs.MAX_EVENTS_PAGE, ge=1, le=runs.MAX_EVENTS_PAGE),
+               type: Optional[str] = None, step: Optional[str] = None, before: Optional[int] = None):
+    """A page of events (``after``/``before`` a seq, ``limit``), optionally of some types (comma-separated) or one step."""
+    types = [t for t in (type or "").split(",") if t] or None
+    return runs.events_after(runs.reachable(request.auth, run_id), after, limit, types, step, before)
 
 
 @router.get("/runs/{run_id}/iterations", response=list[dict])
-def run_iterations(request, run_id: str):
-    return runs.iterations(runs.reachable(request.auth, run_id))
+def run_iterations(request, run_id: str, step: Optional[str] = None, index: Optional[int] = None,
+                   iteration: Optional[int] = None, limit: Optional[int] = Query(None, ge=1, le=10_000), offset: int = Query(0, ge=0)):
+    return runs.iterations(runs.reachable(request.auth, run_id), step, index, iteration, limit, offset)
 
 
 @router.get("/runs/{run_id}/history", response=list[dict])

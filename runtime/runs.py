@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
@@ -193,17 +194,40 @@ def list_runs(user, status: str | None = None, workflow_id: int | None = None, w
     return rows[:500]
 
 
-def events_after(run: Run, after: int, limit: int = MAX_EVENTS_PAGE) -> list[dict]:
-    import json
+def events_after(run: Run, after: int, limit: int = MAX_EVENTS_PAGE, types: list[str] | None = None,
+                 step: str | None = None, before: int | None = None) -> list[dict]:
+    """A page of the run's events in ``seq`` order (the newest ``limit`` before ``before`` when it is given),
+    optionally of some types or of one step and what runs inside it (its id, or ids under ``step.`` / ``step[``)."""
+    rows = RunEvent.objects.filter(run=run, seq__gt=after)
+    if types:
+        rows = rows.filter(type__in=types)
+    if step:
+        rows = rows.filter(Q(step_id=step) | Q(step_id__startswith=step + ".") | Q(step_id__startswith=step + "["))
+    limit = max(1, min(limit, MAX_EVENTS_PAGE))
+    if before is not None:
+        texts = list(rows.filter(seq__lt=before).order_by("-seq").values_list("event_json", flat=True)[:limit])[::-1]
+    else:
+        texts = list(rows.order_by("seq").values_list("event_json", flat=True)[:limit])
+    return [json.loads(text) for text in texts]
 
-    return [json.loads(text) for text in RunEvent.objects.filter(run=run, seq__gt=after).order_by("seq").values_list("event_json", flat=True)[:limit]]
 
-
-def iterations(run: Run) -> list[dict]:
+def iterations(run: Run, step: str | None = None, index: int | None = None, iteration: int | None = None,
+               limit: int | None = None, offset: int = 0) -> list[dict]:
+    """The run's iterations, or one loop's (``step``), or one item (``index``) or round (``iteration``) of it."""
+    rows = RunIteration.objects.filter(run=run)
+    if step is not None:
+        rows = rows.filter(step_id=step)
+    if index is not None:
+        rows = rows.filter(index=index)
+    if iteration is not None:
+        rows = rows.filter(iteration=iteration)
+    rows = rows.order_by("step_id", "iteration", "index")
+    if limit is not None:
+        rows = rows[offset:offset + limit]
     return [
         {"step_id": r.step_id, "iteration": r.iteration, "index": r.index, "item": r.item, "status": r.status,
          "content": r.content, "result": r.result, "verdict": r.verdict, "tokens": r.tokens, "duration_ms": r.duration_ms}
-        for r in RunIteration.objects.filter(run=run).order_by("step_id", "iteration", "index")
+        for r in rows
     ]
 
 

@@ -210,3 +210,20 @@ def test_run_policies_are_kept_on_the_run_and_stop_it_with_their_rule(owner_clie
 def test_bad_policies_get_a_clear_4xx(owner_client, workflow_id):
     response = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "policies": {"stop_rules": [{"kind": "vibes"}]}})
     assert response.status_code == 400 and "stop_rules[0].kind" in response.json()["detail"]
+
+
+def test_events_page_and_filter_on_the_server_and_iterations_by_loop_item(owner_client, workflow_id):
+    run = wait_for(owner_client, post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": SCRIPT}).json()["id"])
+    base = f"/api/v1/runs/{run['id']}"
+    every = owner_client.get(f"{base}/events").json()
+    page = owner_client.get(f"{base}/events?after=2&limit=3").json()
+    assert [e["seq"] for e in page] == [3, 4, 5]
+    last = owner_client.get(f"{base}/events?before={len(every) + 1}&limit=2").json()
+    assert [e["seq"] for e in last] == [len(every) - 1, len(every)]
+    verdicts = owner_client.get(f"{base}/events?type=judge_verdict,loop_end").json()
+    assert {e["type"] for e in verdicts} == {"judge_verdict", "loop_end"} and len(verdicts) == 3
+    inside = owner_client.get(f"{base}/events?step=dev").json()
+    assert inside and all(e["stepId"] == "dev" or e["stepId"].startswith(("dev.", "dev[")) for e in inside)
+    assert owner_client.get(f"{base}/events?limit=0").status_code == 422
+    one = owner_client.get(f"{base}/iterations?step=dev&iteration=1").json()
+    assert [(i["step_id"], i["iteration"]) for i in one] == [("dev", 1)]
