@@ -78,22 +78,26 @@ class FakeOpenAI(FakeServer):
 
 class FakeToolAgent(FakeOpenAI):
     """Answers like an agent that uses tools: ``calls`` on its first turn, then ``final`` once it has
-    read the results (any request whose last message is a tool result). Ids are unique per request."""
+    read the results (any request whose last message is a tool result). Call ids only need to be unique
+    within one conversation, so both answers are the same every time and are built once."""
 
     def __init__(self, calls: list[dict], final: str = "done", **kw):
         super().__init__(**kw)
-        self.calls = calls
-        self.final = final
-        self._served = 0
+        self.calls_reply = {"tool_calls": [{**call, "id": f"call_{i}"} for i, call in enumerate(calls)]}
+        self.final_reply = {"content": final}
+        self._built: dict[tuple, Response] = {}
 
     def reply_for(self, request: Request) -> dict:
         messages = (request.json or {}).get("messages") or []
-        if messages and messages[-1].get("role") == "tool":
-            return {"content": self.final}
-        with self._lock:
-            self._served += 1
-            n = self._served
-        return {"tool_calls": [{**call, "id": f"call_{n}_{i}"} for i, call in enumerate(self.calls)]}
+        return self.final_reply if messages and messages[-1].get("role") == "tool" else self.calls_reply
+
+    def respond(self, request: Request, reply: dict) -> Response:
+        body = request.json or {}
+        key = (id(reply), body.get("model"), bool(body.get("stream")),
+               bool((body.get("stream_options") or {}).get("include_usage")))
+        if key not in self._built:
+            self._built[key] = self._respond(request, reply)
+        return self._built[key]
 
 
 def _args(call: dict) -> str:

@@ -40,7 +40,7 @@ async def test_openai_tool_calls_run_and_their_results_go_back(tmp_path):
     assert offered == ["write", "read"]  # the agent's own order
     results = [m for m in requests[1]["messages"] if m["role"] == "tool"]
     assert [(m["tool_call_id"], m["content"]) for m in results] == [
-        ("call_1_0", "wrote 14 bytes to notes/a.txt"), ("call_1_1", "error: notes/missing.txt: no such file")]
+        ("call_0", "wrote 14 bytes to notes/a.txt"), ("call_1", "error: notes/missing.txt: no such file")]
     assignment = next(m for m in requests[1]["messages"] if m["role"] == "assistant")
     assert [c["function"]["name"] for c in assignment["tool_calls"]] == ["write", "read"]
     assert next(e for e in sink.events if e["type"] == "step_end")["data"]["content"] == "finished"
