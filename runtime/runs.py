@@ -25,6 +25,7 @@ from designer.models import WorkflowVersion
 from designer.workflows import reachable as reachable_workflow
 from runtime import backends, keys, limits, run_files
 from runtime.announce import announce_status_sync
+from runtime.contract import locate
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent, RunIteration, RunStatus
 from runtime.providers import names as provider_names
 from runtime.providers.failures import missing_key
@@ -276,9 +277,30 @@ def metrics(run: Run) -> dict:
     elapsed = (run.finished_at - run.started_at).total_seconds() if run.finished_at and run.started_at else None
     return {
         "status": run.status, "tokens": {"prompt": run.tokens_prompt, "completion": run.tokens_completion, "total": total},
-        "cost_usd": run.cost_usd, "duration_s": elapsed, "steps": dict(steps), "loops": loops,
+        "cost_usd": run.cost_usd, "duration_s": elapsed, "steps": _in_reading_order(steps), "loops": loops,
         "break_reasons": {k: v.get("break_reason") for k, v in (run.loops or {}).items()},
     }
+
+
+def _in_reading_order(steps: dict[str, dict]) -> dict[str, dict]:
+    """Each top-level step (in the order the run met them) before what ran inside it, its items and rounds in
+    numeric order: ``each``, ``each[0]``, ``each[1]`` ... ``each[10]``, never ``each[0]``, ``each``, ``each[10]``."""
+    first_seen: dict[str, int] = {}
+
+    def top_of(step_id: str) -> str:
+        where = locate(step_id) or {}
+        return where.get("loop") or where.get("include") or step_id
+
+    for step_id in steps:
+        first_seen.setdefault(top_of(step_id), len(first_seen))
+
+    def key(step_id: str) -> tuple:
+        where = locate(step_id) or {}
+        top = top_of(step_id)
+        number = where.get("iteration", where.get("item"))
+        return (first_seen[top], step_id != top, number if number is not None else -1, where.get("inner") or "", step_id)
+
+    return {step_id: steps[step_id] for step_id in sorted(steps, key=key)}
 
 
 CONTROL_AUDIT = {"pause": "run_paused", "resume": "run_resumed", "stop": "run_stopped"}

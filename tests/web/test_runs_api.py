@@ -227,3 +227,11 @@ def test_events_page_and_filter_on_the_server_and_iterations_by_loop_item(owner_
     assert owner_client.get(f"{base}/events?limit=0").status_code == 422
     one = owner_client.get(f"{base}/iterations?step=dev&iteration=1").json()
     assert [(i["step_id"], i["iteration"]) for i in one] == [("dev", 1)]
+
+
+def test_metrics_list_a_loop_before_its_items_in_numeric_order(owner_client):
+    source = "version: 1\nname: many\nsteps:\n  - id: each\n    instructions: go\n    loop: {forEach: [0,1,2,3,4,5,6,7,8,9,10,11], maxConcurrency: 12}\n"
+    flow = post(owner_client, "/api/v1/workflows", {"source": source}).json()["id"]
+    run = wait_for(owner_client, post(owner_client, "/api/v1/runs", {"workflow_id": flow}).json()["id"])
+    ids = list(owner_client.get(f"/api/v1/runs/{run['id']}/metrics").json()["steps"])
+    assert ids == ["each"] + [f"each[{i}]" for i in range(12)]
