@@ -26,6 +26,7 @@ from runtime.models import ACTIVE_STATUSES, Run, RunStatus
 from runtime.providers import close_all, configured_providers
 from runtime.recorder import Recorder
 from runtime.tools.approvals import Approvals
+from runtime.view.hub import store_view
 
 log = logging.getLogger(__name__)
 
@@ -182,6 +183,10 @@ async def _execute(run: Run, control: RunControl) -> str:
             await close_all(providers)
     await off_loop(_finish)(run.id, result)
     await announce_status(run.id)
+    try:  # after the announcement: watchers learn the end first; the stored view serves later visits
+        await off_loop(store_view)(run.id)
+    except Exception:
+        log.exception("run %s: its view could not be stored", run.id)
     return result.status
 
 

@@ -58,6 +58,8 @@ class Run(models.Model):
     workspace_seed = models.JSONField(null=True, blank=True)
     sandbox = models.CharField(max_length=8, blank=True, default="")
     tools_used = models.BooleanField(default=False)  # an agent called a tool (submit_result aside)
+    # The live view (runtime.view) of a finished run, folded once from its events: its page opens at once.
+    view = models.JSONField(null=True, blank=True)
 
     objects = RunQuerySet.as_manager()
 

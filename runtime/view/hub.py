@@ -17,12 +17,13 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 
+import orjson
 from channels.layers import get_channel_layer
 
 from common.orm import off_loop
 from runtime.broadcast import run_group
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent
-from runtime.view.state import RunView
+from runtime.view.state import FOLDED_TYPES, RunView
 
 log = logging.getLogger(__name__)
 
@@ -34,13 +35,45 @@ PAGE = 5000
 Send = Callable[[str], Awaitable[None]]
 
 
-def _rows(run_id, after: int) -> list[str]:
-    return list(RunEvent.objects.filter(run_id=run_id, seq__gt=after).order_by("seq")
-                .values_list("event_json", flat=True)[:PAGE])
+def _rows(run_id, after: int) -> tuple[list[str], int]:
+    """The next page of what the fold reads after ``after``, and the seq that page covers up to."""
+    upto = Run.objects.filter(pk=run_id).values_list("last_seq", flat=True).first() or 0
+    rows = list(RunEvent.objects.filter(run_id=run_id, seq__gt=after, seq__lte=upto, type__in=FOLDED_TYPES)
+                .exclude(type="agent_turn", event_json__contains='"phase": "request"')  # prompts: large, unread
+                .order_by("seq").values_list("seq", "event_json")[:PAGE])
+    covered = rows[-1][0] if len(rows) == PAGE else upto
+    return [text for _, text in rows], covered
 
 
 def _run_state(run_id) -> tuple[str, int] | None:
     return Run.objects.filter(pk=run_id).values_list("status", "last_seq").first()
+
+
+def _stored_view(run_id) -> dict | None:
+    """A finished run's view as stored, when it covers every event."""
+    found = Run.objects.filter(pk=run_id).values_list("status", "last_seq", "view").first()
+    if found is None or found[0] in ACTIVE_STATUSES or not found[2] or found[2].get("seq") != found[1]:
+        return None
+    return found[2]
+
+
+def _save_view(run_id, snapshot: dict) -> None:
+    Run.objects.filter(pk=run_id, last_seq=snapshot["seq"]).exclude(status__in=ACTIVE_STATUSES).update(view=snapshot)
+
+
+def store_view(run_id) -> None:
+    """Fold a finished run's events once and keep the view with the run (its page then opens at once)."""
+    if _stored_view(run_id) is not None:
+        return  # a hub that watched it to the end kept it already
+    view = RunView()
+    while True:
+        texts, covered = _rows(run_id, view.seq)
+        for text in texts:
+            view.apply(orjson.loads(text))
+        view.skip_to(covered)
+        if len(texts) < PAGE:
+            break
+    _save_view(run_id, view.snapshot())
 
 
 class ViewHub:
@@ -53,6 +86,7 @@ class ViewHub:
         self.channel: str | None = None
         self.idle_since: float | None = None
         self.stopped = False
+        self.frozen: dict | None = None  # a finished run's stored view, served as it is
 
     async def start(self) -> None:
         layer = get_channel_layer()
@@ -61,8 +95,12 @@ class ViewHub:
             self.channel = await layer.new_channel()
             await layer.group_add(run_group(self.run_id), self.channel)
             self.tasks.append(asyncio.create_task(self._read(layer)))
-        await self._refill()
-        self.view.patch()  # nobody watched what was stored: it goes out as the snapshot
+        stored = await off_loop(_stored_view)(self.run_id)
+        if stored is not None:
+            self.frozen = stored  # a finished run: nothing more will come
+        else:
+            await self._refill()
+            self.view.patch()  # nobody watched what was stored: it goes out as the snapshot
         self.tasks.append(asyncio.create_task(self._flush_loop()))
 
     async def stop(self) -> None:
@@ -81,7 +119,7 @@ class ViewHub:
             await self._flush()  # the sockets already here get what is pending; the newcomer the whole view
             self.watchers[key] = send
             self.idle_since = None
-            await send(json.dumps({"kind": "view", "view": self.view.snapshot()}))
+            await send(json.dumps({"kind": "view", "view": self.frozen or self.view.snapshot()}))
 
     def detach(self, key: int) -> None:
         self.watchers.pop(key, None)
@@ -91,8 +129,9 @@ class ViewHub:
     async def run_status(self, run: dict) -> None:
         """A status change goes out at once (with the view as it is), not at the next tick."""
         async with self.lock:
-            if run.get("status") not in ACTIVE_STATUSES:
+            if run.get("status") not in ACTIVE_STATUSES and self.frozen is None:
                 await self._refill()
+                await off_loop(_save_view)(self.run_id, self.view.snapshot())
             await self._flush()
             text = json.dumps({"kind": "run", "run": run}, default=str)
             await self._send_all(text)
@@ -100,10 +139,11 @@ class ViewHub:
     # -- inside ------------------------------------------------------------------
     async def _refill(self) -> None:
         while True:
-            rows = await off_loop(_rows)(self.run_id, self.view.seq)
-            for text in rows:
-                self.view.apply(json.loads(text))
-            if len(rows) < PAGE:
+            texts, covered = await off_loop(_rows)(self.run_id, self.view.seq)
+            for text in texts:
+                self.view.apply(orjson.loads(text))
+            self.view.skip_to(covered)
+            if len(texts) < PAGE:
                 return
 
     async def _read(self, layer) -> None:
@@ -118,7 +158,7 @@ class ViewHub:
                             await self._refill()  # a gap: the database has it all
                             continue
                         for text in message["texts"]:
-                            self.view.apply(json.loads(text))
+                            self.view.apply(orjson.loads(text))
                 elif message.get("type") == "run.status":
                     await self.run_status(message["run"])
             except Exception:  # one bad message must not stop the view
@@ -139,7 +179,7 @@ class ViewHub:
             await asyncio.sleep(PATCH_INTERVAL)
             ticks += 1
             async with self.lock:
-                if ticks % POLL_EVERY == 0:
+                if self.frozen is None and ticks % POLL_EVERY == 0:
                     state = await off_loop(_run_state)(self.run_id)
                     if state is not None and state[1] > self.view.seq:
                         await self._refill()  # the layer lost the tail

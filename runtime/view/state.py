@@ -64,6 +64,11 @@ class LoopView:
                 "rounds_completed": self.rounds_completed, "break_reason": self.break_reason}
 
 
+# What the fold reads; the rest (streamed output, messages, agents' prompts) is never loaded to build a view.
+FOLDED_TYPES = ("workflow_start", "workflow_end", "run_control", "agent_turn", "tool_call", "step_start", "step_end",
+                "step_skipped", "iteration_start", "iteration_end", "judge_verdict", "loop_end")
+
+
 class RunView:
     def __init__(self) -> None:
         self.seq = 0
@@ -85,6 +90,10 @@ class RunView:
             view.apply(event)
         view.patch()  # a rebuilt view has nothing pending
         return view
+
+    def skip_to(self, seq: int) -> None:
+        """Events up to ``seq`` were all seen (the ones the fold does not read were left unread)."""
+        self.seq = max(self.seq, seq)
 
     # -- reading -----------------------------------------------------------------
     def snapshot(self) -> dict:

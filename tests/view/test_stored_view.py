@@ -1,0 +1,48 @@
+"""A finished run keeps its view: folded once from its stored events (reading only what the fold needs), equal
+to the view of every event, and served as is to the next socket."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from runtime.models import Run
+from runtime.view.hub import ViewHub
+from runtime.view.state import RunView
+from tests.support.documents import judge_loop
+from tests.web.test_runs_api import SCRIPT, post, wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_finished_run_stores_the_view_of_all_its_events(owner_client):
+    flow = post(owner_client, "/api/v1/workflows", {"source": judge_loop("stored", 4)}).json()["id"]
+    run = wait_for(owner_client, post(owner_client, "/api/v1/runs", {"workflow_id": flow, "script": SCRIPT}).json()["id"])
+    events = owner_client.get(f"/api/v1/runs/{run['id']}/events").json()
+    for _ in range(50):  # stored just after the status is announced
+        stored = Run.objects.get(pk=run["id"]).view
+        if stored:
+            break
+        time.sleep(0.05)
+    assert stored == json.loads(json.dumps(RunView.of(events).snapshot()))
+    assert stored["seq"] == events[-1]["seq"] == run["last_seq"]
+
+
+async def test_the_hub_serves_a_finished_runs_stored_view_as_it_is(owner_client):
+    flow = (await sync_to_async(post)(owner_client, "/api/v1/workflows", {"source": judge_loop("frozen", 2)})).json()["id"]
+    created = await sync_to_async(post)(owner_client, "/api/v1/runs", {"workflow_id": flow, "script": SCRIPT})
+    run = await sync_to_async(wait_for)(owner_client, created.json()["id"])
+    marker = {"seq": run["last_seq"], "run": {"status": "completed"}, "steps": {}, "loops": {}, "items": {}, "mark": 1}
+    await sync_to_async(Run.objects.filter(pk=run["id"]).update)(view=marker)
+    hub = ViewHub(run["id"])
+    await hub.start()
+    sent: list[str] = []
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    await hub.attach(1, send)
+    await hub.stop()
+    assert json.loads(sent[0]) == {"kind": "view", "view": marker}  # not folded again
