@@ -178,27 +178,28 @@ class ViewHub:
         while True:
             await asyncio.sleep(PATCH_INTERVAL)
             ticks += 1
-            async with self.lock:
-                if self.frozen is None and ticks % POLL_EVERY == 0:
-                    state = await off_loop(_run_state)(self.run_id)
-                    if state is not None and state[1] > self.view.seq:
-                        await self._refill()  # the layer lost the tail
-                await self._flush()
+            try:
+                async with self.lock:
+                    if self.frozen is None and ticks % POLL_EVERY == 0:
+                        state = await off_loop(_run_state)(self.run_id)
+                        if state is not None and state[1] > self.view.seq:
+                            await self._refill()  # the layer lost the tail
+                    await self._flush()
+            except Exception:  # a database hiccup: the next tick tries again
+                log.exception("view of run %s: a flush failed", self.run_id)
             if self.idle_since is not None and asyncio.get_running_loop().time() - self.idle_since > IDLE_GRACE:
                 await _forget(self)
                 return
 
 
 _hubs: dict[str, ViewHub] = {}
-_creating: asyncio.Lock | None = None  # made on first use, in the loop that uses it
+_creating: dict[int, asyncio.Lock] = {}  # per event loop: a lock belongs to the loop that uses it
 
 
 async def watch(run_id: str) -> ViewHub:
     """The process's hub for a run, started if needed."""
-    global _creating
-    if _creating is None:
-        _creating = asyncio.Lock()
-    async with _creating:
+    lock = _creating.setdefault(id(asyncio.get_running_loop()), asyncio.Lock())
+    async with lock:
         hub = _hubs.get(run_id)
         if hub is None or hub.stopped:
             hub = ViewHub(run_id)

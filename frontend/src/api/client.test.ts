@@ -59,6 +59,20 @@ describe('the api client and workspaces', () => {
     expect(err).toMatchObject({ status: 429, message: "this workspace's limit of 5 runs a day is used up", limit: 'runs_per_day', retryAfterSeconds: 3600 });
   });
 
+  it('pages events and asks for one item or round of a loop', async () => {
+    const calls = fakeServer(() => json([]));
+    await api.eventPage('r1', { before: 901, limit: 200 });
+    await api.eventPage('r1', { after: 700, limit: 200, types: ['step_end', 'iteration_end'], step: 'each loop' });
+    await api.loopIteration('r1', 'each', { index: 12 });
+    await api.loopIteration('r1', 'refine', { iteration: 0 });
+    expect(calls.map((c) => c.url)).toEqual([
+      '/api/v1/runs/r1/events?after=0&limit=200&before=901',
+      '/api/v1/runs/r1/events?after=700&limit=200&type=step_end,iteration_end&step=each%20loop',
+      '/api/v1/runs/r1/iterations?step=each&index=12',
+      '/api/v1/runs/r1/iterations?step=refine&iteration=0',
+    ]);
+  });
+
   it('keeps a 403 detail as the message', async () => {
     const detail = 'your role in this workspace is viewer: it cannot edit workflows (that needs editor or above)';
     fakeServer(() => json({ detail }, 403));

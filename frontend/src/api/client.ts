@@ -188,6 +188,28 @@ export function workspaceZipUrl(runId: string): string {
   return `${API}${runWorkspace(runId)}.zip`;
 }
 
+/** A page of a run's events (GET /runs/{id}/events): after or before a seq, of some types, of one step and what runs in it. */
+export interface EventPageQuery {
+  after?: number;
+  /** The newest `limit` events before this seq (still in seq order). */
+  before?: number;
+  limit?: number;
+  types?: readonly string[];
+  step?: string;
+}
+
+function eventPageParams(q: EventPageQuery): string {
+  const parts = [`after=${q.after ?? 0}`];
+  if (q.limit !== undefined) parts.push(`limit=${q.limit}`);
+  if (q.before !== undefined) parts.push(`before=${q.before}`);
+  if (q.types?.length) parts.push(`type=${q.types.map(encodeURIComponent).join(',')}`);
+  if (q.step) parts.push(`step=${encodeURIComponent(q.step)}`);
+  return parts.join('&');
+}
+
+/** One forEach item (`index`) or one repeat-until round (`iteration`) of a loop. */
+export type LoopPosition = { index: number } | { iteration: number };
+
 export const api = {
   me: () => request<{ username: string }>('GET', '/me'),
   validate: (body: { source: string } | { document: WorkflowDoc }, signal?: AbortSignal) =>
@@ -216,6 +238,15 @@ export const api = {
   getRun: (id: string) => request<Run>('GET', `/runs/${id}`),
   runEvents: (id: string, after = 0) => request<RunEvent[]>('GET', `/runs/${id}/events?after=${after}`),
   iterations: (id: string) => request<Iteration[]>('GET', `/runs/${id}/iterations`),
+  eventPage: (id: string, query: EventPageQuery, signal?: AbortSignal) =>
+    request<RunEvent[]>('GET', `/runs/${id}/events?${eventPageParams(query)}`, undefined, { signal }),
+  loopIteration: (id: string, step: string, at: LoopPosition, signal?: AbortSignal) =>
+    request<Iteration[]>(
+      'GET',
+      `/runs/${id}/iterations?step=${encodeURIComponent(step)}&${'index' in at ? `index=${at.index}` : `iteration=${at.iteration}`}`,
+      undefined,
+      { signal },
+    ),
   metrics: (id: string) => request<JsonObject>('GET', `/runs/${id}/metrics`),
   control: (id: string, action: 'pause' | 'resume' | 'stop') => request<Run>('POST', `/runs/${id}/${action}`),
   providers: (workspace?: number | null) => request<ProviderInfo[]>('GET', `/providers${inWorkspace(workspace)}`),
