@@ -153,7 +153,8 @@ def test_a_dropped_websocket_reconnects_and_replays_from_the_last_seq(page):
 
         server.on_message(from_server)
 
-    page.route_web_socket(re.compile(r"/ws/runs/[0-9a-fA-F-]+/"), route)
+    # The events socket only (its URL has a query); the page's view socket (`.../view/`) goes untouched.
+    page.route_web_socket(re.compile(r"/ws/runs/[0-9a-fA-F-]+/\?"), route)
     run = start_run(page)
     page.goto(f"/runs/{run['id']}")
     events = wait_all_events(page, run["id"])

@@ -86,3 +86,30 @@ async def test_a_stranger_cannot_watch_the_view(server):
         async with websockets.connect(server.ws_url + f"/ws/runs/{run['id']}/view/",
                                       additional_headers=server.headers("stranger"), open_timeout=10):
             pass
+
+
+async def test_a_socket_that_drops_mid_run_reconnects_to_a_snapshot_then_patches_with_nothing_missed(server):
+    with server.client("owner") as client:
+        run = start(client)
+        url = server.ws_url + f"/ws/runs/{run['id']}/view/"
+        # The first connection takes its snapshot and a few patches, then drops (as a flaky network does).
+        async with websockets.connect(url, additional_headers=server.headers("owner"), open_timeout=10,
+                                      max_size=2**24) as socket:
+            view = None
+            patches = 0
+            while patches < 3:
+                message = json.loads(await asyncio.wait_for(socket.recv(), timeout=30))
+                if message["kind"] == "view":
+                    view = message["view"]
+                elif message["kind"] == "patch":
+                    RunView.merge(view, message)
+                    patches += 1
+        dropped_at = view["seq"]
+        assert 0 < dropped_at, "the run had not started when the socket dropped"
+        stamps: list[float] = []
+        again = await watch(server, run["id"], stamps)
+        wait_status(client, run["id"], ("completed", "failed"))
+        events = client.get(f"/runs/{run['id']}/events").json()
+    expected = json.loads(json.dumps(RunView.of(events).snapshot()))
+    assert again == expected
+    assert again["seq"] == events[-1]["seq"] > dropped_at

@@ -164,16 +164,19 @@ export interface RunEvent {
 /** With `batch=1` the server may send several events to a message (`events`). */
 export type SocketMessage = { kind: 'event'; event: RunEvent } | { kind: 'events'; events: RunEvent[] } | { kind: 'run'; run: Run };
 
+/** GET /runs/{id}/iterations: a forEach item (`index`) or a repeat-until round (`iteration`). */
 export interface Iteration {
   step_id: string;
-  iteration: number;
+  /** A round's number; null for a forEach item. */
+  iteration: number | null;
   index: number | null;
   item: unknown;
   status: string;
   content: string | null;
   result: unknown;
   verdict: unknown;
-  tokens: Tokens | null;
+  /** The total tokens its turns used. */
+  tokens: number | null;
   duration_ms: number | null;
 }
 

@@ -2,7 +2,9 @@
 // loop iteration strips, judge verdicts, streamed output, prompts, metrics,
 // the agents' tool calls (and the ones waiting for approval) and the run's workspace.
 // A finished run replays the same way, from its stored events.
-import { useState } from 'react';
+// A big run (thousands of loop items, tens of thousands of events) is drawn from
+// the server's view of it instead: folding every event would freeze the tab.
+import { memo, useState } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
 import { api } from '../api/client';
 import { Canvas } from '../canvas/Canvas';
@@ -10,13 +12,48 @@ import { Link } from '../components/Link';
 import { EditorContext, useEditor, useEditorStore } from '../store/context';
 import { createEditorStore } from '../store/editorStore';
 import { PendingApprovals } from './PendingApprovals';
+import { BigRunPage } from './big/BigRunPage';
 import { RunHeader } from './RunHeader';
 import { RunSide } from './RunSide';
 import { SandboxWarning } from './SandboxWarning';
 import { useRunLoader } from './useRunLoader';
 import { useRunWorkspace } from './useRunWorkspace';
+import { runMode, type RunMode } from './view/mode';
+import { useRunView } from './view/useRunView';
+
+/** `?raw=1`: today's page whatever the run's size, folding every event (to compare; bench/liveview.py does). */
+function wantsRaw(): boolean {
+  return new URLSearchParams(window.location.search).get('raw') === '1';
+}
 
 export function RunPage({ runId }: { runId: string }) {
+  const [raw] = useState(wantsRaw);
+  return raw ? <NormalRunPage runId={runId} /> : <ChosenRunPage runId={runId} />;
+}
+
+/**
+ * Opens the run's view first (it is small whatever the run's size) and picks the page from it:
+ * the big-run page, or the normal one, which folds every event. The view stays open under the
+ * normal page, so a run that turns big while watched switches over.
+ */
+function ChosenRunPage({ runId }: { runId: string }) {
+  const live = useRunView(runId);
+  const [mode, setMode] = useState<RunMode>('loading');
+  const next = runMode(live.view, mode, live.unavailable);
+  if (next !== mode) setMode(next);
+  if (next === 'big') return <BigRunPage runId={runId} live={live} />;
+  if (next === 'normal') return <NormalRunPage runId={runId} />;
+  return (
+    <div className="run-page" data-testid="run-loading">
+      <div className="canvas-empty muted" role="status">
+        Loading the run…
+      </div>
+    </div>
+  );
+}
+
+/** Today's run page. Memoised: the view's patches re-render RunPage, never this. */
+const NormalRunPage = memo(function NormalRunPage({ runId }: { runId: string }) {
   const [store] = useState(() => createEditorStore(api));
   return (
     <EditorContext.Provider value={store}>
@@ -25,7 +62,7 @@ export function RunPage({ runId }: { runId: string }) {
       </ReactFlowProvider>
     </EditorContext.Provider>
   );
-}
+});
 
 function RunView({ runId }: { runId: string }) {
   const store = useEditorStore();

@@ -1,0 +1,120 @@
+import { useEffect, useState } from 'react';
+import { api, errorText } from '../../api/client';
+import type { Run } from '../../api/types';
+import { Banner } from '../../components/Banner';
+import { Link } from '../../components/Link';
+import { followWorkspace, useWorkspace } from '../../workspaces/current';
+import { cannotRunReason } from '../../workspaces/roles';
+import { elapsedMs, shortId } from '../labels';
+import { formatMs } from '../reduce';
+import { isTerminal } from '../socket';
+import type { ViewRun } from '../view/merge';
+import type { ViewConn } from '../view/viewSocket';
+import { useNow } from './useLater';
+
+export interface BigRunHeaderProps {
+  runId: string;
+  run: Run | null;
+  viewRun: ViewRun;
+  status: string | undefined;
+  reason: string | null;
+  conn: ViewConn;
+  acceptRun(run: Run): void;
+}
+
+/** The big-run page's toolbar: which run, its status, the server's figures, the connection, and the control actions. */
+export function BigRunHeader({ runId, run, viewRun, status, reason, conn, acceptRun }: BigRunHeaderProps) {
+  const [actionError, setActionError] = useState<string | null>(null);
+  // The run's workspace and the user's role there: a viewer watches, and cannot control runs.
+  const workspace = useWorkspace(run?.workspace_id);
+  const denied = cannotRunReason(workspace?.role, workspace?.name);
+  const workspaceId = run?.workspace_id;
+  useEffect(() => followWorkspace(workspaceId), [workspaceId]);
+
+  const finished = isTerminal(status);
+  const paused = status === 'paused';
+  const now = useNow(!finished && !paused && !!viewRun.started);
+
+  const control = async (action: 'pause' | 'resume' | 'stop') => {
+    setActionError(null);
+    try {
+      acceptRun(await api.control(runId, action));
+    } catch (e) {
+      setActionError(`Could not ${action} the run: ${errorText(e)}`);
+    }
+  };
+
+  const started = viewRun.started ?? run?.started_at ?? null;
+  const ended = viewRun.ended ?? run?.finished_at ?? null;
+  const elapsed = elapsedMs(started ? Date.parse(started) : null, ended ? Date.parse(ended) : null, now, null, 0);
+  // The server's totals: the engine's own at the end, the same number every page shows.
+  const tokens = viewRun.tokens;
+  const cost = viewRun.cost_usd ?? run?.cost_usd ?? null;
+  const behind = !finished && conn === 'reconnecting';
+  const connLabel = finished ? 'finished' : conn === 'live' ? '● live' : conn === 'reconnecting' ? 'reconnecting…' : conn === 'closed' ? 'offline' : 'connecting…';
+  const doneTitle = denied ?? (finished ? `The run has ${status === 'completed' ? 'completed' : status === 'failed' ? 'failed' : 'been stopped'}` : undefined);
+  return (
+    <>
+      <div className="toolbar">
+        <div className="toolbar-title">
+          <span className="wf-name">
+            Run {shortId(runId)} ·{' '}
+            {run ? (
+              <Link to={`/workflows/${run.workflow_id}`} title={run.workflow_name}>
+                {run.workflow_name}
+              </Link>
+            ) : (
+              '…'
+            )}
+          </span>
+          <span className="pill small" title="This run is too big to replay event by event: the page draws the server's summary of it">
+            big run
+          </span>
+          {status && (
+            <span className={`pill status-pill status-${status}`} data-testid="big-run-status">
+              {status}
+            </span>
+          )}
+          {reason && (
+            <span className="muted small run-reason" title={reason}>
+              {reason}
+            </span>
+          )}
+        </div>
+        <div className="toolbar-actions">
+          <span className="figures muted small" data-testid="big-run-figures">
+            {elapsed !== null ? formatMs(elapsed) : 'queued'}
+            {paused ? ' (paused)' : ''} ·{' '}
+            <span data-testid="big-run-tokens" data-total={tokens.total} title={`${tokens.prompt.toLocaleString()} in, ${tokens.completion.toLocaleString()} out`}>
+              {tokens.total.toLocaleString()} tokens
+            </span>
+            {typeof cost === 'number' ? ` · $${cost.toFixed(4)}` : ''}
+            {viewRun.tools_running > 0 ? ` · ${viewRun.tools_running} tool call${viewRun.tools_running === 1 ? '' : 's'} running` : ''}
+          </span>
+          {behind && (
+            <span className="pill small behind" data-testid="big-run-behind" title="The connection dropped: the figures are as they were, until it is back">
+              behind
+            </span>
+          )}
+          <span className={`conn conn-${finished ? 'finished' : conn}`} data-testid="big-run-conn">
+            {connLabel}
+          </span>
+          <button className="btn ghost small" disabled={!!denied || status !== 'running'} title={doneTitle} onClick={() => void control('pause')} data-testid="pause">
+            Pause
+          </button>
+          <button className="btn ghost small" disabled={!!denied || status !== 'paused'} title={doneTitle} onClick={() => void control('resume')} data-testid="resume">
+            Resume
+          </button>
+          <button className="btn ghost small danger" disabled={!!denied || !status || finished} title={doneTitle} onClick={() => void control('stop')} data-testid="stop">
+            Stop
+          </button>
+        </div>
+      </div>
+      {actionError && (
+        <Banner kind="error" onClose={() => setActionError(null)}>
+          {actionError}
+        </Banner>
+      )}
+    </>
+  );
+}

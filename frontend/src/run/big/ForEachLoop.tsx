@@ -1,0 +1,68 @@
+import { memo, useCallback, useMemo, useState } from 'react';
+import { breakReasonLabel, plural } from '../labels';
+import type { ViewLoop } from '../view/merge';
+import { countsText, loopCounts } from './bigLabels';
+import { FailedItems } from './FailedItems';
+import { ItemDetails } from './ItemDetails';
+import { ItemGrid } from './ItemGrid';
+import { LoopStats } from './LoopStats';
+import { LoopTail } from './LoopTail';
+
+export interface LoopProps {
+  runId: string;
+  loop: ViewLoop;
+  /** One status letter per item or round. */
+  letters: string;
+  /** The run is going (not finished) and not paused. */
+  active: boolean;
+  paused: boolean;
+}
+
+/**
+ * A forEach (or a loop nested in an iteration, whose kind the view was not told): its counts and
+ * pace, the failed items, every item on one canvas, and the chosen item's details.
+ */
+export const ForEachLoop = memo(function ForEachLoop({ runId, loop, letters, active, paused }: LoopProps) {
+  const counts = useMemo(() => loopCounts(loop, letters.length), [loop, letters.length]);
+  const [cursor, setCursor] = useState<number | null>(null);
+  const [opened, setOpened] = useState<number | null>(null);
+  const choose = useCallback((index: number) => {
+    setCursor(index);
+    setOpened(index);
+  }, []);
+  const failure = opened !== null ? loop.failed.find((f) => f.index === opened) : undefined;
+  const shownOpen = opened !== null && opened < letters.length ? opened : null;
+  return (
+    <section className="big-loop" aria-label={`Loop ${loop.id}`} data-testid={`big-loop-${loop.id}`}>
+      <h3 className="big-loop-title">
+        Loop {loop.id}{' '}
+        <span className="muted small">
+          · {loop.type || 'loop'} · {plural(counts.total, loop.type === 'forEach' ? 'item' : 'iteration')}
+          {loop.ended ? ` · ${breakReasonLabel(loop.break_reason)}` : ''}
+        </span>
+      </h3>
+      <LoopStats loop={loop} counts={counts} active={active} paused={paused} />
+      <FailedItems failed={loop.failed} count={counts.failed} onSelect={choose} />
+      <ItemGrid
+        loopId={loop.id}
+        letters={letters}
+        summary={countsText(counts)}
+        counts={loop.counts}
+        cursor={cursor}
+        onCursor={setCursor}
+        onOpen={setOpened}
+      />
+      {shownOpen !== null && (
+        <ItemDetails
+          runId={runId}
+          loopId={loop.id}
+          at={{ index: shownOpen }}
+          letter={letters[shownOpen]}
+          error={failure?.error}
+          onClose={() => setOpened(null)}
+        />
+      )}
+      <LoopTail loopId={loop.id} output={loop.output} truncated={loop.output_truncated} />
+    </section>
+  );
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { mergePatch, setLetters, type View, type ViewLoop, type ViewRun } from './merge';
+
+const run: ViewRun = {
+  status: 'running',
+  tokens: { prompt: 10, completion: 5, total: 15 },
+  cost_usd: null,
+  started: '2026-01-01T00:00:00Z',
+  ended: null,
+  reason: '',
+  total_steps: 2,
+  paused: false,
+  tools_running: 0,
+};
+
+function loop(id: string, more: Partial<ViewLoop> = {}): ViewLoop {
+  return {
+    id,
+    type: 'forEach',
+    total: 5,
+    counts: {},
+    tokens: 0,
+    started: null,
+    ended: null,
+    running: [],
+    running_count: 0,
+    failed: [],
+    recent: [],
+    verdicts: [],
+    output: '',
+    output_truncated: false,
+    rounds_completed: null,
+    break_reason: null,
+    ...more,
+  };
+}
+
+function view(): View {
+  return {
+    seq: 7,
+    run,
+    steps: { plan: { status: 'completed', kind: 'agent', started: null, ended: null, duration_ms: 5, tokens: 3, error: null, agent: 'a' } },
+    loops: { each: loop('each'), other: loop('other') },
+    items: { each: '.....', other: 'cc' },
+  };
+}
+
+describe('setLetters', () => {
+  it('sets letters in place', () => {
+    expect(setLetters('.....', [[0, 'c'], [3, 'r']])).toBe('c..r.');
+  });
+
+  it('pads with queued items past the end', () => {
+    expect(setLetters('cc', [[5, 'f']])).toBe('cc...f');
+    expect(setLetters('', [[0, 'r']])).toBe('r');
+  });
+
+  it('leaves the string alone without changes', () => {
+    const s = 'c.r';
+    expect(setLetters(s, [])).toBe(s);
+  });
+});
+
+describe('mergePatch', () => {
+  it('takes the seq and replaces the run when given', () => {
+    const before = view();
+    const next = mergePatch(before, { seq: 9, run: { ...run, status: 'completed' } });
+    expect(next.seq).toBe(9);
+    expect(next.run.status).toBe('completed');
+    expect(before.seq).toBe(7);
+    expect(before.run.status).toBe('running');
+  });
+
+  it('replaces named steps and loops whole, keeping the others', () => {
+    const before = view();
+    const each = loop('each', { counts: { completed: 1 } });
+    const next = mergePatch(before, {
+      seq: 8,
+      steps: { review: { status: 'running', kind: 'agent', started: null, ended: null, duration_ms: null, tokens: 0, error: null, agent: null } },
+      loops: { each },
+    });
+    expect(Object.keys(next.steps)).toEqual(['plan', 'review']);
+    expect(next.steps.plan).toBe(before.steps.plan);
+    expect(next.loops.each).toBe(each);
+    expect(next.loops.other).toBe(before.loops.other);
+    expect(before.loops.each.counts).toEqual({});
+  });
+
+  it('copies only what changed', () => {
+    const before = view();
+    const next = mergePatch(before, { seq: 8, loops: { each: loop('each') } });
+    expect(next.steps).toBe(before.steps);
+    expect(next.items).toBe(before.items);
+    expect(next.run).toBe(before.run);
+  });
+
+  it('sets item letters, padding past the end, and rebuilds only the loops named', () => {
+    const before = view();
+    const next = mergePatch(before, { seq: 8, items: { each: [[0, 'c'], [1, 'r']], other: [[4, 'f']] } });
+    expect(next.items.each).toBe('cr...');
+    expect(next.items.other).toBe('cc..f');
+    expect(before.items).toEqual({ each: '.....', other: 'cc' });
+    const again = mergePatch(next, { seq: 9, items: { each: [[1, 'c']] } });
+    expect(again.items.other).toBe(next.items.other);
+  });
+
+  it('replaces whole strings with items_full (a loop that started over)', () => {
+    const next = mergePatch(view(), { seq: 8, items_full: { each: '...' } });
+    expect(next.items.each).toBe('...');
+    expect(next.items.other).toBe('cc');
+  });
+
+  it('starts the string of a loop it has not seen', () => {
+    const next = mergePatch(view(), { seq: 8, items: { fresh: [[2, 'r']] } });
+    expect(next.items.fresh).toBe('..r');
+  });
+});

@@ -1,0 +1,133 @@
+"""Big runs in Chromium: a forEach of 600 items gets the big-run page, drawn from the server's view
+(one canvas for the items, the failed ones listed first, a click or the keys open an item's details),
+and a repeat-until of 520 rounds shows its strip a window at a time."""
+from __future__ import annotations
+
+import json
+
+from .conftest import api
+
+ITEMS = 600
+ROUNDS = 520
+
+
+def start(page, source: str, script: dict, policies: dict | None = None) -> dict:
+    page.goto("/runs")  # any page of the app: gives the CSRF cookie
+    wf = api(page, "POST", "/workflows", {"source": source})
+    assert wf["valid"], wf["errors"]
+    body = {"workflow_id": wf["id"], "provider": "simulated", "script": script}
+    if policies:
+        body["policies"] = policies
+    return api(page, "POST", "/runs", body)
+
+
+def wide_run(page) -> dict:
+    source = ("version: 1\nname: wide\nsteps:\n  - id: each\n    instructions: go\n"
+              f"    loop: {{forEach: {list(range(ITEMS))}, maxConcurrency: 50}}\n")
+    # Every tenth reply fails; the run skips failed items and goes on.
+    script = {"latency": 0.01, "replies": {"each": [f"done {i}" for i in range(9)] + [{"error": "broken item"}]}}
+    return start(page, source, script, {"on_iteration_error": "skip"})
+
+
+def test_a_wide_foreach_is_one_canvas_whose_items_open_their_details(page):
+    run = wide_run(page)
+    page.goto(f"/runs/{run['id']}")
+    page.wait_for_selector("[data-testid=big-run][data-status=completed]", timeout=60_000)
+
+    grid = page.get_by_test_id("item-grid-each")
+    assert grid.get_attribute("data-items") == str(ITEMS)
+    counts = json.loads(grid.get_attribute("data-counts"))
+    assert sum(counts.values()) == ITEMS and counts.get("failed", 0) >= ITEMS // 20, counts
+    # One canvas, no element per item: the whole page stays small.
+    assert page.locator("[data-testid=item-grid-each]").evaluate("e => e.tagName") == "CANVAS"
+    assert page.evaluate("document.getElementsByTagName('*').length") < 2000
+
+    # The header's tokens are the server's: the running total the last event carries.
+    last = api(page, "GET", f"/runs/{run['id']}/events?before=1000000000&limit=1")
+    assert last and last[0]["type"] == "workflow_end", last
+    assert int(page.get_by_test_id("big-run-tokens").get_attribute("data-total")) == last[0]["tokens"]["total"] > 0
+
+    # The failed items come first; one opens its details, with the error.
+    failed = page.get_by_test_id("failed-item")
+    assert failed.count() >= 1
+    index = int(failed.first.get_attribute("data-index"))
+    failed.first.click()
+    details = page.get_by_test_id("item-details")
+    details.wait_for()
+    assert details.get_attribute("data-index") == str(index)
+    assert details.get_attribute("data-status") == "failed"
+    assert "broken item" in page.get_by_test_id("item-error").inner_text()
+
+    # A click on the first cell opens item 1: its value and its output, asked of the server.
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 2, box["y"] + 2)
+    page.wait_for_selector("[data-testid=item-details][data-index='0'][data-status=completed]")
+    assert page.get_by_test_id("item-value").inner_text().strip() == "0"
+    assert page.get_by_test_id("item-content").inner_text().startswith("done")
+    assert "Item 1" in details.inner_text()
+
+    # The keys move along the grid and Enter opens what the cursor is on.
+    grid.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=item-details][data-index='2']")
+    assert page.get_by_test_id("item-value").inner_text().strip() == "2"
+
+    # Hovering names the item under the mouse.
+    page.mouse.move(box["x"] + 2, box["y"] + 2)
+    assert page.get_by_test_id("grid-tip").inner_text().startswith("item 1:")
+
+    # The events are paged by the server: an older page, then back to the newest.
+    page.get_by_test_id("events-older").click()
+    page.wait_for_selector("[data-testid=big-events][data-page=older]")
+    assert 0 < page.get_by_test_id("event-row").count() <= 200
+
+
+def test_the_same_run_can_still_be_opened_as_the_full_page(page):
+    run = wide_run(page)
+    page.goto(f"/runs/{run['id']}")
+    page.wait_for_selector("[data-testid=big-run][data-status=completed]", timeout=60_000)
+    page.goto(f"/runs/{run['id']}?raw=1")
+    page.wait_for_selector("[data-testid=run-status]:text('completed')", timeout=60_000)
+    assert page.get_by_test_id("big-run").count() == 0
+
+
+def test_hundreds_of_rounds_show_a_window_at_a_time(page):
+    source = ("version: 1\nname: long\nsteps:\n  - id: polish\n    instructions: polish\n"
+              f"    loop: {{until: 'false', maxIterations: {ROUNDS}}}\n")
+    run = start(page, source, {"latency": 0, "replies": {"polish": ["again"]}})
+    page.goto(f"/runs/{run['id']}")
+    # `until` never holds: the loop runs every round, then fails the run as exhausted (upstream's rule).
+    page.wait_for_selector("[data-testid=big-run][data-status=failed]", timeout=90_000)
+    assert "exhausted 520 iterations" in page.get_by_test_id("big-run-finished").inner_text()
+
+    strip = page.get_by_test_id("round-strip-polish")
+    assert strip.get_attribute("data-rounds") == str(ROUNDS)
+    cells = page.get_by_test_id("round-cell")
+    shown = cells.count()
+    assert 0 < shown <= 50, shown
+    # The window follows the end: the last round is drawn, the first is not.
+    assert strip.get_attribute("data-end") == str(ROUNDS)
+    assert cells.last.get_attribute("data-iteration") == str(ROUNDS - 1)
+    assert page.get_by_test_id("strip-next").is_disabled()
+
+    page.get_by_test_id("strip-prev").click()
+    page.wait_for_selector(f"[data-testid=round-strip-polish][data-end='{ROUNDS - shown}']")
+    assert page.get_by_test_id("strip-last").is_enabled()
+    for _ in range(20):
+        if page.get_by_test_id("strip-prev").is_disabled():
+            break
+        page.get_by_test_id("strip-prev").click()
+    page.wait_for_selector("[data-testid=round-strip-polish][data-start='0']")
+    assert cells.first.get_attribute("data-iteration") == "0"
+
+    # A round opens its details, asked of the server.
+    cells.nth(2).click()
+    details = page.get_by_test_id("item-details")
+    page.wait_for_selector("[data-testid=item-details][data-kind=round][data-iteration='2'][data-status=completed]")
+    assert "Round 3" in details.inner_text()
+    assert page.get_by_test_id("item-content").inner_text().startswith("again")
+
+    page.get_by_test_id("strip-last").click()
+    page.wait_for_selector(f"[data-testid=round-strip-polish][data-end='{ROUNDS}']")
