@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -119,6 +120,14 @@ def event_times(client: httpx.Client, run_id: str) -> dict[int, float]:
         after = page[-1]["seq"]
 
 
+def page_tokens(header: str | None) -> int | None:
+    """The token total a page shows: the big page's attribute, or the number before "tokens" in the raw page's figures."""
+    if header is None:
+        return None
+    found = re.search(r"([\d,]+) tokens", header) if not header.isdigit() else None
+    return int(found.group(1).replace(",", "")) if found else int(header) if header.isdigit() else None
+
+
 def click_something(page) -> None:
     for selector in ("[role=tab][aria-selected=false]", "[data-testid=events-older]", "[data-testid=failed-item]"):
         target = page.locator(selector).first
@@ -173,7 +182,9 @@ def watch_run(page, server, client, items: int, raw: bool) -> dict:
     page.goto("about:blank")
     opened = time.monotonic()
     page.goto(f"/runs/{run['id']}" + ("?raw=1" if raw else ""))
-    ready_sel = "[data-testid=run-page][data-conn]" if raw else "[data-testid=big-run][data-status=completed]"
+    # Drawn: the raw page has applied the last event (it replays them all first); the big page shows the end.
+    ready_sel = f"[data-testid=run-page][data-last-seq='{final_run['last_seq']}']" if raw \
+        else "[data-testid=big-run][data-status=completed]"
     try:
         page.wait_for_selector(ready_sel, timeout=120_000)
         interactive = (time.monotonic() - opened) * 1000
@@ -182,7 +193,7 @@ def watch_run(page, server, client, items: int, raw: bool) -> dict:
     return {"events": final_run["last_seq"], "long_max": max(long_tasks or [0]), "long_over_100": sum(1 for t in long_tasks if t > 100),
             "click_p50": pct(clicks, 50), "click_p95": pct(clicks, 95), "nodes": max(nodes or [0]), "heap": max(heap or [0]),
             "lag": (page_done - server_done) if (page_done and server_done) else float("nan"),
-            "tokens_server": final_run["tokens"]["total"], "tokens_page": header,
+            "tokens_server": final_run["tokens"]["total"], "tokens_page": page_tokens(header),
             "finished_ms": interactive, "p99": pct(latencies, 99), "p50": pct(latencies, 50), "messages": len(watchers.arrivals)}
 
 
