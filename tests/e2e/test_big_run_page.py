@@ -131,3 +131,32 @@ def test_hundreds_of_rounds_show_a_window_at_a_time(page):
 
     page.get_by_test_id("strip-last").click()
     page.wait_for_selector(f"[data-testid=round-strip-polish][data-end='{ROUNDS}']")
+
+
+def test_the_full_page_draws_long_metrics_and_events_a_window_at_a_time(page):
+    # 300 items: under the big-run threshold, so the full page, whose long lists are windowed.
+    source = ("version: 1\nname: mid\nsteps:\n  - id: each\n    instructions: go\n"
+              f"    loop: {{forEach: {list(range(300))}, maxConcurrency: 50}}\n")
+    run = start(page, source, {"latency": 0.01, "replies": {"each": ["done"]}})
+    page.goto(f"/runs/{run['id']}")
+    page.wait_for_selector("[data-testid=run-status]:text('completed')", timeout=60_000)
+    assert page.get_by_test_id("big-run").count() == 0
+
+    page.get_by_test_id("run-tab-metrics").click()
+    table = page.get_by_test_id("metrics").locator("table").first
+    table.locator("td", has_text="each[0]").first.wait_for()
+    # The loop first, then its items in numeric order; only a window of the 301 rows is drawn.
+    labels = table.locator("tbody tr:not([aria-hidden]) td:first-child").all_inner_texts()
+    assert labels[:4] == ["each", "each[0]", "each[1]", "each[2]"], labels[:6]
+    assert len(labels) < 120, len(labels)
+    # Scrolled to its end, the box draws the last items.
+    table.evaluate("t => { const box = t.closest('.virtual-rows'); box.scrollTop = box.scrollHeight; }")
+    table.locator("td", has_text="each[299]").wait_for()
+
+    page.get_by_test_id("run-tab-events").click()
+    log = page.get_by_test_id("event-log")
+    log.wait_for()
+    events = api(page, "GET", f"/runs/{run['id']}/events?before=1000000000&limit=1")
+    # Opened at the end (the newest event in view) with a window of the thousands of rows drawn.
+    log.locator(f"li[data-type={events[0]['type']}]").wait_for()
+    assert 0 < log.locator("li").count() < 200

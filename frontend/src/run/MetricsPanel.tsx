@@ -1,13 +1,36 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api, errorText } from '../api/client';
+import { VirtualRows, type RowProps } from '../components/VirtualRows';
 import type { JsonObject } from '../doc/types';
 import { useEditor } from '../store/context';
 import { breakReasonLabel, ordinal, plural } from './labels';
 import { readMetrics } from './metrics';
+import { compareStepIds } from './metricsOrder';
 import { Pre } from './Pre';
 import { formatMs } from './reduce';
 import { isTerminal } from './socket';
 import { useShownStatus } from './useShownStatus';
+
+/** A compact table row with a status badge, in pixels: the first guess, before rows are measured. */
+const ROW_PX = 33;
+
+const STEP_HEAD = (
+  <tr>
+    <th>Step</th>
+    <th>Status</th>
+    <th>Time</th>
+    <th>Tokens</th>
+  </tr>
+);
+
+const ITERATION_HEAD = (
+  <tr>
+    <th>#</th>
+    <th>Status</th>
+    <th>Time</th>
+    <th>Verdict</th>
+  </tr>
+);
 
 /** Tokens, cost and time: live from events while the run goes, the server's figures once they come. */
 export function MetricsPanel({ runId }: { runId: string }) {
@@ -22,7 +45,31 @@ export function MetricsPanel({ runId }: { runId: string }) {
     api.metrics(runId).then(setServer, (e) => setError(errorText(e)));
   }, [runId, finished]);
   const read = server ? readMetrics(server) : null;
-  const liveRows = useMemo(() => Object.entries(steps).sort(([a], [b]) => a.localeCompare(b)), [steps]);
+  const liveRows = useMemo(() => Object.entries(steps).sort(([a], [b]) => compareStepIds(a, b)), [steps]);
+  const stepRow = (i: number, props: RowProps) => {
+    if (read) {
+      const [id, m] = read.steps[i];
+      return (
+        <tr key={id} {...props}>
+          <td className="mono">{m.label}</td>
+          <td>{m.status && <span className={`status status-${m.status.replace(' ', '-')}`}>{m.status}</span>}</td>
+          <td>{m.durationMs != null ? formatMs(m.durationMs) : ''}</td>
+          <td>{m.tokens ?? ''}</td>
+        </tr>
+      );
+    }
+    const [key, st] = liveRows[i];
+    return (
+      <tr key={key} {...props}>
+        <td className="mono">{key}</td>
+        <td>
+          <span className={`status status-${st.status}`}>{st.status}</span>
+        </td>
+        <td>{st.duration ?? ''}</td>
+        <td>{st.tokens?.total ?? ''}</td>
+      </tr>
+    );
+  };
   return (
     <div data-testid="metrics">
       <div className="metric-cards">
@@ -40,37 +87,16 @@ export function MetricsPanel({ runId }: { runId: string }) {
         </div>
       </div>
       <h4 className="side-title">Time and tokens per step{read ? '' : ' (live)'}</h4>
-      <table className="table compact">
-        <thead>
-          <tr>
-            <th>Step</th>
-            <th>Status</th>
-            <th>Time</th>
-            <th>Tokens</th>
-          </tr>
-        </thead>
-        <tbody>
-          {read
-            ? read.steps.map(([id, m]) => (
-                <tr key={id}>
-                  <td className="mono">{m.label}</td>
-                  <td>{m.status && <span className={`status status-${m.status.replace(' ', '-')}`}>{m.status}</span>}</td>
-                  <td>{m.durationMs != null ? formatMs(m.durationMs) : ''}</td>
-                  <td>{m.tokens ?? ''}</td>
-                </tr>
-              ))
-            : liveRows.map(([key, st]) => (
-                <tr key={key}>
-                  <td className="mono">{key}</td>
-                  <td>
-                    <span className={`status status-${st.status}`}>{st.status}</span>
-                  </td>
-                  <td>{st.duration ?? ''}</td>
-                  <td>{st.tokens?.total ?? ''}</td>
-                </tr>
-              ))}
-        </tbody>
-      </table>
+      <VirtualRows
+        as="table"
+        className="table compact"
+        head={STEP_HEAD}
+        columns={4}
+        count={read ? read.steps.length : liveRows.length}
+        estimateSize={ROW_PX}
+        renderRow={stepRow}
+        label="Time and tokens per step"
+      />
       {Object.entries(loops).map(([key, loop]) => {
         const summary = read?.loops.find(([id]) => id === key)?.[1];
         return (
@@ -87,18 +113,18 @@ export function MetricsPanel({ runId }: { runId: string }) {
                 </span>
               )}
             </h4>
-            <table className="table compact">
-              <thead>
-                <tr>
-                  <th>#</th>
-                  <th>Status</th>
-                  <th>Time</th>
-                  <th>Verdict</th>
-                </tr>
-              </thead>
-              <tbody>
-                {loop.iterations.map((it) => (
-                  <tr key={it.iteration}>
+            <VirtualRows
+              as="table"
+              className="table compact"
+              head={ITERATION_HEAD}
+              columns={4}
+              count={loop.iterations.length}
+              estimateSize={ROW_PX}
+              label={`Loop ${key} iterations`}
+              renderRow={(i, props) => {
+                const it = loop.iterations[i];
+                return (
+                  <tr key={it.iteration} {...props}>
                     <td>{ordinal(it.iteration)}</td>
                     <td>
                       <span className={`status status-${it.status}`}>{it.status}</span>
@@ -106,9 +132,9 @@ export function MetricsPanel({ runId }: { runId: string }) {
                     <td>{formatMs(it.durationMs)}</td>
                     <td>{it.verdict ? (it.verdict.failedOpen ? 'failed open' : it.verdict.done ? 'done' : 'not done') : ''}</td>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                );
+              }}
+            />
           </div>
         );
       })}

@@ -1,6 +1,7 @@
 import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { api, errorText } from '../../api/client';
 import type { RunEvent } from '../../api/types';
+import { VirtualRows } from '../../components/VirtualRows';
 import { eventRows, type EventRow } from '../eventRows';
 import { EVENT_TYPES, pageEnds, pageQuery, stepFrom, type EventFilter, type PageAt } from './eventPages';
 
@@ -131,20 +132,33 @@ export function BigEventsPanel({ runId, latestSeq, stepIds, live }: { runId: str
             : 'No events match.'}
       </p>
       {error && <p className="field-problem error">Could not load events: {error}</p>}
-      <EventList rows={rows} />
+      {/* Another page or filter opens at its top; the newest page asked again keeps the reader's place. */}
+      <EventList key={JSON.stringify([at, filter])} rows={rows} />
     </div>
   );
 }
 
+/** A one-line event row (12 px text, its padding and rule), in pixels: the first guess, before rows are measured. */
+const ROW_PX = 22;
+
 const EventList = memo(function EventList({ rows }: { rows: EventRow[] }) {
   return (
-    <ol className="event-log" data-testid="event-log">
-      {rows.map((r) => (
-        <li key={r.seq} className={`event-row event-${r.tone}`} data-testid="event-row" data-seq={r.seq} data-type={r.type}>
-          <span className="mono muted">{r.seq === r.lastSeq ? r.seq : `${r.seq}–${r.lastSeq}`}</span> <time className="mono muted small">{r.time}</time>{' '}
-          <strong>{r.type}</strong> <span className="mono">{r.stepId}</span> <span className={r.tone === 'plain' ? 'muted' : undefined}>{r.text}</span>
-        </li>
-      ))}
-    </ol>
+    <VirtualRows
+      as="ol"
+      className="event-log"
+      testId="event-log"
+      label="Events"
+      count={rows.length}
+      estimateSize={ROW_PX}
+      renderRow={(i, props) => {
+        const r = rows[i];
+        return (
+          <li key={r.seq} {...props} className={`event-row event-${r.tone}`} data-testid="event-row" data-seq={r.seq} data-type={r.type}>
+            <span className="mono muted">{r.seq === r.lastSeq ? r.seq : `${r.seq}–${r.lastSeq}`}</span> <time className="mono muted small">{r.time}</time>{' '}
+            <strong>{r.type}</strong> <span className="mono">{r.stepId}</span> <span className={r.tone === 'plain' ? 'muted' : undefined}>{r.text}</span>
+          </li>
+        );
+      }}
+    />
   );
 });
