@@ -1,8 +1,8 @@
-import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { api, errorText } from '../../api/client';
 import type { RunEvent } from '../../api/types';
-import { VirtualRows } from '../../components/VirtualRows';
-import { eventRows, type EventRow } from '../eventRows';
+import { EventLog } from '../EventLog';
+import { eventRows } from '../eventRows';
 import { EVENT_TYPES, pageEnds, pageQuery, stepFrom, type EventFilter, type PageAt } from './eventPages';
 
 interface Page {
@@ -133,32 +133,7 @@ export function BigEventsPanel({ runId, latestSeq, stepIds, live }: { runId: str
       </p>
       {error && <p className="field-problem error">Could not load events: {error}</p>}
       {/* Another page or filter opens at its top; the newest page asked again keeps the reader's place. */}
-      <EventList key={JSON.stringify([at, filter])} rows={rows} />
+      <EventLog key={JSON.stringify([at, filter])} rows={rows} />
     </div>
   );
 }
-
-/** A one-line event row (12 px text, its padding and rule), in pixels: the first guess, before rows are measured. */
-const ROW_PX = 22;
-
-const EventList = memo(function EventList({ rows }: { rows: EventRow[] }) {
-  return (
-    <VirtualRows
-      as="ol"
-      className="event-log"
-      testId="event-log"
-      label="Events"
-      count={rows.length}
-      estimateSize={ROW_PX}
-      renderRow={(i, props) => {
-        const r = rows[i];
-        return (
-          <li key={r.seq} {...props} className={`event-row event-${r.tone}`} data-testid="event-row" data-seq={r.seq} data-type={r.type}>
-            <span className="mono muted">{r.seq === r.lastSeq ? r.seq : `${r.seq}–${r.lastSeq}`}</span> <time className="mono muted small">{r.time}</time>{' '}
-            <strong>{r.type}</strong> <span className="mono">{r.stepId}</span> <span className={r.tone === 'plain' ? 'muted' : undefined}>{r.text}</span>
-          </li>
-        );
-      }}
-    />
-  );
-});
