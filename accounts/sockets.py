@@ -1,4 +1,5 @@
-"""Websockets end with the credential that opened them: a revoked token, a session logged out."""
+"""Websockets end with the credential that opened them (a revoked token, a session logged out) and with
+the membership that let them watch (someone taken out of a workspace stops watching its runs at once)."""
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
@@ -18,6 +19,25 @@ async def end_credential(group: str) -> None:
         await layer.group_send(group, {"type": "auth.ended"})
     except Exception:  # an unreachable layer: sockets re-check their credential when they next read
         pass
+
+
+def member_group(workspace_id: int, user_id: int) -> str:
+    """Sockets one user watches a workspace's runs with: told when that user leaves the workspace."""
+    return f"access.ws{workspace_id}.user{user_id}"
+
+
+async def end_membership(workspace_id: int, user_id: int) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(member_group(workspace_id, user_id), {"type": "access.ended", "workspace_id": workspace_id})
+    except Exception:  # an unreachable layer: each socket's next read of the run re-checks membership
+        pass
+
+
+def close_member_sockets(workspace_id: int, user_id: int) -> None:
+    async_to_sync(end_membership)(workspace_id, user_id)
 
 
 def close_token_sockets(token_id: int) -> None:

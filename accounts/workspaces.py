@@ -15,6 +15,7 @@ from django.http import Http404
 
 from accounts import audit
 from accounts.models import Membership, Role, Workspace
+from accounts.sockets import close_member_sockets
 from common.errors import BadRequest, Forbidden
 
 
@@ -147,6 +148,8 @@ def remove_member(by, workspace_id: int, user_id: int) -> None:
         raise Forbidden("a workspace keeps at least one owner: make someone else owner first")
     member.delete()
     audit.record(workspace_id, by, "member_removed", user=member.user.get_username(), role=member.role)
+    # Their open sockets on this workspace's runs close too: a socket checks membership only when it opens.
+    transaction.on_commit(lambda: close_member_sockets(workspace_id, user_id))
 
 
 def rename(by, workspace_id: int, name: str) -> Workspace:

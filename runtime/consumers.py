@@ -16,6 +16,7 @@ from urllib.parse import parse_qs
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from accounts.sockets import member_group
 from accounts.workspaces import member_workspace_ids
 from common.orm import off_loop
 from runtime.broadcast import run_group, workspace_runs_group
@@ -53,6 +54,20 @@ class _Consumer(AsyncWebsocketConsumer):
 
     async def auth_ended(self, message):
         await self.close(code=4401)
+
+    async def _join_membership(self, workspace_ids) -> None:
+        """Follow the user's membership of these workspaces: taken out of one, the socket stops watching it."""
+        self.memberships = [member_group(w, self.scope["user"].pk) for w in workspace_ids]
+        for group in self.memberships:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def _leave_memberships(self) -> None:
+        for group in getattr(self, "memberships", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def access_ended(self, message):
+        # A socket on one run: the run is no longer theirs to watch.
+        await self.close(code=4403)
 
 
 def _run_of(user, run_id):
@@ -122,6 +137,7 @@ class RunConsumer(_Consumer):
             return
         run, rows = opened
         await self._join_credential()
+        await self._join_membership([run.workspace_id])
         self.lock = asyncio.Lock()
         await self.accept()
         async with self.lock:
@@ -137,6 +153,7 @@ class RunConsumer(_Consumer):
 
     async def disconnect(self, code):
         await self._leave_credential()
+        await self._leave_memberships()
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         poller = getattr(self, "poller", None)
@@ -210,15 +227,25 @@ class RunListConsumer(_Consumer):
             await self.close(code=4401)
             return
         # Every run of every workspace the user is in, as it changes.
-        self.groups_joined = [workspace_runs_group(w) for w in await off_loop(member_workspace_ids)(user)]
+        workspaces = list(await off_loop(member_workspace_ids)(user))
+        self.groups_joined = [workspace_runs_group(w) for w in workspaces]
         await self._join_credential()
+        await self._join_membership(workspaces)
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code):
         await self._leave_credential()
+        await self._leave_memberships()
         for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def access_ended(self, message):
+        # The list goes on with the user's other workspaces; this one's runs stop arriving.
+        group = workspace_runs_group(message["workspace_id"])
+        if group in self.groups_joined:
+            self.groups_joined.remove(group)
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def run_status(self, message):
@@ -248,6 +275,7 @@ class RunViewConsumer(_Consumer):
             await self.close(code=4404)
             return
         await self._join_credential()
+        await self._join_membership([run.workspace_id])
         await self.accept()
         await self.send(text_data=json.dumps({"kind": "run", "run": run_dict(run)}, default=str))
         self.hub = await hubs.watch(self.run_id)
@@ -258,6 +286,7 @@ class RunViewConsumer(_Consumer):
 
     async def disconnect(self, code):
         await self._leave_credential()
+        await self._leave_memberships()
         hub = getattr(self, "hub", None)
         if hub is not None:
             hub.detach(id(self))
