@@ -99,7 +99,9 @@ async def run_and_watch(server, clients: int, batch: bool = True, items: int = I
     with server.client("owner") as client:
         wid = client.post("/workflows", json={"document": workflow(items, concurrency)}).json()["id"]
         script = {"latency": latency, "replies": {"*": ["done"]}} if latency else None
-        run = client.post("/runs", json={"workflow_id": wid, "provider": "simulated", "script": script}).json()
+        started = client.post("/runs", json={"workflow_id": wid, "provider": "simulated", "script": script})
+        assert started.status_code == 201, started.text
+        run = started.json()
         url = f"{server.ws_url}/ws/runs/{run['id']}/" + ("?batch=1" if batch else "")
         results = await asyncio.gather(*(watch(url, server.headers("owner")) for _ in range(clients)))
         events: list[dict] = []
