@@ -10,6 +10,7 @@ from ninja.files import UploadedFile
 
 from accounts.tokens import API_AUTH
 from accounts.workspaces import role_of
+from common.dates import moment
 from designer import services, tool_specs, workflows
 from designer.errors import BadRequest
 
@@ -134,15 +135,20 @@ def workflow_out(version, user) -> dict:
 
 
 @router.get("/workflows", response=list[WorkflowSummary], auth=API_AUTH, tags=["workflows"])
-def list_workflows(request, workspace: Optional[int] = Query(None, ge=1, le=2**63 - 1)):
-    """The workflows of one workspace (`workspace`), or of every workspace you are in."""
-    rows = workflows.listed(request.auth, workspace).select_related("workspace").prefetch_related("versions")
-    out = []
-    for w in rows:
-        latest = next((v for v in w.versions.all() if v.number == w.current_version), None)
-        out.append({"id": w.id, "name": w.name, "version": w.current_version, "valid": bool(latest and latest.valid),
-                    "updated_at": w.updated_at, "workspace_id": w.workspace_id, "workspace_name": w.workspace.name})
-    return out
+def list_workflows(request, response: HttpResponse, workspace: Optional[int] = Query(None, ge=1, le=2**63 - 1),
+                   q: Optional[str] = Query(None, max_length=200), valid: Optional[bool] = None,
+                   updated_after: Optional[str] = Query(None, max_length=64), updated_before: Optional[str] = Query(None, max_length=64),
+                   limit: int = Query(workflows.PAGE_SIZE, ge=1, le=workflows.MAX_PAGE_SIZE), offset: int = Query(0, ge=0, le=2**31)):
+    """The workflows of one workspace (`workspace`), or of every workspace you are in, newest first: a page of
+    `limit` from `offset`, searched by name (`q`), validity and update time. `X-Total-Count` says how many match."""
+    filters = workflows.WorkflowFilters(
+        q=q or "", valid=valid, updated_after=moment("updated_after", updated_after),
+        updated_before=moment("updated_before", updated_before, day_end=True))
+    rows, total = workflows.page(workflows.search(request.auth, workspace, filters), limit, offset)
+    # The body stays a plain list (what every caller reads); the count rides in a header.
+    response["X-Total-Count"] = str(total)
+    return [{"id": w.id, "name": w.name, "version": w.current_version, "valid": w.current_valid, "updated_at": w.updated_at,
+             "workspace_id": w.workspace_id, "workspace_name": w.workspace.name} for w in rows]
 
 
 @router.post("/workflows", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])

@@ -6,9 +6,13 @@ changing needs editor or above; someone who is not a member is answered as if it
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import BooleanField, OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from accounts import audit
@@ -19,6 +23,8 @@ from designer.errors import BadRequest, DocumentInvalid
 from designer.models import Workflow, WorkflowVersion
 
 MAX_LAYOUT_BYTES = 512 * 1024
+PAGE_SIZE = 50
+MAX_PAGE_SIZE = 200
 
 
 def reachable(user, workflow_id: int, need: Need = Need.READ) -> Workflow:
@@ -37,6 +43,43 @@ def listed(user, workspace_id: int | None = None):
         require(user, workspace_id, Need.READ, "workspace")
         return Workflow.objects.filter(workspace_id=workspace_id)
     return Workflow.objects.filter(workspace_id__in=member_workspace_ids(user))
+
+
+# ---------------------------------------------------------------- the list's search and pages
+
+@dataclass(frozen=True)
+class WorkflowFilters:
+    q: str = ""                           # a case-insensitive piece of the name
+    valid: bool | None = None             # the current version's validity
+    updated_after: datetime | None = None   # updated at or after
+    updated_before: datetime | None = None  # updated before
+
+
+def search(user, workspace_id: int | None, filters: WorkflowFilters) -> QuerySet[Workflow]:
+    """The workflows the user may read (as ``listed``) that pass the filters, newest first, each with
+    ``current_valid``: the id breaks ties, so pages neither repeat nor skip one."""
+    current = WorkflowVersion.objects.filter(workflow=OuterRef("pk"), number=OuterRef("current_version"))
+    rows = listed(user, workspace_id).annotate(
+        # A workflow without its current version (never seen, but possible) is listed as not valid.
+        current_valid=Coalesce(Subquery(current.values("valid")[:1]), Value(False), output_field=BooleanField()))
+    if filters.q.strip():
+        rows = rows.filter(name__icontains=filters.q.strip())
+    if filters.valid is not None:
+        rows = rows.filter(current_valid=filters.valid)
+    if filters.updated_after is not None:
+        rows = rows.filter(updated_at__gte=filters.updated_after)
+    if filters.updated_before is not None:
+        rows = rows.filter(updated_at__lt=filters.updated_before)
+    return rows.order_by("-updated_at", "-id")
+
+
+def page(rows: QuerySet[Workflow], limit: int = PAGE_SIZE, offset: int = 0) -> tuple[list[Workflow], int]:
+    """One page of ``rows`` and how many there are in all."""
+    if not 1 <= limit <= MAX_PAGE_SIZE:
+        raise BadRequest(f"`limit`: {limit} is out of range (1 to {MAX_PAGE_SIZE})")
+    if offset < 0:
+        raise BadRequest(f"`offset`: {offset} is negative")
+    return list(rows.select_related("workspace")[offset:offset + limit]), rows.count()
 
 
 def _name_for(loaded: Loaded, fallback: str | None) -> str:

@@ -59,9 +59,21 @@ def workspace_usage(request, workspace_id: int):
 
 
 @router.get("/runs", response=list[dict])
-def list_runs(request, status: Optional[str] = None, workflow: Optional[int] = Query(None, ge=1, le=2**63 - 1),
-              workspace: Optional[int] = Query(None, ge=1, le=2**63 - 1)):
-    return [run_dict(r) for r in runs.list_runs(request.auth, status, workflow, workspace)]
+def list_runs(request, response: HttpResponse, status: Optional[str] = Query(None, max_length=200),
+              workflow: Optional[int] = Query(None, ge=1, le=2**63 - 1), workspace: Optional[int] = Query(None, ge=1, le=2**63 - 1),
+              provider: Optional[str] = Query(None, max_length=200), q: Optional[str] = Query(None, max_length=200),
+              created_after: Optional[str] = Query(None, max_length=64), created_before: Optional[str] = Query(None, max_length=64),
+              limit: int = Query(runs.RUN_PAGE_SIZE, ge=1, le=runs.MAX_RUN_PAGE_SIZE), before: Optional[str] = Query(None, max_length=200)):
+    """The runs you may read, newest first, `limit` at a time: the next page is `before=<X-Next-Cursor>`.
+    `status` and `provider` take several names (comma-separated); `q` searches the workflow's name."""
+    filters = runs.run_filters(status=status, workflow_id=workflow, provider=provider, q=q,
+                               created_after=created_after, created_before=created_before)
+    found = runs.list_runs(request.auth, workspace, filters, limit=limit, before=before)
+    # The body stays a plain list (what every caller reads); the count and the next page ride in headers.
+    response["X-Total-Count"] = str(found.total)
+    if found.next_cursor:
+        response["X-Next-Cursor"] = found.next_cursor
+    return [run_dict(r) for r in found.runs]
 
 
 @router.get("/runs/active/count", response=CountOut)

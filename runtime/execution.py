@@ -45,8 +45,22 @@ def claim(run_id, worker: str):
     return run
 
 
+def _paused_fields(run_id, paused: bool, now) -> dict:
+    """``paused_at`` and ``paused_ms`` once the run is paused (or no longer) at ``now``: a pause that
+    ends adds its length, so the page's clock can leave paused time out. Call it in a transaction."""
+    row = Run.objects.select_for_update().filter(pk=run_id).values("paused_at", "paused_ms").first()
+    since = row["paused_at"] if row else None
+    if paused:
+        return {"paused_at": since or now}
+    if since is None:
+        return {}
+    return {"paused_at": None, "paused_ms": row["paused_ms"] + max(0, round((now - since).total_seconds() * 1000))}
+
+
+@transaction.atomic
 def _set_status(run_id, status: str) -> None:
-    Run.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES).update(status=status)
+    fields = _paused_fields(run_id, status == RunStatus.PAUSED, timezone.now())
+    Run.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES).update(status=status, **fields)
 
 
 async def apply_control(run_id, control: RunControl, action: str, actor: str | None = None) -> None:
@@ -118,17 +132,20 @@ def _tools_for(run: Run, document: dict):
     return tools
 
 
+@transaction.atomic
 def _finish(run_id, result: RunResult) -> None:
+    now = timezone.now()
     fields = {
         "status": result.status if result.status in (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED) else RunStatus.FAILED,
         "reason": result.reason or "",
-        "finished_at": timezone.now(),
+        "finished_at": now,
         "tokens_prompt": int(result.tokens.get("prompt", 0)),
         "tokens_completion": int(result.tokens.get("completion", 0)),
         "cost_usd": float(result.cost_usd or 0.0),
         "unpriced_models": list(result.unpriced_models),
         "loops": result.loops or {},
         "control_request": "",
+        **_paused_fields(run_id, False, now),  # stopped while paused: that pause ends too
     }
     # A run already marked lost keeps that verdict.
     Run.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES).update(**fields)
@@ -225,7 +242,9 @@ def reap_lost_runs() -> list[str]:
     cutoff = timezone.now() - timedelta(seconds=settings.RUN_LOST_AFTER_S)
     lost = list(Run.objects.filter(status__in=(RunStatus.RUNNING, RunStatus.PAUSED), heartbeat_at__lt=cutoff).values_list("id", flat=True))
     for run_id in lost:
-        Run.objects.filter(pk=run_id, status__in=(RunStatus.RUNNING, RunStatus.PAUSED)).update(
-            status=RunStatus.FAILED, reason="worker lost", finished_at=timezone.now()
-        )
+        with transaction.atomic():
+            now = timezone.now()
+            Run.objects.filter(pk=run_id, status__in=(RunStatus.RUNNING, RunStatus.PAUSED)).update(
+                status=RunStatus.FAILED, reason="worker lost", finished_at=now, **_paused_fields(run_id, False, now)
+            )
     return [str(r) for r in lost]

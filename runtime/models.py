@@ -45,6 +45,10 @@ class Run(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Since when the run is paused (null while it is not), and how long its earlier pauses lasted:
+    # the run page's clock leaves paused time out, also when the page is opened mid-pause.
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_ms = models.BigIntegerField(default=0)
     tokens_prompt = models.BigIntegerField(default=0)
     tokens_completion = models.BigIntegerField(default=0)
     cost_usd = models.FloatField(default=0.0)
@@ -65,7 +69,9 @@ class Run(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["owner", "status"]), models.Index(fields=["workspace", "status"]), models.Index(fields=["status", "heartbeat_at"])]
+        indexes = [models.Index(fields=["owner", "status"]), models.Index(fields=["workspace", "status"]), models.Index(fields=["status", "heartbeat_at"]),
+                   # The runs list pages a workspace's runs newest first (runs.list_runs): read in order, not sorted.
+                   models.Index(fields=["workspace", "-created_at", "-id"], name="run_workspace_newest")]
 
     @property
     def active(self) -> bool:

@@ -23,6 +23,9 @@ def run_dict(run: Run) -> dict:
         "created_at": _iso(run.created_at),
         "started_at": _iso(run.started_at),
         "finished_at": _iso(run.finished_at),
+        # Since when it is paused (null: it is not) and its earlier pauses' length: the clock leaves them out.
+        "paused_at": _iso(run.paused_at),
+        "paused_ms": run.paused_ms,
         "tokens": {"prompt": run.tokens_prompt, "completion": run.tokens_completion, "total": run.tokens_prompt + run.tokens_completion},
         "cost_usd": run.cost_usd,
         "unpriced_models": run.unpriced_models or [],

@@ -42,6 +42,22 @@ describe('the api client and workspaces', () => {
     ]);
   });
 
+  it('asks for a page of a list and reads its total and cursor', async () => {
+    const calls = fakeServer((call) =>
+      call.url.startsWith('/api/v1/runs')
+        ? json([{ id: 'r1' }], 200, { 'X-Total-Count': '120', 'X-Next-Cursor': 'next-1' })
+        : json([{ id: 7 }], 200, { 'X-Total-Count': '3' }),
+    );
+    const workflows = await api.workflowPage({ workspace: 4, q: 'review', valid: true, limit: 50, offset: 50 });
+    const runs = await api.runPage({ statuses: ['failed', 'cancelled'], q: 'deploy', limit: 50, before: 'c0' });
+    expect(calls.map((c) => c.url)).toEqual([
+      '/api/v1/workflows?workspace=4&q=review&valid=true&limit=50&offset=50',
+      '/api/v1/runs?q=deploy&status=failed%2Ccancelled&limit=50&before=c0',
+    ]);
+    expect(workflows).toEqual({ items: [{ id: 7 }], total: 3, next: null });
+    expect(runs).toEqual({ items: [{ id: 'r1' }], total: 120, next: 'next-1' });
+  });
+
   it('imports into the workspace named, or into the workflow named', async () => {
     const calls = fakeServer(() => json({ id: 1 }, 201));
     const file = new File(['name: x\n'], 'x.yaml');

@@ -30,6 +30,7 @@ import type {
   Workflow,
   WorkflowSummary,
 } from './types';
+import { pageOf, runListParams, workflowListParams, type ListPage, type RunListQuery, type WorkflowListQuery } from './lists';
 
 export const API = '/api/v1';
 
@@ -94,6 +95,11 @@ export function errorMessage(status: number, data: unknown): string {
 }
 
 async function request<T>(method: string, path: string, body?: unknown, init?: RequestInit): Promise<T> {
+  return (await exchange<T>(method, path, body, init)).data;
+}
+
+/** A request and its answer's body and headers (the list pages read their total and cursor there). */
+async function exchange<T>(method: string, path: string, body?: unknown, init?: RequestInit): Promise<{ data: T; headers: Headers }> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
@@ -113,7 +119,7 @@ async function request<T>(method: string, path: string, body?: unknown, init?: R
     window.location.assign(loginUrl());
     throw new ApiError(401, 'Your session has ended. Please sign in again.');
   }
-  if (res.status === 204) return undefined as T;
+  if (res.status === 204) return { data: undefined as T, headers: res.headers ?? new Headers() };
   const text = await res.text();
   let data: unknown;
   try {
@@ -138,7 +144,7 @@ async function request<T>(method: string, path: string, body?: unknown, init?: R
     }
     throw error;
   }
-  return data as T;
+  return { data: data as T, headers: res.headers ?? new Headers() };
 }
 
 /** A JSON request to an endpoint without a method on `api` below (the importers, the gallery). */
@@ -217,6 +223,11 @@ export const api = {
   render: (body: { document: WorkflowDoc; format: 'yaml' | 'json'; source?: string }, signal?: AbortSignal) =>
     request<{ text: string }>('POST', '/render', body, { signal }),
   listWorkflows: (workspace?: number | null) => request<WorkflowSummary[]>('GET', `/workflows${inWorkspace(workspace)}`),
+  /** A page of the workflows list: searched, filtered, with the total that match. */
+  workflowPage: async (query: WorkflowListQuery, signal?: AbortSignal): Promise<ListPage<WorkflowSummary>> => {
+    const { data, headers } = await exchange<WorkflowSummary[]>('GET', `/workflows${workflowListParams(query)}`, undefined, { signal });
+    return pageOf(data, headers);
+  },
   getWorkflow: (id: number) => request<Workflow>('GET', `/workflows/${id}`),
   createWorkflow: (body: SaveBody) => request<Workflow>('POST', '/workflows', body),
   saveWorkflow: (id: number, body: SaveBody) => request<Workflow>('PUT', `/workflows/${id}`, body),
@@ -235,6 +246,11 @@ export const api = {
   startRun: (body: StartRunBody) => request<Run>('POST', '/runs', body),
   listRuns: (workflow?: number, workspace?: number | null) =>
     request<Run[]>('GET', `/runs${inWorkspace(workspace, workflow ? `workflow=${workflow}` : '')}`),
+  /** A page of the runs list: filtered, with the total that match and the next page's cursor. */
+  runPage: async (query: RunListQuery, signal?: AbortSignal): Promise<ListPage<Run>> => {
+    const { data, headers } = await exchange<Run[]>('GET', `/runs${runListParams(query)}`, undefined, { signal });
+    return pageOf(data, headers);
+  },
   getRun: (id: string) => request<Run>('GET', `/runs/${id}`),
   runEvents: (id: string, after = 0) => request<RunEvent[]>('GET', `/runs/${id}/events?after=${after}`),
   iterations: (id: string) => request<Iteration[]>('GET', `/runs/${id}/iterations`),

@@ -113,6 +113,9 @@ export interface Run {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** Since when the run is paused (null while it is not), and how long its ended pauses lasted (absent: an older server). */
+  paused_at?: string | null;
+  paused_ms?: number;
   tokens: Tokens | null;
   cost_usd: number | null;
   /** Models whose price is not known: their calls are not in `cost_usd`. */

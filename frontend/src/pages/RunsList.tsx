@@ -1,32 +1,70 @@
 import { shortId } from '../run/labels';
-import { useEffect, useRef, useState } from 'react';
-import { api, errorText } from '../api/client';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
+import { api } from '../api/client';
 import type { Run, SocketMessage } from '../api/types';
 import { Banner } from '../components/Banner';
 import { Link } from '../components/Link';
 import { when } from '../format/dates';
 import { useCurrentWorkspace, useWorkspaces, useWorkspaceScope } from '../workspaces/current';
+import { NO_RUN_FILTERS, readRunFilters, runMatches, runQuery, runsFiltered, withRunFilters, type RunFilters } from './listFilters';
+import { RunFilterBar } from './RunFilterBar';
+import { replaceSearch, useLocationSearch } from './useLocationSearch';
+import { usePagedList } from './usePagedList';
+
+/** Rows asked for at a time (the server allows up to 200). */
+const PAGE_SIZE = 50;
+/** Offered before the server says which providers there are (or when it cannot). */
+const KNOWN_PROVIDERS: readonly (readonly [string, string])[] = [
+  ['simulated', 'simulated'],
+  ['openai', 'openai'],
+  ['anthropic', 'anthropic'],
+];
 
 export function RunsList() {
-  // The runs with the workspace they were asked for: another workspace's are never shown as this one's.
-  const [loaded, setLoaded] = useState<{ scope: number | null; runs: Run[] } | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const scope = useWorkspaceScope();
   const workspace = useCurrentWorkspace();
   const me = useWorkspaces((s) => s.username);
-  const runs = loaded && loaded.scope === scope.id ? loaded.runs : null;
-  const asked = useRef(0);
+  // The filters live in the address: a reload or Back shows the same list.
+  const search = useLocationSearch();
+  const filters = useMemo(() => readRunFilters(search), [search]);
+  const filtered = runsFiltered(filters);
+  const setFilters = (f: RunFilters) => replaceSearch(withRunFilters(window.location.search, f));
+  // The runs with the workspace and filters they were asked for: never shown under others.
+  const list = usePagedList<Run>(scope.ready ? String(scope.id) : null, withRunFilters('', filters), 'cursor', (start) =>
+    api.runPage({ ...runQuery(filters), workspace: scope.id, limit: PAGE_SIZE, before: start?.next }),
+  );
+  const runs = list.rows;
+  const [providers, setProviders] = useState<{ scope: number | null; list: readonly (readonly [string, string])[] } | null>(null);
   // Who started the runs: a column when the workspace is shared (or not known).
   const showStarter = !!runs && (!workspace || !workspace.personal || runs.some((r) => r.started_by && r.started_by !== me));
 
   useEffect(() => {
     if (!scope.ready) return;
+    let live = true;
     const id = scope.id;
-    const n = ++asked.current;
-    api.listRuns(undefined, id).then(
-      (list) => n === asked.current && setLoaded({ scope: id, runs: list }),
-      (e) => n === asked.current && setError(errorText(e)),
+    api.providers(id).then(
+      (found) => live && found.length > 0 && setProviders({ scope: id, list: found.map((p) => [p.name, p.label || p.name] as const) }),
+      () => undefined, // the known names stay offered
     );
+    return () => {
+      live = false;
+    };
+  }, [scope.ready, scope.id]);
+
+  // A run that changed, live: updated in place; a new one joins the top when the filters would list it.
+  const onRun = useEffectEvent((run: Run) =>
+    list.update((page) => {
+      const i = page.items.findIndex((r) => r.id === run.id);
+      if (i < 0) return runMatches(run, filters) ? { ...page, items: [run, ...page.items], total: page.total === null ? null : page.total + 1 } : page;
+      const items = [...page.items];
+      items[i] = run;
+      return { ...page, items };
+    }),
+  );
+
+  useEffect(() => {
+    if (!scope.ready) return;
+    const id = scope.id;
     // Live status changes of the runs the user may see (this workspace's only).
     const proto = window.location.protocol === 'https:' ? 'wss' : 'ws';
     let ws: WebSocket | null = null;
@@ -37,14 +75,7 @@ export function RunsList() {
           const msg = JSON.parse(String(m.data)) as SocketMessage;
           if (msg.kind !== 'run') return;
           if (id !== null && msg.run.workspace_id !== undefined && msg.run.workspace_id !== id) return;
-          setLoaded((prev) => {
-            if (!prev || prev.scope !== id) return prev;
-            const i = prev.runs.findIndex((r) => r.id === msg.run.id);
-            if (i < 0) return { scope: id, runs: [msg.run, ...prev.runs] };
-            const next = [...prev.runs];
-            next[i] = msg.run;
-            return { scope: id, runs: next };
-          });
+          onRun(msg.run);
         } catch {
           /* ignore malformed messages */
         }
@@ -56,7 +87,8 @@ export function RunsList() {
   }, [scope.ready, scope.id]);
 
   return (
-    <div className="page">
+    // data-list: whether the rows drawn are the current filters' (idle) or the last ones while those load.
+    <div className="page" data-list={list.loading ? 'loading' : 'idle'}>
       <div className="page-head">
         <div>
           <h1>Runs</h1>
@@ -66,9 +98,27 @@ export function RunsList() {
           </p>
         </div>
       </div>
-      {error && <Banner kind="error">{error}</Banner>}
-      {runs === null && !error && <p className="muted">Loading…</p>}
-      {runs && runs.length === 0 && (
+      {list.error && <Banner kind="error">{list.error}</Banner>}
+      {runs !== null && (runs.length > 0 || filtered || list.loading) && (
+        <RunFilterBar
+          filters={filters}
+          onChange={setFilters}
+          providers={providers && providers.scope === scope.id ? providers.list : KNOWN_PROVIDERS}
+          shown={runs.length}
+          total={list.total}
+        />
+      )}
+      {runs === null && !list.error && <p className="muted">Loading…</p>}
+      {list.items && list.items.length === 0 && filtered && (
+        <div className="empty" data-testid="runs-no-match">
+          <h2>No runs match</h2>
+          <p className="muted">No run has that workflow, status, provider and date together.</p>
+          <button className="btn" onClick={() => setFilters(NO_RUN_FILTERS)} data-testid="clear-filters-empty">
+            Clear filters
+          </button>
+        </div>
+      )}
+      {list.items && list.items.length === 0 && !filtered && (
         <div className="empty">
           <div className="empty-icon" aria-hidden>
             ▶
@@ -81,7 +131,7 @@ export function RunsList() {
         </div>
       )}
       {runs && runs.length > 0 && (
-        <table className="table" data-testid="run-table">
+        <table className="table" data-testid="run-table" aria-busy={list.loading} data-state={list.loading ? 'loading' : 'idle'}>
           <thead>
             <tr>
               <th>Run</th>
@@ -126,6 +176,13 @@ export function RunsList() {
             ))}
           </tbody>
         </table>
+      )}
+      {list.more && (
+        <div className="row center">
+          <button className="btn" onClick={list.loadMore} disabled={list.loadingMore} data-testid="load-more">
+            {list.loadingMore ? 'Loading…' : `Load ${PAGE_SIZE} more`}
+          </button>
+        </div>
       )}
     </div>
   );

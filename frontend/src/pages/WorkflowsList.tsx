@@ -1,4 +1,4 @@
-import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import { api, errorText } from '../api/client';
 import type { VersionInfo, WorkflowSummary } from '../api/types';
 import { Banner } from '../components/Banner';
@@ -10,6 +10,10 @@ import { when } from '../format/dates';
 import { Modal } from '../components/Modal';
 import { useCurrentWorkspace, useWorkspaceScope } from '../workspaces/current';
 import { capabilities, cannotEditReason } from '../workspaces/roles';
+import { NO_WORKFLOW_FILTERS, readWorkflowFilters, withWorkflowFilters, workflowQuery, workflowsFiltered, type WorkflowFilters } from './listFilters';
+import { replaceSearch, useLocationSearch } from './useLocationSearch';
+import { usePagedList } from './usePagedList';
+import { WorkflowFilterBar } from './WorkflowFilterBar';
 
 function Versions({ id }: { id: number }) {
   const [list, setList] = useState<VersionInfo[] | null>(null);
@@ -32,9 +36,10 @@ function Versions({ id }: { id: number }) {
   );
 }
 
+/** Rows asked for at a time (the server allows up to 200). */
+const PAGE_SIZE = 50;
+
 export function WorkflowsList() {
-  // The list with the workspace it was asked for: another workspace's list is never shown as this one's.
-  const [loaded, setLoaded] = useState<{ scope: number | null; list: WorkflowSummary[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
@@ -43,30 +48,26 @@ export function WorkflowsList() {
   // The current workspace's workflows (every workspace's on a server without workspaces).
   const scope = useWorkspaceScope();
   const workspace = useCurrentWorkspace();
-  const items = loaded && loaded.scope === scope.id ? loaded.list : null;
+  // The search and filters live in the address: a reload or Back shows the same list.
+  const search = useLocationSearch();
+  const filters = useMemo(() => readWorkflowFilters(search), [search]);
+  const filtered = workflowsFiltered(filters);
+  const setFilters = (f: WorkflowFilters) => replaceSearch(withWorkflowFilters(window.location.search, f));
+  // The list with the workspace and filters it was asked for: never shown under others.
+  const list = usePagedList<WorkflowSummary>(scope.ready ? String(scope.id) : null, withWorkflowFilters('', filters), 'offset', (start) =>
+    api.workflowPage({ ...workflowQuery(filters, new Date()), workspace: scope.id, limit: PAGE_SIZE, offset: start?.offset ?? 0 }),
+  );
+  const items = list.rows;
   const caps = capabilities(workspace?.role);
   const blocked = cannotEditReason(workspace?.role, workspace?.name);
   // Shown only when the list mixes workspaces (not filtered to one).
   const showWorkspace = !!items && new Set(items.map((w) => w.workspace_id ?? null)).size > 1;
 
-  // Answers to an earlier workspace's request are dropped: the newest request wins.
-  const asked = useRef(0);
-  const load = useCallback(() => {
-    if (!scope.ready) return;
-    const n = ++asked.current;
-    const id = scope.id;
-    api.listWorkflows(id).then(
-      (list) => n === asked.current && setLoaded({ scope: id, list }),
-      (e) => n === asked.current && setError(errorText(e)),
-    );
-  }, [scope.ready, scope.id]);
-  useEffect(load, [load]);
-
   const act = async (fn: () => Promise<unknown>) => {
     setError(null);
     try {
       await fn();
-      load();
+      list.reload();
     } catch (e) {
       setError(errorText(e));
     }
@@ -94,13 +95,16 @@ export function WorkflowsList() {
     } catch {
       name = null; // the import itself reports what is wrong with the file
     }
-    const existing = typeof name === 'string' ? items?.find((w) => w.name === name) : undefined;
+    // Asked of the server: the page shows one page of the list, perhaps filtered.
+    const same = typeof name === 'string' && name.trim() ? await api.workflowPage({ workspace: scope.id, q: name, limit: 200 }).catch(() => null) : null;
+    const existing = same?.items.find((w) => w.name === name);
     if (existing) setClash({ file: f, existing });
     else await importFile(f);
   };
 
   return (
-    <div className="page">
+    // data-list: whether the rows drawn are the current filters' (idle) or the last ones while those load.
+    <div className="page" data-list={list.loading ? 'loading' : 'idle'}>
       <div className="page-head">
         <div>
           <h1>Workflows</h1>
@@ -145,8 +149,19 @@ export function WorkflowsList() {
           <span data-testid="list-notice">{notice}</span>
         </Banner>
       )}
-      {items === null && !error && <p className="muted">Loading…</p>}
-      {items && items.length === 0 && (
+      {list.error && <Banner kind="error">{list.error}</Banner>}
+      {items !== null && (items.length > 0 || filtered || list.loading) && <WorkflowFilterBar filters={filters} onChange={setFilters} shown={items.length} total={list.total} />}
+      {items === null && !error && !list.error && <p className="muted">Loading…</p>}
+      {list.items && list.items.length === 0 && filtered && (
+        <div className="empty" data-testid="workflows-no-match">
+          <h2>No workflows match</h2>
+          <p className="muted">Nothing{workspace && !workspace.personal ? ` in ${workspace.name}` : ''} has that name, validity and update time together.</p>
+          <button className="btn" onClick={() => setFilters(NO_WORKFLOW_FILTERS)} data-testid="clear-filters-empty">
+            Clear filters
+          </button>
+        </div>
+      )}
+      {list.items && list.items.length === 0 && !filtered && (
         <div className="empty">
           <div className="empty-icon" aria-hidden>
             ⟳
@@ -168,7 +183,7 @@ export function WorkflowsList() {
         </div>
       )}
       {items && items.length > 0 && (
-        <table className="table" data-testid="workflow-table">
+        <table className="table" data-testid="workflow-table" aria-busy={list.loading} data-state={list.loading ? 'loading' : 'idle'}>
           <thead>
             <tr>
               <th>Name</th>
@@ -238,9 +253,16 @@ export function WorkflowsList() {
           </tbody>
         </table>
       )}
+      {list.more && (
+        <div className="row center">
+          <button className="btn" onClick={list.loadMore} disabled={list.loadingMore} data-testid="load-more">
+            {list.loadingMore ? 'Loading…' : `Load ${PAGE_SIZE} more`}
+          </button>
+        </div>
+      )}
       {items !== null && (
         <section className="gallery-section">
-          <TemplateGallery compact={items.length > 0} workspaceId={scope.id} blocked={blocked} />
+          <TemplateGallery compact={items.length > 0 || filtered} workspaceId={scope.id} blocked={blocked} />
         </section>
       )}
       <OtherSystemImportDialog open={otherImport} onClose={() => setOtherImport(false)} />

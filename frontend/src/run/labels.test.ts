@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakReasonLabel, elapsedMs, ordinal, plural, shortId, shownStatus } from './labels';
+import { breakReasonLabel, elapsedMs, ordinal, pausedTime, plural, shortId, shownStatus } from './labels';
 import { emptyRun, reduceEvents } from './reduce';
 import type { RunEvent } from '../api/types';
 
@@ -56,6 +56,50 @@ describe('elapsedMs', () => {
     expect(elapsedMs(1000, null, 9000, null, 3000)).toBe(5000);
     expect(elapsedMs(1000, 4000, 9000, null, 0)).toBe(3000);
     expect(elapsedMs(null, null, 9000, null, 0)).toBeNull();
+  });
+
+  it('leaves the pauses out of a finished run too, so the clock does not jump at the end', () => {
+    expect(elapsedMs(1000, 9000, 20000, null, 3000)).toBe(5000);
+    // Stopped while paused: the end wins over the pause.
+    expect(elapsedMs(1000, 9000, 20000, 6000, 3000)).toBe(5000);
+  });
+});
+
+describe('pausedTime', () => {
+  const started = Date.parse('2026-11-23T10:00:00Z');
+  const at = (s: number) => new Date(started + s * 1000).toISOString();
+  const nothingSeen = { at: null, total: 0 };
+
+  it('takes a page opened mid-pause from the record: frozen at paused_at, earlier pauses left out', () => {
+    // Ran 10 s, paused 5 s, ran 20 s more, paused since then; the page opens 2 minutes later.
+    const run = { paused_at: at(35), paused_ms: 5000 };
+    const openedAt = started + 155_000;
+    const seenHere = { at: openedAt, total: 0 }; // what this view saw: the pause starting as the page opened
+    const pause = pausedTime(run, seenHere);
+    expect(pause).toEqual({ at: started + 35_000, total: 5000 });
+    expect(elapsedMs(started, null, openedAt, pause.at, pause.total)).toBe(30_000);
+    expect(elapsedMs(started, null, openedAt + 2000, pause.at, pause.total)).toBe(30_000);
+  });
+
+  it('after a resume, counts only the time at work', () => {
+    const pause = pausedTime({ paused_at: null, paused_ms: 125_000 }, nothingSeen);
+    expect(pause).toEqual({ at: null, total: 125_000 });
+    expect(elapsedMs(started, null, started + 160_000, pause.at, pause.total)).toBe(35_000);
+  });
+
+  it('a finished run leaves its pauses out', () => {
+    const pause = pausedTime({ paused_at: null, paused_ms: 4000 }, { at: null, total: 1000 });
+    expect(elapsedMs(started, started + 14_000, started + 99_000, pause.at, pause.total)).toBe(10_000);
+  });
+
+  it('falls back to what the view saw when the record has no paused fields (an older server), or there is no record', () => {
+    const seen = { at: started + 7000, total: 2000 };
+    expect(pausedTime({}, seen)).toBe(seen);
+    expect(pausedTime(null, seen)).toBe(seen);
+  });
+
+  it('reads an unparsable paused_at as not paused rather than a broken clock', () => {
+    expect(pausedTime({ paused_at: 'soon', paused_ms: 0 }, nothingSeen)).toEqual({ at: null, total: 0 });
   });
 });
 

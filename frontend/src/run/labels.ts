@@ -47,9 +47,27 @@ export function shownStatus(run: Pick<Run, 'status' | 'reason'> | null, state: P
   return { status: run?.status, reason: run?.reason ?? null };
 }
 
+/** Time a run spent paused: since when it is paused (null while it is not), and how long its ended pauses lasted, in ms. */
+export interface PausedTime {
+  at: number | null;
+  total: number;
+}
+
 /**
- * Elapsed wall time in ms for the header clock: to the end when finished;
- * frozen while paused (`pausedAt`), less the time spent paused before.
+ * The paused time the header clock leaves out. The run record's `paused_at` and
+ * `paused_ms` win when the server keeps them: they know of pauses from before the
+ * page was opened. Without them (an older server), what this view saw.
+ */
+export function pausedTime(run: Pick<Run, 'paused_at' | 'paused_ms'> | null, seen: PausedTime): PausedTime {
+  if (!run || typeof run.paused_ms !== 'number') return seen;
+  const at = run.paused_at ? Date.parse(run.paused_at) : NaN;
+  return { at: Number.isFinite(at) ? at : null, total: run.paused_ms };
+}
+
+/**
+ * Elapsed time at work in ms for the header clock: to the end when finished,
+ * frozen while paused (`pausedAt`), less the time spent paused before (so the
+ * clock neither runs on during a pause nor jumps when the run ends).
  */
 export function elapsedMs(
   startedAt: number | null,
@@ -59,7 +77,6 @@ export function elapsedMs(
   pausedTotal: number,
 ): number | null {
   if (startedAt === null) return null;
-  if (finishedAt !== null) return Math.max(0, finishedAt - startedAt);
-  const end = pausedAt ?? now;
+  const end = finishedAt ?? pausedAt ?? now;
   return Math.max(0, end - startedAt - pausedTotal);
 }

@@ -5,7 +5,7 @@ import { Banner } from '../../components/Banner';
 import { Link } from '../../components/Link';
 import { followWorkspace, useWorkspace } from '../../workspaces/current';
 import { cannotRunReason } from '../../workspaces/roles';
-import { elapsedMs, shortId } from '../labels';
+import { elapsedMs, pausedTime, shortId } from '../labels';
 import { formatMs } from '../reduce';
 import { isTerminal } from '../socket';
 import type { ViewRun } from '../view/merge';
@@ -46,7 +46,9 @@ export function BigRunHeader({ runId, run, viewRun, status, reason, conn, accept
 
   const started = viewRun.started ?? run?.started_at ?? null;
   const ended = viewRun.ended ?? run?.finished_at ?? null;
-  const elapsed = elapsedMs(started ? Date.parse(started) : null, ended ? Date.parse(ended) : null, now, null, 0);
+  // The record says since when the run is paused and for how long it was before: the clock leaves both out.
+  const pause = pausedTime(run, { at: null, total: 0 });
+  const elapsed = elapsedMs(started ? Date.parse(started) : null, ended ? Date.parse(ended) : null, now, pause.at, pause.total);
   // The server's totals: the engine's own at the end, the same number every page shows.
   const tokens = viewRun.tokens;
   const cost = viewRun.cost_usd ?? run?.cost_usd ?? null;
