@@ -6,6 +6,7 @@ import { navigate } from '../router';
 import { useEditor, useEditorStore } from '../store/context';
 import { shortId } from './labels';
 import { RunFigures } from './RunFigures';
+import { controlsOffTitle, PauseResumeButtons, RunStatusWords, StopButton, type ControlAction } from './RunControls';
 import { isTerminal } from './socket';
 import { useShownStatus } from './useShownStatus';
 import { followWorkspace, useWorkspace, useWorkspaces } from '../workspaces/current';
@@ -26,7 +27,7 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
   const workspaceId = run?.workspace_id;
   useEffect(() => followWorkspace(workspaceId), [workspaceId]);
 
-  const control = async (action: 'pause' | 'resume' | 'stop') => {
+  const control = async (action: ControlAction) => {
     setActionError(null);
     try {
       store.getState().setRun(await api.control(runId, action));
@@ -62,7 +63,7 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
   const finished = isTerminal(status);
   const connLabel = finished ? 'finished · replay' : conn === 'live' ? '● live' : conn === 'closed' ? 'offline' : conn;
   const connTitle = finished ? 'The run has finished: this view replays its stored events' : 'Live connection';
-  const doneTitle = denied ?? (finished ? `The run has ${status === 'completed' ? 'completed' : status === 'failed' ? 'failed' : 'been stopped'}` : undefined);
+  const doneTitle = controlsOffTitle(denied, status, finished);
   const startedBy = run?.started_by && me && run.started_by !== me ? run.started_by : null;
   return (
     <>
@@ -84,28 +85,14 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
               watch only · {workspace.role}
             </span>
           )}
-          {status && (
-            <span className={`pill status-pill status-${status}`} data-testid="run-status">
-              {status}
-            </span>
-          )}
-          {reason && (
-            <span className="muted small run-reason" title={reason}>
-              {reason}
-            </span>
-          )}
+          <RunStatusWords status={status} reason={reason} testId="run-status" />
         </div>
         <div className="toolbar-actions">
           <RunFigures run={run} status={status} />
           <span className={`conn conn-${finished ? 'finished' : conn}`} title={connTitle} data-testid="conn">
             {connLabel}
           </span>
-          <button className="btn ghost small" disabled={!!denied || status !== 'running'} title={doneTitle} onClick={() => void control('pause')} data-testid="pause">
-            Pause
-          </button>
-          <button className="btn ghost small" disabled={!!denied || status !== 'paused'} title={doneTitle} onClick={() => void control('resume')} data-testid="resume">
-            Resume
-          </button>
+          <PauseResumeButtons status={status} denied={denied} title={doneTitle} onControl={(a) => void control(a)} />
           {finished && run ? (
             <>
               <button
@@ -128,9 +115,7 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
               </button>
             </>
           ) : (
-            <button className="btn ghost small danger" disabled={!!denied || !status || finished} title={doneTitle} onClick={() => void control('stop')} data-testid="stop">
-              Stop
-            </button>
+            <StopButton status={status} denied={denied} title={doneTitle} finished={finished} onControl={(a) => void control(a)} />
           )}
         </div>
       </div>

@@ -8,6 +8,7 @@ import { cannotRunReason } from '../../workspaces/roles';
 import { elapsedMs, pausedTime, shortId } from '../labels';
 import { formatMs } from '../reduce';
 import { isTerminal } from '../socket';
+import { controlsOffTitle, PauseResumeButtons, RunStatusWords, StopButton, type ControlAction } from '../RunControls';
 import type { ViewRun } from '../view/merge';
 import type { ViewConn } from '../view/viewSocket';
 import { useNow } from './useLater';
@@ -35,7 +36,7 @@ export function BigRunHeader({ runId, run, viewRun, status, reason, conn, accept
   const paused = status === 'paused';
   const now = useNow(!finished && !paused && !!viewRun.started);
 
-  const control = async (action: 'pause' | 'resume' | 'stop') => {
+  const control = async (action: ControlAction) => {
     setActionError(null);
     try {
       acceptRun(await api.control(runId, action));
@@ -54,7 +55,7 @@ export function BigRunHeader({ runId, run, viewRun, status, reason, conn, accept
   const cost = viewRun.cost_usd ?? run?.cost_usd ?? null;
   const behind = !finished && conn === 'reconnecting';
   const connLabel = finished ? 'finished' : conn === 'live' ? '● live' : conn === 'reconnecting' ? 'reconnecting…' : conn === 'closed' ? 'offline' : 'connecting…';
-  const doneTitle = denied ?? (finished ? `The run has ${status === 'completed' ? 'completed' : status === 'failed' ? 'failed' : 'been stopped'}` : undefined);
+  const doneTitle = controlsOffTitle(denied, status, finished);
   return (
     <>
       <div className="toolbar">
@@ -72,16 +73,7 @@ export function BigRunHeader({ runId, run, viewRun, status, reason, conn, accept
           <span className="pill small" title="This run is too big to replay event by event: the page draws the server's summary of it">
             big run
           </span>
-          {status && (
-            <span className={`pill status-pill status-${status}`} data-testid="big-run-status">
-              {status}
-            </span>
-          )}
-          {reason && (
-            <span className="muted small run-reason" title={reason}>
-              {reason}
-            </span>
-          )}
+          <RunStatusWords status={status} reason={reason} testId="big-run-status" />
         </div>
         <div className="toolbar-actions">
           <span className="figures muted small" data-testid="big-run-figures">
@@ -101,15 +93,8 @@ export function BigRunHeader({ runId, run, viewRun, status, reason, conn, accept
           <span className={`conn conn-${finished ? 'finished' : conn}`} data-testid="big-run-conn">
             {connLabel}
           </span>
-          <button className="btn ghost small" disabled={!!denied || status !== 'running'} title={doneTitle} onClick={() => void control('pause')} data-testid="pause">
-            Pause
-          </button>
-          <button className="btn ghost small" disabled={!!denied || status !== 'paused'} title={doneTitle} onClick={() => void control('resume')} data-testid="resume">
-            Resume
-          </button>
-          <button className="btn ghost small danger" disabled={!!denied || !status || finished} title={doneTitle} onClick={() => void control('stop')} data-testid="stop">
-            Stop
-          </button>
+          <PauseResumeButtons status={status} denied={denied} title={doneTitle} onControl={(a) => void control(a)} />
+          <StopButton status={status} denied={denied} title={doneTitle} finished={finished} onControl={(a) => void control(a)} />
         </div>
       </div>
       {actionError && (
