@@ -1,6 +1,6 @@
 // The editor page: loads a workflow (or a blank one, or a kept draft), lays out
 // canvas, YAML view, inspector and problems, and saves, exports and runs it.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
 import { api, errorText, type StartRunBody } from '../api/client';
 import { blockingRun, type Workflow } from '../api/types';
@@ -21,7 +21,10 @@ import { Palette } from './Palette';
 import { ProblemsPanel } from './ProblemsPanel';
 import { RunDialog } from './RunDialog';
 import { saveWorkflow } from './saveWorkflow';
-import { useEditorKeys } from './useEditorKeys';
+import { useEditorKeys, type KeyDialogs } from './useEditorKeys';
+import { CommandPalette } from './commands/CommandPalette';
+import { ShortcutHelp } from './commands/ShortcutHelp';
+import { useEditorCommands, type EditorCommandHandlers } from './commands/useEditorCommands';
 import { followWorkspace, useCurrentWorkspace } from '../workspaces/current';
 import { cannotEditReason, cannotRunReason, capabilities, readOnlyReason } from '../workspaces/roles';
 import { initialShowYaml, rememberShowYaml } from './yamlPanelPreference';
@@ -63,7 +66,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
   const [notice, setNotice] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
   const [restored, setRestored] = useState<Draft | null>(null);
   const keeper = useRef<DraftKeeper | null>(null);
-  const [dialog, setDialog] = useState<'import' | 'run' | null>(null);
+  const [dialog, setDialog] = useState<'import' | 'run' | 'commands' | 'shortcuts' | null>(null);
   const [showYaml, setShowYaml] = useState(initialShowYaml);
   const [saving, setSaving] = useState(false);
   const [dragOver, setDragOver] = useState(false);
@@ -243,7 +246,13 @@ function Editor({ workflowId }: { workflowId: number | null }) {
     void navigate(`/runs/${run.id}`, { force: true });
   };
 
-  useEditorKeys(store, save, dialog !== null);
+  const keyDialogs = useMemo<KeyDialogs>(() => ({ openCommands: () => setDialog('commands'), openHelp: () => setDialog('shortcuts') }), []);
+  useEditorKeys(store, save, dialog !== null, keyDialogs);
+
+  const toggleYaml = () => {
+    rememberShowYaml(!showYaml);
+    setShowYaml(!showYaml);
+  };
 
   // The canvas changes width with the YAML panel: fit the graph to it again.
   const firstYaml = useRef(true);
@@ -314,14 +323,12 @@ function Editor({ workflowId }: { workflowId: number | null }) {
       <EditorToolbar
         saving={saving}
         showYaml={showYaml}
-        onToggleYaml={() => {
-          rememberShowYaml(!showYaml);
-          setShowYaml(!showYaml);
-        }}
+        onToggleYaml={toggleYaml}
         onSave={() => void save()}
         onExport={(format, copy) => void exportAs(format, copy)}
         onImport={() => setDialog('import')}
         onRun={() => setDialog('run')}
+        onOpenCommands={() => setDialog('commands')}
         editDenied={editDenied}
         runDenied={runDenied}
       />
@@ -367,6 +374,22 @@ function Editor({ workflowId }: { workflowId: number | null }) {
       </div>
       <ProblemsPanel />
       {dialog === 'import' && <ImportDialog onClose={() => setDialog(null)} />}
+      {dialog === 'commands' && (
+        <EditorCommandPalette
+          onClose={() => setDialog(null)}
+          save={() => void save()}
+          exportAs={(format, copy) => void exportAs(format, copy)}
+          openRun={() => setDialog('run')}
+          openImport={() => setDialog('import')}
+          toggleYaml={toggleYaml}
+          showYaml={showYaml}
+          showShortcuts={() => setDialog('shortcuts')}
+          editDenied={editDenied}
+          runDenied={runDenied}
+          saving={saving}
+        />
+      )}
+      {dialog === 'shortcuts' && <ShortcutHelp onClose={() => setDialog(null)} />}
       {dialog === 'run' && (
         <RunDialog
           doc={store.getState().doc}
@@ -379,4 +402,10 @@ function Editor({ workflowId }: { workflowId: number | null }) {
       )}
     </div>
   );
+}
+
+/** The command palette over the editor's commands (built only while it is open). */
+function EditorCommandPalette({ onClose, ...handlers }: EditorCommandHandlers & { onClose: () => void }) {
+  const commands = useEditorCommands(handlers);
+  return <CommandPalette commands={commands} onClose={onClose} />;
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import { blockingRun } from '../api/types';
 import { tidyUp } from '../canvas/arrange';
@@ -13,50 +13,26 @@ function measuredSizes(nodes: { id: string; measured?: { width?: number; height?
   return out;
 }
 
-/** The editor's toolbar: the workflow's name, whether it is saved and valid, and what can be done with it. */
-export function EditorToolbar({
-  saving,
-  showYaml,
-  onToggleYaml,
-  onSave,
-  onExport,
-  onImport,
-  onRun,
-  editDenied = null,
-  runDenied = null,
-}: {
-  saving: boolean;
-  showYaml: boolean;
-  onToggleYaml: () => void;
-  onSave: () => void;
-  onExport: (format: 'yaml' | 'json', copy: boolean) => void;
-  onImport: () => void;
-  onRun: () => void;
-  /** Why the user's role cannot change this workflow (null: it can): Save and Import are not offered. */
-  editDenied?: string | null;
-  /** Why the user's role cannot run it (null: it can). */
-  runDenied?: string | null;
-}) {
+/** Tidy up: lays the steps out left to right by their dependencies (elk), then fits the view. The toolbar's button and the command palette. */
+export function useTidy(): () => void {
   const store = useEditorStore();
   const flow = useReactFlow();
-  const [exportOpen, setExportOpen] = useState(false);
-  // Narrow subscriptions: a keystroke in the inspector must not re-render the whole toolbar.
-  const docName = useEditor((s) => (typeof s.doc.name === 'string' ? s.doc.name : ''));
-  const dirty = useEditor(isDirty);
-  const version = useEditor((s) => s.savedVersion);
+  return useCallback(() => void tidyUp(store, measuredSizes(flow.getNodes())).then(() => store.getState().requestFit()), [store, flow]);
+}
+
+/** Fit: the whole workflow in view, never so small that text cannot be read. */
+export function useFit(): () => void {
+  const flow = useReactFlow();
+  return useCallback(() => void flow.fitView({ padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM }), [flow]);
+}
+
+/** Whether Export and Run can be done now, and why not (the buttons' titles); shared by the toolbar and the command palette. */
+export function useToolbarGates(runDenied: string | null = null) {
   const errors = useEditor((s) => s.errors.length);
   const warningList = useEditor((s) => s.warnings);
   const blocking = useMemo(() => blockingRun(warningList), [warningList]);
   const valid = useEditor((s) => s.valid);
   const current = useEditor((s) => s.checkedRevision === s.revision && !s.validating);
-  const canUndo = useEditor((s) => s.past.length > 0);
-  const canRedo = useEditor((s) => s.future.length > 0);
-
-  const exportAs = (format: 'yaml' | 'json', copy: boolean) => {
-    setExportOpen(false);
-    onExport(format, copy);
-  };
-
   const exportBlocked = valid !== true || !current;
   const errorWords = `${errors} error${errors === 1 ? '' : 's'}`;
   const exportTitle = valid === false ? `Fix ${errorWords} to export; Save keeps a draft.` : !current ? 'Checking…' : 'Download or copy the workflow';
@@ -70,6 +46,52 @@ export function EditorToolbar({
         : blocking.length > 0
           ? `Cannot run: ${blocking[0].message}. Fix it first (see Problems); the file still exports, as the format allows it.`
           : 'Run this workflow';
+  return { errors, blocking, valid, exportBlocked, exportTitle, runBlocked, runTitle };
+}
+
+/** The editor's toolbar: the workflow's name, whether it is saved and valid, and what can be done with it. */
+export function EditorToolbar({
+  saving,
+  showYaml,
+  onToggleYaml,
+  onSave,
+  onExport,
+  onImport,
+  onRun,
+  onOpenCommands,
+  editDenied = null,
+  runDenied = null,
+}: {
+  saving: boolean;
+  showYaml: boolean;
+  onToggleYaml: () => void;
+  onSave: () => void;
+  onExport: (format: 'yaml' | 'json', copy: boolean) => void;
+  onImport: () => void;
+  onRun: () => void;
+  /** Opens the command palette (absent: no button). */
+  onOpenCommands?: () => void;
+  /** Why the user's role cannot change this workflow (null: it can): Save and Import are not offered. */
+  editDenied?: string | null;
+  /** Why the user's role cannot run it (null: it can). */
+  runDenied?: string | null;
+}) {
+  const store = useEditorStore();
+  const tidy = useTidy();
+  const fit = useFit();
+  const [exportOpen, setExportOpen] = useState(false);
+  // Narrow subscriptions: a keystroke in the inspector must not re-render the whole toolbar.
+  const docName = useEditor((s) => (typeof s.doc.name === 'string' ? s.doc.name : ''));
+  const dirty = useEditor(isDirty);
+  const version = useEditor((s) => s.savedVersion);
+  const { errors, blocking, valid, exportBlocked, exportTitle, runBlocked, runTitle } = useToolbarGates(runDenied);
+  const canUndo = useEditor((s) => s.past.length > 0);
+  const canRedo = useEditor((s) => s.future.length > 0);
+
+  const exportAs = (format: 'yaml' | 'json', copy: boolean) => {
+    setExportOpen(false);
+    onExport(format, copy);
+  };
 
   return (
     <div className="toolbar">
@@ -99,10 +121,10 @@ export function EditorToolbar({
           ↷ Redo
         </button>
         <span className="sep" />
-        <button className="btn ghost small" onClick={() => void tidyUp(store, measuredSizes(flow.getNodes())).then(() => store.getState().requestFit())} title="Arrange the steps left to right by their dependencies" data-testid="tidy">
+        <button className="btn ghost small" onClick={tidy} title="Arrange the steps left to right by their dependencies" data-testid="tidy">
           Tidy up
         </button>
-        <button className="btn ghost small" onClick={() => void flow.fitView({ padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM })} title="Fit the workflow in view (never so small that text cannot be read)" data-testid="fit">
+        <button className="btn ghost small" onClick={fit} title="Fit the workflow in view (never so small that text cannot be read)" data-testid="fit">
           Fit
         </button>
         <button
@@ -114,6 +136,11 @@ export function EditorToolbar({
         >
           YAML
         </button>
+        {onOpenCommands && (
+          <button className="btn ghost small" onClick={onOpenCommands} title="Search every command, step and agent (Ctrl+K)" aria-keyshortcuts="Control+K Meta+K" data-testid="open-command-palette">
+            Commands <kbd className="command-keys">Ctrl+K</kbd>
+          </button>
+        )}
         <span className="sep" />
         <button className="btn ghost small" onClick={onImport} disabled={!!editDenied} title={editDenied ?? undefined} data-testid="import">
           Import

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { deleteSelection } from '../canvas/deleteSelection';
 import type { EditorStore } from '../store/editorStore';
+import { isShortcut } from './commands/shortcuts';
 
 /** Typing in a field, a select or the YAML view: the editor's shortcuts (but save) leave the keys alone. */
 function isEditable(el: EventTarget | null): boolean {
@@ -8,34 +9,47 @@ function isEditable(el: EventTarget | null): boolean {
   return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) || !!el.closest('.cm-editor');
 }
 
+/** The dialogs the keyboard opens. */
+export interface KeyDialogs {
+  openCommands(): void;
+  openHelp(): void;
+}
+
 /**
- * The editor's keyboard: Ctrl+S saves (everywhere); outside text fields and
- * dialogs, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y undo and redo, Delete removes the
- * selection.
+ * The editor's keyboard (the keys are in commands/shortcuts.ts): Ctrl+S saves
+ * and Ctrl/Cmd+K opens the command palette (everywhere, but Ctrl+K not over
+ * another dialog); outside text fields and dialogs, `?` shows the shortcuts,
+ * Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y undo and redo, Delete removes the selection.
  */
-export function useEditorKeys(store: EditorStore, save: () => Promise<void>, dialogOpen: boolean): void {
+export function useEditorKeys(store: EditorStore, save: () => Promise<void>, dialogOpen: boolean, dialogs?: KeyDialogs): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const mod = e.ctrlKey || e.metaKey;
-      if (mod && e.key.toLowerCase() === 's') {
+      if (isShortcut('save', e)) {
         e.preventDefault();
         void save();
         return;
       }
-      if (isEditable(e.target) || dialogOpen) return;
-      if (mod && e.key.toLowerCase() === 'z') {
+      if (isShortcut('commands', e)) {
         e.preventDefault();
-        if (e.shiftKey) store.getState().redo();
-        else store.getState().undo();
-      } else if (mod && e.key.toLowerCase() === 'y') {
+        if (!dialogOpen) dialogs?.openCommands();
+        return;
+      }
+      if (isEditable(e.target) || dialogOpen) return;
+      if (isShortcut('help', e)) {
+        e.preventDefault();
+        dialogs?.openHelp();
+      } else if (isShortcut('undo', e)) {
+        e.preventDefault();
+        store.getState().undo();
+      } else if (isShortcut('redo', e) || isShortcut('redo-y', e)) {
         e.preventDefault();
         store.getState().redo();
-      } else if (e.key === 'Delete' || e.key === 'Backspace') {
+      } else if (isShortcut('delete', e)) {
         e.preventDefault();
         deleteSelection(store);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [store, save, dialogOpen]);
+  }, [store, save, dialogOpen, dialogs]);
 }

@@ -1,0 +1,72 @@
+// The editor's commands for the palette: buildCommands fed with the editor's
+// state and the same functions its toolbar, its node palette and its
+// inspector call.
+import { useMemo } from 'react';
+import { useReactFlow } from '@xyflow/react';
+import { READABLE_ZOOM } from '../../canvas/Canvas';
+import { addNode } from '../../nodes/add';
+import { PALETTE, paletteItem } from '../../nodes/registry';
+import { useEditor, useEditorStore } from '../../store/context';
+import { useFit, useTidy, useToolbarGates } from '../EditorToolbar';
+import { buildCommands, type Command } from './commands';
+
+export interface EditorCommandHandlers {
+  save(): void;
+  exportAs(format: 'yaml' | 'json', copy: boolean): void;
+  openRun(): void;
+  openImport(): void;
+  toggleYaml(): void;
+  showYaml: boolean;
+  showShortcuts(): void;
+  editDenied: string | null;
+  runDenied: string | null;
+  saving: boolean;
+}
+
+export function useEditorCommands(h: EditorCommandHandlers): Command[] {
+  const store = useEditorStore();
+  const flow = useReactFlow();
+  const tidy = useTidy();
+  const fit = useFit();
+  const gates = useToolbarGates(h.runDenied);
+  const doc = useEditor((s) => s.doc);
+  const readOnly = useEditor((s) => s.readOnly);
+  const canUndo = useEditor((s) => s.past.length > 0);
+  const canRedo = useEditor((s) => s.future.length > 0);
+
+  return useMemo(() => {
+    const editDenied = h.editDenied ?? (readOnly ? 'Read only: your role cannot change this workflow' : null);
+    return buildCommands({
+      doc,
+      kinds: PALETTE,
+      editDenied,
+      addNode(kind) {
+        const item = paletteItem(kind);
+        if (!item) return;
+        // As a click on the palette: at top level, in a free spot for the canvas's shape.
+        const wrap = document.querySelector('.canvas-wrap')?.getBoundingClientRect();
+        addNode(store, item, undefined, '', wrap && wrap.height > 0 ? wrap.width / wrap.height : undefined);
+      },
+      goToStep(key) {
+        store.getState().select({ kind: 'step', key });
+        // Centre the step (after the dialog has gone and the selection is drawn).
+        setTimeout(() => void flow.fitView({ nodes: [{ id: key }], padding: 0.6, maxZoom: 1, minZoom: READABLE_ZOOM, duration: 200 }), 0);
+      },
+      openAgent(name) {
+        store.getState().select({ kind: 'agent', name });
+      },
+      run: { run: h.openRun, disabled: gates.runBlocked ? gates.runTitle : null },
+      save: { run: h.save, disabled: h.saving ? 'Saving…' : h.editDenied },
+      exportYaml: { run: () => h.exportAs('yaml', false), disabled: gates.exportBlocked ? gates.exportTitle : null },
+      exportJson: { run: () => h.exportAs('json', false), disabled: gates.exportBlocked ? gates.exportTitle : null },
+      copyYaml: { run: () => h.exportAs('yaml', true), disabled: gates.exportBlocked ? gates.exportTitle : null },
+      importFile: { run: h.openImport, disabled: h.editDenied },
+      toggleYaml: { run: h.toggleYaml, shown: h.showYaml },
+      tidy: { run: tidy },
+      fit: { run: fit },
+      undo: { run: () => store.getState().undo(), disabled: canUndo ? null : 'Nothing to undo' },
+      redo: { run: () => store.getState().redo(), disabled: canRedo ? null : 'Nothing to redo' },
+      showShortcuts: { run: h.showShortcuts },
+    });
+  }, [h, doc, readOnly, store, flow, tidy, fit, gates.runBlocked, gates.runTitle, gates.exportBlocked, gates.exportTitle, canUndo, canRedo]);
+}
