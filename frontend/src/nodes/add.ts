@@ -29,3 +29,15 @@ export function addNode(store: EditorStore, item: PaletteItem, at?: Position, sc
 export function addInnerStep(store: EditorStore, loopKey: string): string | null {
   return addNode(store, STEP_ITEM, undefined, loopKey);
 }
+
+/**
+ * Where a new node of `item`'s kind goes when the user adds it with a step selected: a plain step into
+ * the selected loop (or the loop the selected inner step is in), anything else at the top level.
+ */
+export function scopeForAdding(store: EditorStore, item: PaletteItem): string {
+  const { doc, selection } = store.getState();
+  if (!item.inner || selection?.kind !== 'step') return '';
+  const top = selection.key.split('/')[0];
+  const step = Array.isArray(doc.steps) ? doc.steps.find((s) => s && s.id === top) : undefined;
+  return step && typeof step.loop === 'object' && step.loop !== null && Array.isArray(step.loop.steps) ? top : '';
+}

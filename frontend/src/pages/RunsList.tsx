@@ -10,6 +10,7 @@ import { NO_RUN_FILTERS, readRunFilters, runMatches, runQuery, runsFiltered, wit
 import { RunFilterBar } from './RunFilterBar';
 import { replaceSearch, useLocationSearch } from './useLocationSearch';
 import { usePagedList } from './usePagedList';
+import { LoadMore } from './LoadMore';
 
 /** Rows asked for at a time (the server allows up to 200). */
 const PAGE_SIZE = 50;
@@ -177,13 +178,7 @@ export function RunsList() {
           </tbody>
         </table>
       )}
-      {list.more && (
-        <div className="row center">
-          <button className="btn" onClick={list.loadMore} disabled={list.loadingMore} data-testid="load-more">
-            {list.loadingMore ? 'Loading…' : `Load ${PAGE_SIZE} more`}
-          </button>
-        </div>
-      )}
+      <LoadMore list={list} pageSize={PAGE_SIZE} />
     </div>
   );
 }

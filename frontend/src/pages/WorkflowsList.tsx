@@ -14,6 +14,7 @@ import { NO_WORKFLOW_FILTERS, readWorkflowFilters, withWorkflowFilters, workflow
 import { replaceSearch, useLocationSearch } from './useLocationSearch';
 import { usePagedList } from './usePagedList';
 import { WorkflowFilterBar } from './WorkflowFilterBar';
+import { LoadMore } from './LoadMore';
 
 function Versions({ id }: { id: number }) {
   const [list, setList] = useState<VersionInfo[] | null>(null);
@@ -253,13 +254,7 @@ export function WorkflowsList() {
           </tbody>
         </table>
       )}
-      {list.more && (
-        <div className="row center">
-          <button className="btn" onClick={list.loadMore} disabled={list.loadingMore} data-testid="load-more">
-            {list.loadingMore ? 'Loading…' : `Load ${PAGE_SIZE} more`}
-          </button>
-        </div>
-      )}
+      <LoadMore list={list} pageSize={PAGE_SIZE} />
       {items !== null && (
         <section className="gallery-section">
           <TemplateGallery compact={items.length > 0 || filtered} workspaceId={scope.id} blocked={blocked} />

@@ -4,7 +4,7 @@
 import { useMemo } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import { READABLE_ZOOM } from '../../canvas/Canvas';
-import { addNode } from '../../nodes/add';
+import { addNode, scopeForAdding } from '../../nodes/add';
 import { PALETTE, paletteItem } from '../../nodes/registry';
 import { useEditor, useEditorStore } from '../../store/context';
 import { useFit, useTidy, useToolbarGates } from '../EditorToolbar';
@@ -43,9 +43,9 @@ export function useEditorCommands(h: EditorCommandHandlers): Command[] {
       addNode(kind) {
         const item = paletteItem(kind);
         if (!item) return;
-        // As a click on the palette: at top level, in a free spot for the canvas's shape.
+        // As a click on the palette: into the selected loop when it takes one, in a free spot for the canvas's shape.
         const wrap = document.querySelector('.canvas-wrap')?.getBoundingClientRect();
-        addNode(store, item, undefined, '', wrap && wrap.height > 0 ? wrap.width / wrap.height : undefined);
+        addNode(store, item, undefined, scopeForAdding(store, item), wrap && wrap.height > 0 ? wrap.width / wrap.height : undefined);
       },
       goToStep(key) {
         store.getState().select({ kind: 'step', key });
