@@ -1,29 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Run } from '../../api/types';
-import type { ViewLoop, ViewRun } from '../view/merge';
+import type { ViewRun } from '../view/merge';
+import { viewLoop as loop } from '../view/testLoops';
 import { bigStatus, countsText, letterStatus, loopCounts } from './bigLabels';
-
-function loop(more: Partial<ViewLoop>): ViewLoop {
-  return {
-    id: 'each',
-    type: 'forEach',
-    total: 100,
-    counts: {},
-    tokens: 0,
-    started: null,
-    ended: null,
-    running: [],
-    running_count: 0,
-    failed: [],
-    recent: [],
-    verdicts: [],
-    output: '',
-    output_truncated: false,
-    rounds_completed: null,
-    break_reason: null,
-    ...more,
-  };
-}
 
 const viewRun = (status: string, reason = ''): ViewRun => ({
   status,

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { mergePatch, setLetters, type View, type ViewLoop, type ViewRun } from './merge';
+import { viewLoop } from './testLoops';
+
+const loop = (id: string, more: Partial<ViewLoop> = {}): ViewLoop => viewLoop({ id, total: 5, ...more });
 
 const run: ViewRun = {
   status: 'running',
@@ -12,28 +15,6 @@ const run: ViewRun = {
   paused: false,
   tools_running: 0,
 };
-
-function loop(id: string, more: Partial<ViewLoop> = {}): ViewLoop {
-  return {
-    id,
-    type: 'forEach',
-    total: 5,
-    counts: {},
-    tokens: 0,
-    started: null,
-    ended: null,
-    running: [],
-    running_count: 0,
-    failed: [],
-    recent: [],
-    verdicts: [],
-    output: '',
-    output_truncated: false,
-    rounds_completed: null,
-    break_reason: null,
-    ...more,
-  };
-}
 
 function view(): View {
   return {

@@ -1,27 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { View, ViewLoop } from './merge';
-import { BIG_LOOP, BIG_SEQ, isBigView, runMode } from './mode';
+import { viewLoop } from './testLoops';
 
-function loop(total: number | null): ViewLoop {
-  return {
-    id: 'each',
-    type: 'forEach',
-    total,
-    counts: {},
-    tokens: 0,
-    started: null,
-    ended: null,
-    running: [],
-    running_count: 0,
-    failed: [],
-    recent: [],
-    verdicts: [],
-    output: '',
-    output_truncated: false,
-    rounds_completed: null,
-    break_reason: null,
-  };
-}
+const loop = (total: number | null): ViewLoop => viewLoop({ total });
+import { BIG_LOOP, BIG_SEQ, isBigView, runMode } from './mode';
 
 function view(seq: number, total: number | null = null, letters = ''): View {
   return {
