@@ -231,7 +231,8 @@ STATIC_ROOT = DATA_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise warns at every start about a missing one
 # Straight from frontend/dist and the apps' static folders: no collectstatic step to forget.
 WHITENOISE_USE_FINDERS = True
-FRONTEND_DIST = BASE_DIR / "frontend" / "dist"
+# FRONTEND_DIST lets parallel work build and test its own copy without clobbering frontend/dist.
+FRONTEND_DIST = Path(envstr("FRONTEND_DIST", str(BASE_DIR / "frontend" / "dist")))
 STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.exists() else []
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

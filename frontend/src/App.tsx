@@ -7,6 +7,8 @@ import { WorkflowsList } from './pages/WorkflowsList';
 import { WorkspaceSettings } from './pages/WorkspaceSettings';
 import { match, usePath } from './router';
 import { RunPage } from './run/RunPage';
+import { ThemeToggle } from './theme/ThemeToggle';
+import { ComparePage } from './versions/ComparePage';
 import { useWorkspaces } from './workspaces/current';
 import { WorkspaceSwitcher } from './workspaces/WorkspaceSwitcher';
 
@@ -28,7 +30,7 @@ function TopBar({ page }: { page: string }) {
       </Link>
       <WorkspaceSwitcher page={page} />
       <nav className="topnav">
-        <Link to="/" className={page === 'workflows' || page === 'editor' ? 'active' : ''}>
+        <Link to="/" className={page === 'workflows' || page === 'editor' || page === 'compare' ? 'active' : ''}>
           Workflows
         </Link>
         <Link to="/runs" className={page === 'runs' || page === 'run' ? 'active' : ''}>
@@ -37,6 +39,7 @@ function TopBar({ page }: { page: string }) {
         <a href="/account/">Account</a>
       </nav>
       <div className="topbar-right">
+        <ThemeToggle />
         {user && <span className="muted">{user}</span>}
         <form method="post" action="/logout/">
           <input type="hidden" name="csrfmiddlewaretoken" value={csrf()} />
@@ -58,6 +61,9 @@ export function App() {
       break;
     case 'editor':
       body = <EditorPage key="editor" workflowId={route.id} />;
+      break;
+    case 'compare':
+      body = <ComparePage key={route.id} workflowId={route.id} />;
       break;
     case 'runs':
       body = <RunsList />;

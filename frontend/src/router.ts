@@ -117,6 +117,8 @@ export function usePath(): string {
 export type Route =
   | { page: 'workflows' }
   | { page: 'editor'; id: number | null }
+  /** Two versions of a workflow side by side (which ones: ?a=&b= in the address). */
+  | { page: 'compare'; id: number }
   | { page: 'run'; id: string }
   | { page: 'runs' }
   /** A workspace's settings (id null: the current workspace's). */
@@ -129,6 +131,8 @@ export function match(path: string): Route {
   if (p === '/workflows/new') return { page: 'editor', id: null };
   let m = /^\/workflows\/(\d+)$/.exec(p);
   if (m) return { page: 'editor', id: Number(m[1]) };
+  m = /^\/workflows\/(\d+)\/compare$/.exec(p);
+  if (m) return { page: 'compare', id: Number(m[1]) };
   if (p === '/runs') return { page: 'runs' };
   m = /^\/runs\/([0-9A-Za-z-]{1,64})$/.exec(p);
   if (m) return { page: 'run', id: m[1] };

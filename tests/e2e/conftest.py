@@ -40,8 +40,9 @@ VIEWPORT = {"width": 1280, "height": 800}
 @pytest.fixture(scope="session")
 def server():
     """Base URL of a real server started for this session."""
-    if not (REPO / "frontend" / "dist" / "index.html").exists():
-        pytest.fail("frontend/dist is missing: run `make frontend` first (make test does)")
+    dist = Path(os.environ.get("FRONTEND_DIST", REPO / "frontend" / "dist"))
+    if not (dist / "index.html").exists():
+        pytest.fail(f"{dist} is missing: run `make frontend` first (make test does)")
     env = base_env()
     try:
         with running_server(env, users=(USERNAME,)) as live:
