@@ -9,7 +9,7 @@ from ninja.files import UploadedFile
 
 from accounts.tokens import API_AUTH
 from accounts.workspaces import Need, chosen
-from runtime import keys, limits, run_files, runs, tool_gate
+from runtime import compare, keys, limits, run_files, runs, tool_gate
 from runtime.serializers import run_dict
 
 router = Router(tags=["runs"], auth=API_AUTH)
@@ -89,6 +89,12 @@ def control_all(request, action: Literal["pause", "resume", "stop"]):
 @router.get("/runs/{run_id}", response=dict)
 def get_run(request, run_id: str):
     return run_dict(runs.reachable(request.auth, run_id))
+
+
+@router.get("/runs/{run_id}/compare/{other_id}", response=dict)
+def compare_runs(request, run_id: str, other_id: str):
+    """This run and another of the same workflow, step by step and iteration by iteration."""
+    return compare.compare_runs(runs.reachable(request.auth, run_id), runs.reachable(request.auth, other_id))
 
 
 @router.get("/runs/{run_id}/events", response=list[dict])

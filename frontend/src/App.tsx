@@ -7,6 +7,7 @@ import { WorkflowsList } from './pages/WorkflowsList';
 import { WorkspaceSettings } from './pages/WorkspaceSettings';
 import { match, usePath } from './router';
 import { RunPage } from './run/RunPage';
+import { RunComparePage } from './run/compare/RunComparePage';
 import { ThemeToggle } from './theme/ThemeToggle';
 import { ComparePage } from './versions/ComparePage';
 import { useWorkspaces } from './workspaces/current';
@@ -33,7 +34,7 @@ function TopBar({ page }: { page: string }) {
         <Link to="/" className={page === 'workflows' || page === 'editor' || page === 'compare' ? 'active' : ''}>
           Workflows
         </Link>
-        <Link to="/runs" className={page === 'runs' || page === 'run' ? 'active' : ''}>
+        <Link to="/runs" className={page === 'runs' || page === 'run' || page === 'runCompare' ? 'active' : ''}>
           Runs
         </Link>
         <a href="/account/">Account</a>
@@ -64,6 +65,9 @@ export function App() {
       break;
     case 'compare':
       body = <ComparePage key={route.id} workflowId={route.id} />;
+      break;
+    case 'runCompare':
+      body = <RunComparePage key={`${route.a}/${route.b}`} a={route.a} b={route.b} />;
       break;
     case 'runs':
       body = <RunsList />;

@@ -120,6 +120,8 @@ export type Route =
   /** Two versions of a workflow side by side (which ones: ?a=&b= in the address). */
   | { page: 'compare'; id: number }
   | { page: 'run'; id: string }
+  /** Two runs of one workflow side by side. */
+  | { page: 'runCompare'; a: string; b: string }
   | { page: 'runs' }
   /** A workspace's settings (id null: the current workspace's). */
   | { page: 'workspace'; id: number | null }
@@ -136,6 +138,8 @@ export function match(path: string): Route {
   if (p === '/runs') return { page: 'runs' };
   m = /^\/runs\/([0-9A-Za-z-]{1,64})$/.exec(p);
   if (m) return { page: 'run', id: m[1] };
+  m = /^\/runs\/([0-9A-Za-z-]{1,64})\/compare\/([0-9A-Za-z-]{1,64})$/.exec(p);
+  if (m) return { page: 'runCompare', a: m[1], b: m[2] };
   if (p === '/workspaces') return { page: 'workspace', id: null };
   m = /^\/workspaces\/(\d{1,15})$/.exec(p);
   if (m) return { page: 'workspace', id: Number(m[1]) };

@@ -1,0 +1,193 @@
+// Two runs of one workflow side by side: per step and iteration, status, verdict, tokens, cost, time and a
+// word diff of the outputs; where they parted first; a link to the diff of their workflow versions.
+import { useEffect, useMemo, useState } from 'react';
+import { errorText, requestJson } from '../../api/client';
+import type { Run } from '../../api/types';
+import { Link } from '../../components/Link';
+import { formatMs } from '../reduce';
+import { shortId } from '../labels';
+import { differenceWords, outputText, rowLabel, verdictWords, wordDiff, type CompareRow, type RunComparison, type Unit } from './compareData';
+import './compare.css';
+
+/** Rows drawn at first; more on request (a 10,000-item loop has 10,000 rows). */
+const SHOWN = 200;
+
+function RunCard({ run, side }: { run: Run; side: 'A' | 'B' }) {
+  return (
+    <div className="compare-card" data-testid={`compare-run-${side}`}>
+      <div className="compare-card-head">
+        <span className="compare-side" aria-hidden>
+          {side}
+        </span>
+        <Link to={`/runs/${run.id}`}>Run {shortId(run.id)}</Link>
+        <span className={`status status-${run.status}`}>{run.status}</span>
+      </div>
+      <div className="muted small">
+        version {run.version ?? '?'} · {run.provider}
+        {run.model ? ` · ${run.model}` : ''} · {(run.tokens?.total ?? 0).toLocaleString()} tokens
+        {typeof run.cost_usd === 'number' ? ` · $${run.cost_usd.toFixed(4)}` : ''}
+      </div>
+    </div>
+  );
+}
+
+function Cell({ unit }: { unit: Unit | null }) {
+  if (!unit) return <td className="muted">did not get here</td>;
+  const verdict = verdictWords(unit);
+  return (
+    <td>
+      <div>
+        {unit.status && <span className={`status status-${unit.status}`}>{unit.status}</span>}
+        {verdict && (
+          <span className={`verdict verdict-${unit.done ? 'done' : 'not-done'}`} data-testid="compare-verdict">
+            {unit.done ? '✓ ' : '✗ '}
+            {verdict}
+          </span>
+        )}
+      </div>
+      {unit.reason && <div className="small compare-reason">{unit.reason}</div>}
+      <div className="muted small">
+        {unit.tokens.toLocaleString()} tokens · ${unit.cost_usd.toFixed(4)}
+        {unit.duration_ms !== null ? ` · ${formatMs(unit.duration_ms)}` : ''}
+      </div>
+    </td>
+  );
+}
+
+function OutputDiff({ row }: { row: CompareRow }) {
+  const { segments, cut } = useMemo(() => wordDiff(outputText(row.a), outputText(row.b)), [row]);
+  return (
+    <div className="compare-diff" data-testid="compare-output-diff">
+      <p className="muted small">
+        Words only run A has are struck through (<del>like this</del>); words only run B has are underlined (<ins>like this</ins>).
+        {cut && ' The outputs are long: only their beginnings are compared.'}
+      </p>
+      <pre>
+        {segments.map((s, i) =>
+          s.kind === 'removed' ? <del key={i}>{s.text}</del> : s.kind === 'added' ? <ins key={i}>{s.text}</ins> : <span key={i}>{s.text}</span>,
+        )}
+      </pre>
+    </div>
+  );
+}
+
+function Row({ row, diverged }: { row: CompareRow; diverged: boolean }) {
+  const [open, setOpen] = useState(false);
+  const outputsDiffer = row.differs.includes('output') || row.differs.includes('result');
+  return (
+    <>
+      <tr id={`row-${row.key}`} className={`${row.differs.length ? 'compare-differs' : ''}${diverged ? ' compare-diverged' : ''}`} data-key={row.key}>
+        <th scope="row">
+          <code>{rowLabel(row)}</code>
+          {diverged && <div className="small compare-first">first difference</div>}
+        </th>
+        <Cell unit={row.a} />
+        <Cell unit={row.b} />
+        <td>
+          {row.differs.length ? <span className="small">≠ {differenceWords(row.differs)}</span> : <span className="muted small">= same</span>}
+          {outputsDiffer && row.a && row.b && (
+            <div>
+              <button type="button" className="btn ghost small" aria-expanded={open} onClick={() => setOpen(!open)}>
+                {open ? 'Hide output diff' : 'Show output diff'}
+              </button>
+            </div>
+          )}
+        </td>
+      </tr>
+      {open && (
+        <tr className="compare-diff-row">
+          <td colSpan={4}>
+            <OutputDiff row={row} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+export function RunComparePage({ a, b }: { a: string; b: string }) {
+  const [data, setData] = useState<RunComparison | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [onlyDiffering, setOnlyDiffering] = useState(false);
+  const [shown, setShown] = useState(SHOWN);
+  useEffect(() => {
+    const ctl = new AbortController();
+    requestJson<RunComparison>('GET', `/runs/${encodeURIComponent(a)}/compare/${encodeURIComponent(b)}`, undefined, ctl.signal).then(setData, (e) => {
+      if (!ctl.signal.aborted) setError(errorText(e));
+    });
+    return () => ctl.abort();
+  }, [a, b]);
+  const rows = useMemo(() => (data ? (onlyDiffering ? data.rows.filter((r) => r.differs.length) : data.rows) : []), [data, onlyDiffering]);
+
+  if (error)
+    return (
+      <div className="page-message" role="alert">
+        <h1>Could not compare these runs</h1>
+        <p>{error}</p>
+        <Link to="/runs">Back to the runs</Link>
+      </div>
+    );
+  if (!data) return <div className="page-message muted">Comparing the runs…</div>;
+  const diverged = data.diverged_at;
+  const differing = data.rows.filter((r) => r.differs.length).length;
+  const reveal = (key: string) => {
+    const at = data.rows.findIndex((r) => r.key === key);
+    if (onlyDiffering) setShown(Math.max(shown, data.rows.filter((r, i) => i <= at && r.differs.length).length));
+    else setShown(Math.max(shown, at + 1));
+    requestAnimationFrame(() => document.getElementById(`row-${key}`)?.scrollIntoView({ block: 'center' }));
+  };
+  return (
+    <div className="compare-page" data-testid="run-compare">
+      <h1>
+        Compare runs of <Link to={`/workflows/${data.a.workflow_id}`}>{data.a.workflow_name}</Link>
+      </h1>
+      <div className="compare-cards">
+        <RunCard run={data.a} side="A" />
+        <RunCard run={data.b} side="B" />
+      </div>
+      {!data.same_version && (
+        <p data-testid="compare-versions">
+          They ran different versions of the workflow (version {data.a.version} and version {data.b.version}).{' '}
+          <Link to={`/workflows/${data.a.workflow_id}/compare?a=${data.a.version}&b=${data.b.version}`}>See what changed between them</Link>
+        </p>
+      )}
+      <div className="compare-summary" role="status" data-testid="compare-diverged">
+        {diverged ? (
+          <>
+            They part first at <code>{rowLabel(data.rows.find((r) => r.key === diverged.key) ?? { key: diverged.key, where: {} })}</code>:{' '}
+            {differenceWords(diverged.fields)}.{' '}
+            <button type="button" className="btn ghost small" onClick={() => reveal(diverged.key)}>
+              Show it
+            </button>
+            <span className="muted small"> {differing.toLocaleString()} of {data.rows.length.toLocaleString()} rows differ.</span>
+          </>
+        ) : (
+          <>The two runs agree on every step and iteration.</>
+        )}
+      </div>
+      <label className="compare-filter">
+        <input type="checkbox" checked={onlyDiffering} onChange={(e) => setOnlyDiffering(e.target.checked)} /> Only rows that differ
+      </label>
+      <table className="compare-table">
+        <thead>
+          <tr>
+            <th scope="col">Step or iteration</th>
+            <th scope="col">Run A</th>
+            <th scope="col">Run B</th>
+            <th scope="col">Difference</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.slice(0, shown).map((r) => (
+            <Row key={r.key} row={r} diverged={r.key === diverged?.key} />
+          ))}
+        </tbody>
+      </table>
+      {rows.length > shown && (
+        <button type="button" className="btn" onClick={() => setShown(shown + SHOWN)}>
+          Show {Math.min(SHOWN, rows.length - shown).toLocaleString()} more of {(rows.length - shown).toLocaleString()}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+// The comparison the server sends (GET /runs/{a}/compare/{b}, runtime/compare.py) and how its rows read.
+import { diffWordsWithSpace } from 'diff';
+import type { Run } from '../../api/types';
+import { ordinal } from '../labels';
+
+/** What one run did at one step or iteration. */
+export interface Unit {
+  status: string | null;
+  output: string | null;
+  result: unknown;
+  done: boolean | null;
+  reason: string | null;
+  tokens: number;
+  cost_usd: number;
+  duration_ms: number | null;
+  item: unknown;
+}
+
+export interface Where {
+  loop?: string;
+  iteration?: number;
+  item?: number;
+  inner?: string;
+  include?: string;
+}
+
+export interface CompareRow {
+  key: string;
+  where: Where;
+  a: Unit | null;
+  b: Unit | null;
+  /** The fields the runs disagree on here ("missing": one run never got here). */
+  differs: string[];
+}
+
+export interface RunComparison {
+  a: Run;
+  b: Run;
+  same_version: boolean;
+  rows: CompareRow[];
+  diverged_at: { key: string; fields: string[] } | null;
+}
+
+/** "dev · round 2 · draft", "each · item 4", "deploy › build": the format's ids in words. */
+export function rowLabel(row: Pick<CompareRow, 'key' | 'where'>): string {
+  const w = row.where;
+  if (w.include) return `${w.include} › ${w.inner ?? ''}`;
+  if (!w.loop) return row.key;
+  const place = w.iteration !== undefined ? `round ${ordinal(w.iteration)}` : `item ${ordinal(w.item ?? 0)}`;
+  return [w.loop, place, w.inner].filter(Boolean).join(' · ');
+}
+
+const FIELD_WORDS: Record<string, string> = {
+  missing: 'only one run got here',
+  status: 'status',
+  output: 'output',
+  result: 'structured result',
+  done: 'judge verdict',
+};
+
+/** "judge verdict and output differ". */
+export function differenceWords(fields: string[]): string {
+  const words = fields.map((f) => FIELD_WORDS[f] ?? f);
+  if (words.length === 1 && fields[0] === 'missing') return words[0];
+  const list = words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : words[0];
+  return `${list} ${words.length > 1 ? 'differ' : 'differs'}`;
+}
+
+export interface Segment {
+  text: string;
+  kind: 'same' | 'removed' | 'added';
+}
+
+/** Beyond this many characters a side, only the start is compared: a word diff is quadratic at worst. */
+export const DIFF_CHARS = 20_000;
+
+/** A word diff of two outputs (what only A has: removed; only B: added), and whether it was cut. */
+export function wordDiff(a: string, b: string): { segments: Segment[]; cut: boolean } {
+  const cut = a.length > DIFF_CHARS || b.length > DIFF_CHARS;
+  const parts = diffWordsWithSpace(a.slice(0, DIFF_CHARS), b.slice(0, DIFF_CHARS));
+  return {
+    segments: parts.map((p) => ({ text: p.value, kind: p.added ? 'added' : p.removed ? 'removed' : 'same' })),
+    cut,
+  };
+}
+
+/** The verdict in words, never by colour alone. */
+export function verdictWords(unit: Unit | null): string | null {
+  if (!unit || unit.done === null || unit.done === undefined) return null;
+  return unit.done ? 'done' : 'not done';
+}
+
+/** Text of an output or a structured result, for the diff. */
+export function outputText(unit: Unit | null): string {
+  if (!unit) return '';
+  if (unit.output) return unit.output;
+  return unit.result === null || unit.result === undefined ? '' : JSON.stringify(unit.result, null, 2);
+}

@@ -1,0 +1,133 @@
+"""Two runs of one workflow side by side: per step and per loop iteration, what each produced, what it cost,
+and the first place they parted.
+
+The fold is plain Python over stored events and iteration rows (``units_of``, ``compare_units``), so it tests
+without a database; ``compare_runs`` loads both runs for a user and is what the API calls.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+
+from common.errors import BadRequest
+from runtime.contract import locate
+from runtime.models import Run, RunEvent, RunIteration
+from runtime.pricing import PriceBook
+from runtime.serializers import run_dict
+
+# What a row shows of each run; the first four decide whether the runs agree there.
+AGREEMENT = ("status", "output", "result", "done")
+FIELDS = (*AGREEMENT, "reason", "tokens", "cost_usd", "duration_ms", "item")
+
+
+def _blank() -> dict[str, Any]:
+    return {"status": None, "output": None, "result": None, "done": None, "reason": None, "tokens": 0,
+            "cost_usd": 0.0, "duration_ms": None, "item": None}
+
+
+def _rolled_up(step_id: str) -> list[str]:
+    """The rows a turn's tokens count toward: its own, its iteration's and its top-level step's."""
+    keys = [step_id]
+    where = locate(step_id)
+    if where and where.get("loop"):
+        number = where.get("iteration")
+        keys.append(f"{where['loop']}.{number}" if number is not None else f"{where['loop']}[{where.get('item')}]")
+        keys.append(where["loop"])
+    elif where and where.get("include"):
+        keys.append(where["include"])
+    return list(dict.fromkeys(keys))
+
+
+def units_of(events: Iterable[dict], iterations: Iterable[dict], prices: PriceBook, provider: str) -> dict[str, dict]:
+    """One row per step (namespaced ids included) and per loop iteration (``loop.N`` / ``loop[N]``)."""
+    units: dict[str, dict] = {}
+
+    def unit(key: str) -> dict:
+        return units.setdefault(key, _blank())
+
+    for event in events:
+        kind, step_id, data = event.get("type"), event.get("stepId") or "", event.get("data") or {}
+        if not step_id:
+            continue
+        if kind == "step_end":
+            row = unit(step_id)
+            row.update(status=data.get("status"), output=data.get("content"), result=data.get("result"),
+                       duration_ms=event.get("durationMs"))
+            if data.get("reason"):
+                row["reason"] = data["reason"]
+        elif kind == "step_skipped":
+            unit(step_id).update(status="skipped", reason=data.get("reason") or None)
+        elif kind == "agent_turn" and data.get("phase") == "response":
+            tokens = event.get("tokens") if isinstance(event.get("tokens"), dict) else {}
+            prompt, completion = int(tokens.get("prompt") or 0), int(tokens.get("completion") or 0)
+            cost = prices.cost(data.get("provider") or provider, data.get("model") or "", prompt, completion) or 0.0
+            for key in _rolled_up(step_id):
+                unit(key)["tokens"] += int(tokens.get("total") or prompt + completion)
+                unit(key)["cost_usd"] += cost
+    for it in iterations:
+        number = it.get("iteration")
+        key = f"{it['step_id']}.{number}" if number is not None else f"{it['step_id']}[{it.get('index')}]"
+        row = unit(key)
+        verdict = it.get("verdict") or {}
+        row.update(status=it.get("status") or row["status"], output=it.get("content"), result=it.get("result"),
+                   duration_ms=it.get("duration_ms"), item=it.get("item"), done=verdict.get("done"),
+                   reason=verdict.get("reason") or row["reason"])
+    for row in units.values():
+        row["cost_usd"] = round(row["cost_usd"], 8)
+    return units
+
+
+def _order_key(key: str, first_seen: dict[str, int]) -> tuple:
+    where = locate(key) or {}
+    top = where.get("loop") or where.get("include") or key
+    number = where.get("iteration", where.get("item"))
+    return (first_seen.get(top, len(first_seen)), key != top, number if number is not None else -1,
+            where.get("inner") or "", key)
+
+
+def differences(a: dict | None, b: dict | None) -> list[str]:
+    """The fields the two runs disagree on at one row (all of them when one run never got there)."""
+    if a is None or b is None:
+        return ["missing"]
+    return [f for f in AGREEMENT if a.get(f) != b.get(f)]
+
+
+def compare_units(a: dict[str, dict], b: dict[str, dict], order_a: list[str], order_b: list[str]) -> dict:
+    """Rows in reading order (a's order first, then what only b has), and the first row where they differ."""
+    first_seen: dict[str, int] = {}
+    for key in [*order_a, *order_b]:
+        where = locate(key) or {}
+        first_seen.setdefault(where.get("loop") or where.get("include") or key, len(first_seen))
+    keys = sorted(set(a) | set(b), key=lambda k: _order_key(k, first_seen))
+    rows = [{"key": k, "where": locate(k) or {}, "a": a.get(k), "b": b.get(k), "differs": differences(a.get(k), b.get(k))}
+            for k in keys]
+    # A loop or an include differs because something inside it does: point at that, not at the whole.
+    parents = {r["where"].get("loop") or r["where"].get("include") for r in rows if r["where"]}
+    first = (next((r for r in rows if r["differs"] and r["key"] not in parents), None)
+             or next((r for r in rows if r["differs"]), None))
+    return {"rows": rows, "diverged_at": {"key": first["key"], "fields": first["differs"]} if first else None}
+
+
+def _loaded(run: Run, prices: PriceBook) -> tuple[dict[str, dict], list[str]]:
+    texts = (RunEvent.objects.filter(run=run, type__in=("step_start", "step_end", "step_skipped", "agent_turn"))
+             .order_by("seq").values_list("event_json", flat=True))
+    events = [json.loads(t) for t in texts]
+    rows = RunIteration.objects.filter(run=run).values("step_id", "iteration", "index", "item", "status", "content",
+                                                       "result", "verdict", "duration_ms")
+    order = list(dict.fromkeys(e.get("stepId") for e in events if e.get("stepId")))
+    return units_of(events, rows, prices, run.provider), order
+
+
+def compare_runs(a: Run, b: Run) -> dict:
+    """Both runs (already checked readable) side by side; refuses runs of two different workflows."""
+    if a.workflow_id != b.workflow_id:
+        raise BadRequest(f"run {b.id} is of workflow “{b.workflow.name}”, not “{a.workflow.name}”: "
+                         "only runs of the same workflow can be compared")
+    prices = PriceBook(overrides=dict(getattr(settings, "MODEL_PRICES", {}) or {}))
+    units_a, order_a = _loaded(a, prices)
+    units_b, order_b = _loaded(b, prices)
+    return {"a": run_dict(a), "b": run_dict(b), "same_version": a.version_id == b.version_id,
+            **compare_units(units_a, units_b, order_a, order_b)}
