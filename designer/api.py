@@ -11,7 +11,7 @@ from ninja.files import UploadedFile
 from accounts.tokens import API_AUTH
 from accounts.workspaces import role_of
 from common.dates import moment
-from designer import services, tool_specs, workflows
+from designer import bundles, services, tool_specs, workflows
 from designer.errors import BadRequest
 
 router = Router(tags=["documents"])
@@ -129,7 +129,8 @@ def workflow_out(version, user) -> dict:
         "id": workflow.id, "name": workflow.name, "workspace_id": workflow.workspace_id,
         "workspace_name": workflow.workspace.name, "role": role_of(user, workflow.workspace_id) or "",
         "version": version.number, "document": version.document,
-        "source": version.source, "layout": version.layout or {}, **services.stored(version.source, version.document),
+        "source": version.source, "layout": version.layout or {},
+        **bundles.with_folder_problems(services.stored(version.source, version.document), version),
         "created_at": workflow.created_at, "updated_at": version.created_at,
     }
 
@@ -215,6 +216,12 @@ def list_versions(request, workflow_id: int):
 @router.get("/workflows/{workflow_id}/versions/{number}", response=WorkflowOut, auth=API_AUTH, tags=["workflows"])
 def get_version(request, workflow_id: int, number: int):
     return workflow_out(workflows.version(request.auth, workflow_id, number), request.auth)
+
+
+@router.post("/workflows/{workflow_id}/versions/{number}/restore", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])
+def restore_version(request, workflow_id: int, number: int):
+    """Version `number`'s document and layout saved again as the new latest version; earlier versions stay."""
+    return Status(201, workflow_out(workflows.restore(request.auth, workflow_id, number).latest(), request.auth))
 
 
 @router.get("/workflows/{workflow_id}/export", auth=API_AUTH, tags=["workflows"])

@@ -34,8 +34,30 @@ class WorkflowVersion(models.Model):
     # Editor positions and the like: kept beside the document, never inside it.
     layout = models.JSONField(default=dict, blank=True)
     valid = models.BooleanField(default=False)
+    # Where the main document sits in the workflow's folder ("" for a one-file workflow); its other files are `files`.
+    main_path = models.CharField(max_length=1000, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-number"]
         constraints = [models.UniqueConstraint(fields=["workflow", "number"], name="unique_workflow_version")]
+
+
+class FileBlob(models.Model):
+    """A file's content, stored once whatever the number of versions (and workflows) that hold it."""
+
+    sha256 = models.CharField(max_length=64, primary_key=True)
+    size = models.PositiveBigIntegerField()
+    data = models.BinaryField()
+
+
+class VersionFile(models.Model):
+    """One file of a version's folder: an included workflow, an `@` prompt, a context file."""
+
+    version = models.ForeignKey(WorkflowVersion, on_delete=models.CASCADE, related_name="files")
+    path = models.CharField(max_length=1000)  # relative, posix, normalised (designer.folders)
+    blob = models.ForeignKey(FileBlob, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["path"]
+        constraints = [models.UniqueConstraint(fields=["version", "path"], name="unique_version_file_path")]

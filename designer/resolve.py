@@ -1,26 +1,29 @@
-"""Open what a document points at: includes, `@` files and contextFiles.
+"""Open what a document points at: includes, `@` files and contextFiles, in a workflow's folder.
 
-Used by `validate --resolve` and by the runtime's file-based include
-resolver. Paths are relative to the including file; a missing or oversize
-file is a diagnostic at the field that names it.
+Used by `validate --resolve` (files on disk), by the web app's validation of a stored folder, and by the
+bundle importer to learn which files each workflow needs. Paths are relative to the including file (upstream's
+rule); includes nest at most 5 deep; a missing, oversize or cyclic reference is a diagnostic at the field that
+names it, and a problem inside an included file says through which includes it was reached, and at which line.
 """
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from designer.diagnostics import Diagnostic, pointer
 from designer.documents import MAX_DOCUMENT_BYTES, load_source
+from designer.folders import MAX_FILE_BYTES, Folder, PathRefused, joined
 
-MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
+MAX_ATTACHMENT_BYTES = MAX_FILE_BYTES
 MAX_INCLUDE_DEPTH = 5
 
 
 @dataclass
 class Resolution:
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    files: list[Path] = field(default_factory=list)
+    # Every file reached, relative to the folder, in the order met (includes' own references included).
+    files: list[str] = field(default_factory=list)
 
 
 def include_path(document: dict, target: str) -> str:
@@ -32,81 +35,118 @@ def include_path(document: dict, target: str) -> str:
     return value if isinstance(value, str) else target
 
 
-def resolve_references(document: Any, base_dir: Path, *, _depth: int = 0, _chain: tuple = ()) -> Resolution:
+@dataclass
+class _Walk:
+    folder: Folder
+    out: Resolution
+    # The include files that led here (main first), for cycle checks and messages.
+    chain: tuple[str, ...] = ()
+    depth: int = 0
+
+    def seen(self, path: str) -> None:
+        if path not in self.out.files:
+            self.out.files.append(path)
+
+
+def resolve_references(document: Any, folder: Folder, main_path: str = "") -> Resolution:
+    """Diagnostics for the references of ``document``, which sits at ``main_path`` in ``folder``."""
     out = Resolution()
-    if not isinstance(document, dict):
-        return out
-    agents = document.get("agents")
-    if not isinstance(agents, dict):
-        agents = {}
-    for name, agent in agents.items():
-        if isinstance(agent, dict) and isinstance(agent.get("prompt"), str) and agent["prompt"].startswith("@"):
-            _attachment(out, base_dir, agent["prompt"][1:], pointer("agents", name, "prompt"))
-    steps = document.get("steps")
-    if not isinstance(steps, list):
-        steps = []
-    for i, step in enumerate(steps):
-        _step(out, document, step, ["steps", i], base_dir, _depth, _chain)
+    _document(_Walk(folder, out, (main_path,) if main_path else ()), document, posixpath.dirname(main_path))
     return out
 
 
-def _step(out: Resolution, document: dict, step: Any, path: list, base_dir: Path, depth: int, chain: tuple) -> None:
+def _document(walk: _Walk, document: Any, base: str) -> None:
+    if not isinstance(document, dict):
+        return
+    agents = document.get("agents")
+    for name, agent in (agents if isinstance(agents, dict) else {}).items():
+        if isinstance(agent, dict) and isinstance(agent.get("prompt"), str) and agent["prompt"].startswith("@"):
+            _attachment(walk, base, agent["prompt"][1:], pointer("agents", name, "prompt"))
+    steps = document.get("steps")
+    for i, step in enumerate(steps if isinstance(steps, list) else []):
+        _step(walk, document, step, ["steps", i], base)
+
+
+def _step(walk: _Walk, document: dict, step: Any, path: list, base: str) -> None:
     if not isinstance(step, dict):
         return
     instructions = step.get("instructions")
     if isinstance(instructions, str) and instructions.startswith("@"):
-        _attachment(out, base_dir, instructions[1:], pointer(*path, "instructions"))
+        _attachment(walk, base, instructions[1:], pointer(*path, "instructions"))
     files = step.get("contextFiles")
     if isinstance(files, list):
         for j, name in enumerate(files):
             if isinstance(name, str):
-                _attachment(out, base_dir, name, pointer(*path, "contextFiles", j))
+                _attachment(walk, base, name, pointer(*path, "contextFiles", j))
     loop = step.get("loop")
     if isinstance(loop, dict) and isinstance(loop.get("steps"), list):
         for j, inner in enumerate(loop["steps"]):
-            _step(out, document, inner, path + ["loop", "steps", j], base_dir, depth, chain)
+            _step(walk, document, inner, path + ["loop", "steps", j], base)
     target = step.get("include")
     if isinstance(target, str) and target:
-        _include(out, base_dir / include_path(document, target), pointer(*path, "include"), depth, chain)
+        _include(walk, base, include_path(document, target), pointer(*path, "include"))
 
 
-def _attachment(out: Resolution, base_dir: Path, name: str, at: str) -> None:
-    path = base_dir / name
-    if not path.is_file():
-        out.diagnostics.append(Diagnostic(code="file_not_found", path=at, message=f"file {name!r} not found (looked in {base_dir})"))
-        return
-    size = path.stat().st_size
-    if size > MAX_ATTACHMENT_BYTES:
-        out.diagnostics.append(Diagnostic(code="file_too_large", path=at, message=f"file {name!r} is {size:,} bytes; the limit is 10 MiB"))
-        return
-    out.files.append(path)
+def _located(walk: _Walk, base: str, ref: str, at: str, code: str) -> str | None:
+    try:
+        return joined(base, ref)
+    except PathRefused as exc:
+        walk.out.diagnostics.append(Diagnostic(code=code, path=at, message=str(exc)))
+        return None
 
 
-def _include(out: Resolution, path: Path, at: str, depth: int, chain: tuple) -> None:
-    resolved = path.resolve()
-    if resolved in chain:
-        out.diagnostics.append(Diagnostic(code="include_cycle", path=at, message=f"{path.name} includes itself (through {' -> '.join(p.name for p in chain)})"))
+def _attachment(walk: _Walk, base: str, name: str, at: str) -> None:
+    path = _located(walk, base, name, at, "file_not_found")
+    if path is None:
         return
-    if depth + 1 > MAX_INCLUDE_DEPTH:
-        out.diagnostics.append(Diagnostic(code="include_depth", path=at, message=f"includes nest deeper than {MAX_INCLUDE_DEPTH} levels"))
+    size = walk.folder.size(path)
+    if size is None:
+        walk.out.diagnostics.append(Diagnostic(code="file_not_found", path=at, message=f"file {name!r} not found (looked for {path})"))
+    elif size > MAX_ATTACHMENT_BYTES:
+        walk.out.diagnostics.append(Diagnostic(code="file_too_large", path=at, message=f"file {name!r} is {size:,} bytes; the limit is 10 MiB"))
+    else:
+        walk.seen(path)
+
+
+def _through(chain: tuple[str, ...]) -> str:
+    return " -> ".join(chain)
+
+
+def _include(walk: _Walk, base: str, ref: str, at: str) -> None:
+    path = _located(walk, base, ref, at, "include_not_found")
+    if path is None:
         return
-    if not path.is_file():
-        out.diagnostics.append(Diagnostic(code="include_not_found", path=at, message=f"included workflow {str(path)!r} not found"))
+    diagnostics = walk.out.diagnostics
+    if path in walk.chain:
+        diagnostics.append(Diagnostic(code="include_cycle", path=at,
+                                      message=f"{path} includes itself: {_through(walk.chain + (path,))}"))
         return
-    if path.stat().st_size > MAX_DOCUMENT_BYTES:
-        out.diagnostics.append(Diagnostic(code="too_large", path=at, message=f"included workflow {path.name} is larger than 1 MiB"))
+    if walk.depth + 1 > MAX_INCLUDE_DEPTH:
+        diagnostics.append(Diagnostic(code="include_depth", path=at,
+                                      message=f"includes nest deeper than {MAX_INCLUDE_DEPTH} levels: {_through(walk.chain + (path,))}"))
         return
-    out.files.append(path)
-    loaded = load_source(path.read_bytes())
+    size = walk.folder.size(path)
+    if size is None:
+        diagnostics.append(Diagnostic(code="include_not_found", path=at, message=f"included workflow {path!r} not found"))
+        return
+    if size > MAX_DOCUMENT_BYTES:
+        diagnostics.append(Diagnostic(code="too_large", path=at, message=f"included workflow {path} is larger than 1 MiB"))
+        return
+    walk.seen(path)
+    loaded = load_source(walk.folder.read(path) or b"")
+    where = f"in included {path}" + (f" (through {_through(walk.chain)})" if len(walk.chain) > 1 else "")
     for diagnostic in loaded.report.diagnostics:
-        diagnostic.message = f"in included {path.name}: {diagnostic.message}" + (f" (line {diagnostic.line})" if diagnostic.line else "")
+        diagnostic.message = f"{where}: {diagnostic.message}" + (f" (line {diagnostic.line})" if diagnostic.line else "")
         diagnostic.path = at
         diagnostic.line = diagnostic.column = None
-        out.diagnostics.append(diagnostic)
+        diagnostics.append(diagnostic)
     if loaded.parsed:
-        nested = resolve_references(loaded.document, path.parent, _depth=depth + 1, _chain=chain + (resolved,))
-        for diagnostic in nested.diagnostics:
-            diagnostic.message = f"in included {path.name}: {diagnostic.message}"
+        nested = _Walk(walk.folder, Resolution(), walk.chain + (path,), walk.depth + 1)
+        _document(nested, loaded.document, posixpath.dirname(path))
+        for diagnostic in nested.out.diagnostics:
+            if not diagnostic.message.startswith("in included "):
+                diagnostic.message = f"{where}: {diagnostic.message}"
             diagnostic.path = at
-        out.diagnostics.extend(nested.diagnostics)
-        out.files.extend(nested.files)
+        diagnostics.extend(nested.out.diagnostics)
+        for f in nested.out.files:
+            walk.seen(f)

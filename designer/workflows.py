@@ -6,6 +6,7 @@ changing needs editor or above; someone who is not a member is answered as if it
 from __future__ import annotations
 
 import json
+import posixpath
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -17,7 +18,7 @@ from django.http import Http404
 
 from accounts import audit
 from accounts.workspaces import Need, allows, chosen, member_workspace_ids, require, role_of
-from designer import services
+from designer import bundles, services
 from designer.documents import Loaded
 from designer.errors import BadRequest, DocumentInvalid
 from designer.models import Workflow, WorkflowVersion
@@ -109,24 +110,38 @@ def _storable(loaded: Loaded) -> None:
 
 
 def create(user, *, source: str | None, document: Any, name: str | None = None, layout: Any = None,
-           workspace_id: int | None = None) -> Workflow:
-    """A new workflow in the workspace named (editor or above), or in the user's personal one."""
+           workspace_id: int | None = None, files: dict[str, bytes] | None = None, main_path: str = "") -> Workflow:
+    """A new workflow in the workspace named (editor or above), or in the user's personal one.
+
+    ``files`` (relative path -> bytes) make it a folder whose main document sits at ``main_path``: its includes,
+    ``@`` files and context files are checked against them."""
     workspace = chosen(user, workspace_id, Need.EDIT)
     # Checked before the transaction: the check runs in a worker process and may take a while.
     loaded = services.check(source, document)
     _storable(loaded)
+    if files:
+        loaded.report.extend(bundles.folder_problems(loaded.document, files, main_path))
     layout = _checked_layout(layout)
     with transaction.atomic():
         workflow = Workflow.objects.create(owner=user, workspace=workspace, name=_name_for(loaded, name), current_version=1)
-        _add_version(workflow, 1, loaded, layout)
+        version = _add_version(workflow, 1, loaded, layout)
+        if files or main_path:
+            version.main_path = main_path
+            version.save(update_fields=["main_path"])
+            bundles.store_files(version, files or {})
     return workflow
 
 
-def _add_version(workflow: Workflow, number: int, loaded: Loaded, layout: dict) -> WorkflowVersion:
-    return WorkflowVersion.objects.create(
+def _add_version(workflow: Workflow, number: int, loaded: Loaded, layout: dict, files_from: WorkflowVersion | None = None) -> WorkflowVersion:
+    """A new version; ``files_from``'s folder comes along unchanged (the same stored files, not copies)."""
+    if files_from is not None:
+        loaded.report.extend(bundles.stored_problems(loaded.document, files_from))
+    version = WorkflowVersion.objects.create(
         workflow=workflow, number=number, document=loaded.document,
         source=loaded.source or "", layout=layout, valid=loaded.valid,
     )
+    bundles.carry_files(files_from, version)
+    return version
 
 
 def save_version(user, workflow_id: int, *, source: str | None, document: Any, layout: Any = None, name: str | None = None) -> Workflow:
@@ -144,12 +159,36 @@ def save_version(user, workflow_id: int, *, source: str | None, document: Any, l
             loaded = services.check(current.source or None, None if current.source else current.document)
             _storable(loaded)
         number = workflow.current_version + 1
-        _add_version(workflow, number, loaded, new_layout if new_layout is not None else current.layout)
+        _add_version(workflow, number, loaded, new_layout if new_layout is not None else current.layout, files_from=current)
         workflow.current_version = number
         workflow.name = _name_for(loaded, name)
         workflow.save()
     return workflow
 
+
+
+def restore(user, workflow_id: int, number: int) -> Workflow:
+    """A new latest version holding version ``number``'s document and layout (editor or above).
+
+    The old versions stay as they are: restoring is a save of an earlier document, never a rewind."""
+    workflow = reachable(user, workflow_id, Need.EDIT)
+    try:
+        if not 1 <= number < 2**31:  # a number the database cannot hold names no version
+            raise WorkflowVersion.DoesNotExist
+        old = workflow.versions.get(number=number)
+    except WorkflowVersion.DoesNotExist:
+        raise Http404(f"workflow {workflow_id} has no version {number}") from None
+    # Checked again: the checker may have changed since that version was saved, and the new version says what it says today.
+    loaded = services.check(old.source or None, None if old.source else old.document)
+    _storable(loaded)
+    with transaction.atomic():
+        workflow = Workflow.objects.select_for_update().get(pk=workflow.pk)
+        new_number = workflow.current_version + 1
+        _add_version(workflow, new_number, loaded, old.layout or {}, files_from=old)
+        workflow.current_version = new_number
+        workflow.name = _name_for(loaded, None)
+        workflow.save()
+    return workflow
 
 @transaction.atomic
 def duplicate(user, workflow_id: int) -> Workflow:
@@ -158,7 +197,9 @@ def duplicate(user, workflow_id: int) -> Workflow:
     target = original.workspace if allows(role_of(user, original.workspace_id), Need.EDIT) else chosen(user, None)
     latest = original.latest()
     copy = Workflow.objects.create(owner=user, workspace=target, name=f"{original.name} (copy)"[:200], current_version=1)
-    WorkflowVersion.objects.create(workflow=copy, number=1, document=latest.document, source=latest.source, layout=latest.layout, valid=latest.valid)
+    version = WorkflowVersion.objects.create(workflow=copy, number=1, document=latest.document, source=latest.source,
+                                             layout=latest.layout, valid=latest.valid)
+    bundles.carry_files(latest, version)
     return copy
 
 
@@ -197,3 +238,17 @@ def export(user, workflow_id: int, fmt: str) -> tuple[str, str]:
         raise DocumentInvalid("the workflow has errors; fix them before exporting", [d.as_dict() for d in loaded.report.errors])
     stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in current.workflow.name).strip("-") or "workflow"
     return f"{stem}.{'json' if fmt == 'json' else 'yaml'}", text
+
+
+@transaction.atomic
+def import_bundle(user, data: bytes, *, main: str | None, workspace_id: int | None):
+    """Every workflow a zip (a folder) makes, created together (all or none); returns (workflows, skipped)."""
+    planned = bundles.plan(bundles.read_bundle(data), main)
+    made = []
+    for item in planned.workflows:
+        loaded = services.check(item.text, None)
+        named = loaded.parsed and isinstance(loaded.document.get("name"), str) and loaded.document["name"].strip()
+        stem = posixpath.splitext(posixpath.basename(item.main_path))[0]
+        made.append(create(user, source=item.text, document=None, name=None if named else stem,
+                                     workspace_id=workspace_id, files=item.files, main_path=item.main_path))
+    return made, planned.skipped

@@ -49,7 +49,8 @@ def units_of(events: Iterable[dict], iterations: Iterable[dict], prices: PriceBo
         return units.setdefault(key, _blank())
 
     for event in events:
-        kind, step_id, data = event.get("type"), event.get("stepId") or "", event.get("data") or {}
+        kind, step_id = event.get("type"), event.get("stepId") or ""
+        data: dict = event.get("data") or {}
         if not step_id:
             continue
         if kind == "step_end":
@@ -61,7 +62,8 @@ def units_of(events: Iterable[dict], iterations: Iterable[dict], prices: PriceBo
         elif kind == "step_skipped":
             unit(step_id).update(status="skipped", reason=data.get("reason") or None)
         elif kind == "agent_turn" and data.get("phase") == "response":
-            tokens = event.get("tokens") if isinstance(event.get("tokens"), dict) else {}
+            given = event.get("tokens")
+            tokens: dict = given if isinstance(given, dict) else {}
             prompt, completion = int(tokens.get("prompt") or 0), int(tokens.get("completion") or 0)
             cost = prices.cost(data.get("provider") or provider, data.get("model") or "", prompt, completion) or 0.0
             for key in _rolled_up(step_id):
@@ -102,10 +104,11 @@ def compare_units(a: dict[str, dict], b: dict[str, dict], order_a: list[str], or
         where = locate(key) or {}
         first_seen.setdefault(where.get("loop") or where.get("include") or key, len(first_seen))
     keys = sorted(set(a) | set(b), key=lambda k: _order_key(k, first_seen))
-    rows = [{"key": k, "where": locate(k) or {}, "a": a.get(k), "b": b.get(k), "differs": differences(a.get(k), b.get(k))}
-            for k in keys]
+    rows: list[dict[str, Any]] = [
+        {"key": k, "where": locate(k) or {}, "a": a.get(k), "b": b.get(k), "differs": differences(a.get(k), b.get(k))}
+        for k in keys]
     # A loop or an include differs because something inside it does: point at that, not at the whole.
-    parents = {r["where"].get("loop") or r["where"].get("include") for r in rows if r["where"]}
+    parents = {(locate(k) or {}).get("loop") or (locate(k) or {}).get("include") for k in keys}
     first = (next((r for r in rows if r["differs"] and r["key"] not in parents), None)
              or next((r for r in rows if r["differs"]), None))
     return {"rows": rows, "diverged_at": {"key": first["key"], "fields": first["differs"]} if first else None}

@@ -24,7 +24,7 @@ from common.orm import off_loop
 from designer.errors import BadRequest
 from runtime.models import ACTIVE_STATUSES, Run, ToolApproval, WorkspaceBlob, WorkspaceSnapshot, WorkspaceUpload
 from runtime.tools import ToolSettings
-from runtime.tools import archive as archive
+from common import archive
 from runtime.tools.approvals import Approvals
 from runtime.tools.session import RUN, RunTools, SnapshotRecord
 from runtime.tools.snapshots import from_json, text_of, to_json, unified

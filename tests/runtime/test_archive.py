@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from runtime.tools.archive import (
+from common.archive import (
     ArchiveLimits,
     ArchiveRefused,
     check_zip,

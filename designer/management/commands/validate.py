@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from designer.cli import InputError, format_diagnostic, read_input
 from designer.documents import load_source
+from designer.folders import DiskFolder
 from designer.resolve import resolve_references
 
 
@@ -26,8 +27,9 @@ class Command(BaseCommand):
             loaded = load_source(data)
             report = loaded.report
             if options["resolve"] and loaded.parsed:
-                base = Path(path).parent if path != "-" else Path.cwd()
-                report.extend(resolve_references(loaded.document, base).diagnostics)
+                # References resolve inside the file's own folder (stdin: the current directory's).
+                base, name = (Path(path).parent, Path(path).name) if path != "-" else (Path.cwd(), "")
+                report.extend(resolve_references(loaded.document, DiskFolder(base), name).diagnostics)
             results.append((path, report))
 
         if options["format"] == "json":

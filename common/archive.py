@@ -1,4 +1,4 @@
-"""Zip files in and out of run workspaces, safely.
+"""Zip files in and out of run workspaces and workflow folders, safely.
 
 Users upload a zip to seed a run's workspace and download workspaces as zips.
 An upload is untrusted: its names may climb out of the workspace (``../x``,
@@ -277,6 +277,34 @@ def extract_zip(data: bytes, dest: Path, limits: ArchiveLimits = ArchiveLimits()
             raise
         finally:
             extraction.close()
+
+
+def _utf8_names(zf: zipfile.ZipFile) -> None:
+    # A name without the zip's UTF-8 flag is read as CP437: non-ASCII there means its real encoding is a guess.
+    for info in zf.infolist():
+        if not info.flag_bits & 0x800 and not info.orig_filename.isascii():
+            raise ArchiveRefused(f"entry {info.filename!r} has a name that is not UTF-8; zip it again with UTF-8 names")
+
+
+def read_zip(data: bytes, limits: ArchiveLimits = ArchiveLimits()) -> dict[str, bytes]:
+    """Every file of a zip in memory, {relative posix path: content}, under the same rules as :func:`extract_zip`
+    (names confined, no links, sizes counted while reading) and one more: names must be UTF-8."""
+    with _open(data, limits) as zf:
+        _utf8_names(zf)
+        files: dict[str, bytes] = {}
+        total = 0
+        for entry in _entries(zf, limits):
+            if entry.is_dir:
+                continue
+            try:
+                source = zf.open(entry.info)
+            except _CORRUPT as exc:
+                raise ArchiveRefused(f"entry {entry.info.filename!r} is corrupt ({exc})") from None
+            out = io.BytesIO()
+            with source:
+                total += copy_capped(source, out, entry.info.filename, limits, total)
+            files[entry.path] = out.getvalue()
+        return files
 
 
 def _zip_info(path: str, mode: int, mtime: float | None = None) -> zipfile.ZipInfo:
