@@ -12,6 +12,7 @@ import logging
 import socket
 from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
@@ -22,6 +23,8 @@ from designer.errors import BadRequest
 from runtime import run_files, tool_gate
 from runtime.announce import announce_status, executing_here
 from runtime.engine import Budgets, RunControl, RunResult, run_workflow
+from runtime.engine.context import StepError
+from runtime.engine.includes import FileResolver
 from runtime.models import ACTIVE_STATUSES, Run, RunStatus
 from runtime.providers import close_all, configured_providers
 from runtime.recorder import Recorder
@@ -180,9 +183,12 @@ async def _execute(run: Run, control: RunControl) -> str:
         providers = await off_loop(_providers_for)(run)
         if run.model:
             document = _with_default_model(document, run.model)
+        saved = SavedWorkflowResolver(run.workspace_id)
+        base_dir = await off_loop(run_files.source_dir)(run)
         result = await run_workflow(
-            document, run_id=str(run.id), sink=recorder, providers=providers, script=run.script,
-            budgets=Budgets.from_dict(run.budgets), control=control, resolver=SavedWorkflowResolver(run.workspace_id),
+            document, run_id=str(run.id), sink=recorder, providers=providers, script=run.script, base_dir=base_dir,
+            budgets=Budgets.from_dict(run.budgets), control=control,
+            resolver=FolderResolver(run_files.workspace_dir(run.id), saved) if base_dir else saved,
             prices=getattr(settings, "MODEL_PRICES", {}), default_provider=run.provider, policies=run.policies,
             tools=tools,
         )
@@ -214,6 +220,24 @@ def _with_default_model(document: dict, model: str) -> dict:
     return {**document, "agents": agents}
 
 
+class FolderResolver:
+    """Includes of a folder workflow: the file next to the including one when the folder has it (never outside the
+    run's workspace), else a saved workflow of that name."""
+
+    def __init__(self, root: Path, saved: SavedWorkflowResolver):
+        self.root = root.resolve()
+        self.saved = saved
+
+    def __call__(self, ref: str, base_dir):
+        if base_dir is not None:
+            path = (Path(base_dir) / ref).resolve()
+            if not path.is_relative_to(self.root):
+                raise StepError(f"include {ref!r} leaves the workflow's folder")
+            if path.is_file():
+                return FileResolver()(ref, base_dir)
+        return self.saved(ref, base_dir)
+
+
 class SavedWorkflowResolver:
     """Includes in the web app name saved workflows of the run's workspace (by name or file stem)."""
 
@@ -225,7 +249,6 @@ class SavedWorkflowResolver:
 
     def _load(self, ref: str):
         from designer.models import Workflow
-        from runtime.engine.context import StepError
 
         stem = ref.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         found = Workflow.objects.filter(workspace_id=self.workspace_id, name__in=[ref, stem]).order_by("-updated_at").first()

@@ -9,6 +9,7 @@ pruned (``WORKSPACE_RETENTION_DAYS``).
 """
 from __future__ import annotations
 
+import posixpath
 import shutil
 import time
 from datetime import timedelta
@@ -20,11 +21,12 @@ from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
 
+from common import archive
 from common.orm import off_loop
+from designer import bundles
 from designer.errors import BadRequest
 from runtime.models import ACTIVE_STATUSES, Run, ToolApproval, WorkspaceBlob, WorkspaceSnapshot, WorkspaceUpload
 from runtime.tools import ToolSettings
-from common import archive
 from runtime.tools.approvals import Approvals
 from runtime.tools.session import RUN, RunTools, SnapshotRecord
 from runtime.tools.snapshots import from_json, text_of, to_json, unified
@@ -103,10 +105,36 @@ def seed(run: Run, root: Path) -> int:
     return written
 
 
+def seed_folder(run: Run, root: Path) -> int:
+    """Put the workflow's folder (its main file, includes, prompts, context files) in the run's workspace; files
+    already there (from an upload or an earlier run) are kept. Returns the number of files written."""
+    version = run.version
+    if not bundles.is_folder(version):
+        return 0
+    main = {version.main_path: (version.source or "").encode()} if version.main_path and version.source else {}
+    written = 0
+    for path, content in {**main, **bundles.files_of(version)}.items():
+        target = root / path  # stored paths are confined (designer.folders.clean_path)
+        if target.exists() or target.is_symlink():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+        written += 1
+    return written
+
+
+def source_dir(run: Run) -> Path | None:
+    """Where the run's main file sits in its workspace (its references resolve from there); None for one file."""
+    if not bundles.is_folder(run.version):
+        return None
+    return workspace_dir(run.id) / posixpath.dirname(run.version.main_path)
+
+
 def build_run_tools(run: Run, document: dict) -> RunTools:
     """The run's tools as the deployment and the run ask: workspace, sandbox, isolation, gate, store."""
     root = workspace_dir(run.id)
     seed(run, root)
+    seed_folder(run, root)
     isolation = ((document.get("options") or {}).get("isolation") or RUN)
     tools = RunTools(root, settings=tool_settings(),
                      isolation=isolation if isolation in (RUN, "step") else RUN, ask_before=list(run.ask_before or []),

@@ -224,3 +224,27 @@ def test_the_commands_import_a_folder_and_export_it_back(owner, tmp_path):
         names = set(zf.namelist())
         assert zf.read("context-files.yaml") == (EXAMPLES / "context-files.yaml").read_bytes()
     assert {"fixtures/sample.png", "workflows/deploy.yaml"} <= names
+
+
+@pytest.mark.django_db(transaction=True)
+def test_folder_workflows_run_with_their_includes_and_context_files(owner_client):
+    from tests.web.test_runs_api import post, wait_for
+
+    made = {w["main_path"]: w for w in upload(owner_client, examples_zip(), main="*").json()["workflows"]}
+    reuse = post(owner_client, "/api/v1/runs", {"workflow_id": made["include-reuse.yaml"]["id"], "provider": "simulated"})
+    assert reuse.status_code == 201, reuse.content
+    finished = wait_for(owner_client, reuse.json()["id"], timeout=60)
+    assert finished["status"] == "completed", finished["reason"]
+    events = owner_client.get(f"/api/v1/runs/{finished['id']}/events").json()
+    ended = {e["stepId"] for e in events if e["type"] == "step_end"}
+    deploy = yaml.safe_load((EXAMPLES / "workflows/deploy.yaml").read_text())
+    inner = [s["id"] for s in deploy["steps"]]
+    assert {f"deploy-staging.{i}" for i in inner} <= ended and {f"deploy-production.{i}" for i in inner} <= ended
+
+    context = post(owner_client, "/api/v1/runs", {"workflow_id": made["context-files.yaml"]["id"], "provider": "simulated"})
+    finished = wait_for(owner_client, context.json()["id"], timeout=60)
+    assert finished["status"] == "completed", finished["reason"]
+    events = owner_client.get(f"/api/v1/runs/{finished['id']}/events").json()
+    prompts = [e["data"]["prompt"]["user"] for e in events
+               if e["type"] == "agent_turn" and e["stepId"] == "analyze-text" and e["data"].get("prompt")]
+    assert prompts and (EXAMPLES / "fixtures/context.txt").read_text().strip() in prompts[0]
