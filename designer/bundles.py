@@ -188,6 +188,36 @@ def store_files(version: WorkflowVersion, files: dict[str, bytes]) -> None:
     VersionFile.objects.bulk_create([VersionFile(version=version, path=p, blob_id=d) for p, d in digests.items()])
 
 
+def blob_for(data: bytes) -> str:
+    """The stored blob's id (its SHA-256) for this content, stored now if no version holds it yet."""
+    digest = hashlib.sha256(data).hexdigest()
+    FileBlob.objects.bulk_create([FileBlob(sha256=digest, size=len(data), data=data)], ignore_conflicts=True)
+    return digest
+
+
+def changed_folder(version: WorkflowVersion, path: str, content: bytes | None, rename_to: str | None) -> dict[str, str]:
+    """The version's {path: blob id} with one file written (``content``), removed (None) or moved (``rename_to``)."""
+    index = dict(VersionFile.objects.filter(version=version).values_list("path", "blob_id"))
+    if path == version.main_path:
+        raise BadRequest(f"path: {path} is the main document; save it as the workflow itself")
+    if rename_to is not None:
+        if path not in index:
+            raise BadRequest(f"path: the folder has no file {path!r} to rename")
+        if rename_to in index or rename_to == version.main_path:
+            raise BadRequest(f"rename_to: the folder already has a file {rename_to!r}")
+        index[rename_to] = index.pop(path)
+    elif content is None:
+        if index.pop(path, None) is None:
+            raise BadRequest(f"path: the folder has no file {path!r} to delete")
+    else:
+        if len(content) > MAX_FILE_BYTES:
+            raise BadRequest(f"{path} is {len(content):,} bytes; the limit is 10 MiB a file", status=413)
+        if path not in index and len(index) + 1 > MAX_FILES:
+            raise BadRequest(f"the folder has {len(index):,} files already; the limit is {MAX_FILES:,}")
+        index[path] = blob_for(content)
+    return index
+
+
 def carry_files(source: WorkflowVersion | None, target: WorkflowVersion) -> None:
     """The files of ``source`` in ``target`` too, as references to the same blobs (a save that left them alone)."""
     if source is None:

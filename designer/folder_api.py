@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from django.http import Http404, HttpResponse
-from ninja import File, Form, Query, Router, Status
+from ninja import Field, File, Form, Query, Router, Schema, Status
 from ninja.files import UploadedFile
 
 from accounts.tokens import API_AUTH
@@ -53,6 +53,24 @@ def read_file(request, workflow_id: int, path: str = Query(..., max_length=1000)
     text = bundles.text_of(data)
     return {"path": wanted, "size": len(data), "text": text[:MAX_TEXT_CHARS] if text is not None else None,
             "truncated": text is not None and len(text) > MAX_TEXT_CHARS}
+
+
+class FileIn(Schema):
+    path: str = Field(..., max_length=1000)
+    text: Optional[str] = None          # the file's new text; absent with `delete` or `rename_to`
+    delete: bool = False
+    rename_to: Optional[str] = Field(None, max_length=1000)
+
+
+@router.put("/workflows/{workflow_id}/file", response=dict)
+def write_file(request, workflow_id: int, payload: FileIn):
+    """Write, delete or rename one file of the folder: a new version, the main document checked against it."""
+    if payload.text is None and not payload.delete and payload.rename_to is None:
+        raise BadRequest("give `text`, `delete: true` or `rename_to`")
+    content = None if payload.delete or payload.rename_to is not None else (payload.text or "").encode("utf-8")
+    workflow = workflows.save_file(request.auth, workflow_id, payload.path, content, payload.rename_to)
+    version = workflow.latest()
+    return {"version": version.number, "valid": version.valid, "files": bundles.listing(version)}
 
 
 @router.get("/workflows/{workflow_id}/bundle.zip")

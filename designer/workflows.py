@@ -21,7 +21,8 @@ from accounts.workspaces import Need, allows, chosen, member_workspace_ids, requ
 from designer import bundles, services
 from designer.documents import Loaded
 from designer.errors import BadRequest, DocumentInvalid
-from designer.models import Workflow, WorkflowVersion
+from designer.folders import PathRefused, clean_path
+from designer.models import VersionFile, Workflow, WorkflowVersion
 
 MAX_LAYOUT_BYTES = 512 * 1024
 PAGE_SIZE = 50
@@ -238,6 +239,33 @@ def export(user, workflow_id: int, fmt: str) -> tuple[str, str]:
         raise DocumentInvalid("the workflow has errors; fix them before exporting", [d.as_dict() for d in loaded.report.errors])
     stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in current.workflow.name).strip("-") or "workflow"
     return f"{stem}.{'json' if fmt == 'json' else 'yaml'}", text
+
+
+def save_file(user, workflow_id: int, path: str, content: bytes | None, rename_to: str | None = None) -> Workflow:
+    """A new version whose folder has one file written, deleted (``content`` None) or renamed; the main document
+    is re-checked against the new folder (a deleted include makes it invalid and says which)."""
+    try:
+        path = clean_path(path)
+        rename_to = clean_path(rename_to) if rename_to is not None else None
+    except PathRefused as exc:
+        raise BadRequest(str(exc)) from None
+    reachable(user, workflow_id, Need.EDIT)
+    with transaction.atomic():
+        workflow = Workflow.objects.select_for_update().get(pk=workflow_id)
+        current = workflow.latest()
+        index = bundles.changed_folder(current, path, content, rename_to)
+        number = workflow.current_version + 1
+        version = WorkflowVersion.objects.create(workflow=workflow, number=number, document=current.document,
+                                                 source=current.source, layout=current.layout, valid=False,
+                                                 main_path=current.main_path or "workflow.yaml")
+        VersionFile.objects.bulk_create([VersionFile(version=version, path=p, blob_id=b) for p, b in index.items()])
+        loaded = services.check(current.source or None, None if current.source else current.document)
+        loaded.report.extend(bundles.stored_problems(loaded.document, version))
+        version.valid = loaded.valid
+        version.save(update_fields=["valid"])
+        workflow.current_version = number
+        workflow.save()
+    return workflow
 
 
 @transaction.atomic

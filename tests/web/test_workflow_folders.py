@@ -248,3 +248,36 @@ def test_folder_workflows_run_with_their_includes_and_context_files(owner_client
     prompts = [e["data"]["prompt"]["user"] for e in events
                if e["type"] == "agent_turn" and e["stepId"] == "analyze-text" and e["data"].get("prompt")]
     assert prompts and (EXAMPLES / "fixtures/context.txt").read_text().strip() in prompts[0]
+
+
+def put_file(client, workflow_id, **body):
+    return client.put(f"/api/v1/workflows/{workflow_id}/file", data=json.dumps(body), content_type="application/json")
+
+
+def test_files_are_written_renamed_and_deleted_as_new_versions_rechecked(owner_client, stranger_client):
+    made = upload(owner_client, examples_zip(), main="include-reuse.yaml").json()["workflows"][0]
+    wid = made["id"]
+    blobs = FileBlob.objects.count()
+    edited = put_file(owner_client, wid, path="prompts/coder.md", text="You write code. Carefully.\n")
+    assert edited.status_code == 200 and edited.json()["version"] == 2 and edited.json()["valid"] is True
+    assert FileBlob.objects.count() == blobs + 1  # one new file's content; the other files are shared
+    read = owner_client.get(f"/api/v1/workflows/{wid}/file", {"path": "prompts/coder.md"}).json()
+    assert read["text"] == "You write code. Carefully.\n"
+    assert owner_client.get(f"/api/v1/workflows/{wid}/file", {"path": "prompts/coder.md", "version": 1}).json()["text"] \
+        == (EXAMPLES / "prompts/coder.md").read_text()
+
+    # Moving the included file away breaks the include: the version says so, naming the file.
+    moved = put_file(owner_client, wid, path="workflows/deploy.yaml", rename_to="old/deploy.yaml")
+    assert moved.status_code == 200 and moved.json()["valid"] is False
+    errors = owner_client.get(f"/api/v1/workflows/{wid}").json()["errors"]
+    assert any(e["code"] == "include_not_found" and "workflows/deploy.yaml" in e["message"] for e in errors)
+    back = put_file(owner_client, wid, path="old/deploy.yaml", rename_to="workflows/deploy.yaml")
+    assert back.json()["valid"] is True
+    gone = put_file(owner_client, wid, path="fixtures/sample.png", delete=True)
+    assert "fixtures/sample.png" not in [f["path"] for f in gone.json()["files"]]
+
+    for body, words in (({"path": "../x.md", "text": "x"}, "'..'"), ({"path": "include-reuse.yaml", "text": "x"}, "main document"),
+                        ({"path": "nope.md", "delete": True}, "no file 'nope.md'"), ({"path": "a.md"}, "give `text`")):
+        refused = put_file(owner_client, wid, **body)
+        assert refused.status_code == 400 and words in refused.json()["detail"], refused.content
+    assert put_file(stranger_client, wid, path="a.md", text="x").status_code == 404
