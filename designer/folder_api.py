@@ -2,6 +2,8 @@
 Views stay thin over designer.workflows and designer.bundles."""
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Optional
 
 from django.http import Http404, HttpResponse
@@ -58,6 +60,7 @@ def read_file(request, workflow_id: int, path: str = Query(..., max_length=1000)
 class FileIn(Schema):
     path: str = Field(..., max_length=1000)
     text: Optional[str] = None          # the file's new text; absent with `delete` or `rename_to`
+    base64: Optional[str] = None        # or its bytes (an image, a PDF), base64-encoded
     delete: bool = False
     rename_to: Optional[str] = Field(None, max_length=1000)
 
@@ -65,9 +68,16 @@ class FileIn(Schema):
 @router.put("/workflows/{workflow_id}/file", response=dict)
 def write_file(request, workflow_id: int, payload: FileIn):
     """Write, delete or rename one file of the folder: a new version, the main document checked against it."""
-    if payload.text is None and not payload.delete and payload.rename_to is None:
-        raise BadRequest("give `text`, `delete: true` or `rename_to`")
-    content = None if payload.delete or payload.rename_to is not None else (payload.text or "").encode("utf-8")
+    if payload.text is None and payload.base64 is None and not payload.delete and payload.rename_to is None:
+        raise BadRequest("give `text`, `base64`, `delete: true` or `rename_to`")
+    content: bytes | None = None
+    if payload.base64 is not None:
+        try:
+            content = base64.b64decode(payload.base64, validate=True)
+        except (binascii.Error, ValueError):
+            raise BadRequest("base64: not valid base64") from None
+    elif not payload.delete and payload.rename_to is None:
+        content = (payload.text or "").encode("utf-8")
     workflow = workflows.save_file(request.auth, workflow_id, payload.path, content, payload.rename_to)
     version = workflow.latest()
     return {"version": version.number, "valid": version.valid, "files": bundles.listing(version)}

@@ -273,11 +273,15 @@ def test_files_are_written_renamed_and_deleted_as_new_versions_rechecked(owner_c
     assert any(e["code"] == "include_not_found" and "workflows/deploy.yaml" in e["message"] for e in errors)
     back = put_file(owner_client, wid, path="old/deploy.yaml", rename_to="workflows/deploy.yaml")
     assert back.json()["valid"] is True
+    image = put_file(owner_client, wid, path="fixtures/new.png", base64="iVBORw0KGgo=")
+    assert owner_client.get(f"/api/v1/workflows/{wid}/file", {"path": "fixtures/new.png"}).json() == {
+        "path": "fixtures/new.png", "size": 8, "text": None, "truncated": False}
+    assert image.status_code == 200
     gone = put_file(owner_client, wid, path="fixtures/sample.png", delete=True)
     assert "fixtures/sample.png" not in [f["path"] for f in gone.json()["files"]]
 
     for body, words in (({"path": "../x.md", "text": "x"}, "'..'"), ({"path": "include-reuse.yaml", "text": "x"}, "main document"),
-                        ({"path": "nope.md", "delete": True}, "no file 'nope.md'"), ({"path": "a.md"}, "give `text`")):
+                        ({"path": "nope.md", "delete": True}, "no file 'nope.md'"), ({"path": "a.md"}, "give `text`"), ({"path": "a.png", "base64": "%%"}, "not valid base64")):
         refused = put_file(owner_client, wid, **body)
         assert refused.status_code == 400 and words in refused.json()["detail"], refused.content
     assert put_file(stranger_client, wid, path="a.md", text="x").status_code == 404
