@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal, Optional
 
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from ninja import Field, File, Form, Query, Router, Schema, Status
 from ninja.files import UploadedFile
 
@@ -30,6 +30,8 @@ class DiagnosticOut(Schema):
 class DocumentIn(Schema):
     source: Optional[str] = None
     document: Optional[Any] = None
+    # A saved workflow whose folder the document's includes, `@` files and context files resolve in.
+    workflow_id: Optional[int] = Field(None, ge=1, le=2**63 - 1)
 
 
 class ValidationOut(Schema):
@@ -55,8 +57,15 @@ class RenderOut(Schema):
 
 @router.post("/validate", response=ValidationOut, auth=None, summary="Validate a workflow document")
 def validate(request, payload: DocumentIn):
-    """Every error and warning with its code, class, JSON pointer and source line; the canonical YAML when valid."""
-    return services.validate(payload.source, payload.document)
+    """Every error and warning with its code, class, JSON pointer and source line; the canonical YAML when valid.
+    With `workflow_id` (signed in), references are also checked in that workflow's folder."""
+    answer = services.validate(payload.source, payload.document)
+    if payload.workflow_id is None or not isinstance(answer.get("document"), dict):
+        return answer
+    user = request.user if request.user.is_authenticated else None
+    if user is None:
+        raise Http404(f"workflow {payload.workflow_id} not found")
+    return bundles.with_folder_problems(answer, workflows.version(user, payload.workflow_id), answer["document"])
 
 
 @router.get("/tools", response=list[dict], auth=None, summary="The tools agents can be given (upstream's names first)")

@@ -160,15 +160,16 @@ def stored_problems(document, version: WorkflowVersion) -> list:
     return resolve_references(document, StoredFolder(version), version.main_path).diagnostics
 
 
-def with_folder_problems(answer: dict, version: WorkflowVersion) -> dict:
-    """A stored version's check answer with its folder's problems added: a missing include makes it invalid."""
-    problems = stored_problems(version.document, version)
+def with_folder_problems(answer: dict, version: WorkflowVersion, document=None) -> dict:
+    """A check answer with the folder's problems added (a missing include makes it invalid): those of ``document``
+    (default: the version's own) in ``version``'s folder."""
+    problems = stored_problems(version.document if document is None else document, version)
     if not problems:
         return answer
     errors = [d.as_dict() for d in problems if d.severity == "error"]
     warnings = [d.as_dict() for d in problems if d.severity != "error"]
     return {**answer, "errors": answer["errors"] + errors, "warnings": answer["warnings"] + warnings,
-            "valid": answer["valid"] and not errors, "runnable": answer["runnable"] and not errors}
+            "valid": answer["valid"] and not errors, "runnable": answer.get("runnable", True) and not errors}
 
 
 # ---------------------------------------------------------------- storing a version's files

@@ -281,7 +281,24 @@ def test_files_are_written_renamed_and_deleted_as_new_versions_rechecked(owner_c
     assert "fixtures/sample.png" not in [f["path"] for f in gone.json()["files"]]
 
     for body, words in (({"path": "../x.md", "text": "x"}, "'..'"), ({"path": "include-reuse.yaml", "text": "x"}, "main document"),
-                        ({"path": "nope.md", "delete": True}, "no file 'nope.md'"), ({"path": "a.md"}, "give `text`"), ({"path": "a.png", "base64": "%%"}, "not valid base64")):
+                        ({"path": "nope.md", "delete": True}, "no file 'nope.md'"), ({"path": "a.md"}, "give `text`"),
+                        ({"path": "a.png", "base64": "%%"}, "not valid base64")):
         refused = put_file(owner_client, wid, **body)
         assert refused.status_code == 400 and words in refused.json()["detail"], refused.content
     assert put_file(stranger_client, wid, path="a.md", text="x").status_code == 404
+
+
+def test_live_validation_resolves_in_the_workflows_folder(owner_client, stranger_client):
+    made = upload(owner_client, examples_zip(), main="include-reuse.yaml").json()["workflows"][0]
+    source = (EXAMPLES / "include-reuse.yaml").read_text()
+
+    def check(c, text, **extra):
+        return c.post("/api/v1/validate", data=json.dumps({"source": text, **extra}), content_type="application/json")
+    assert check(owner_client, source, workflow_id=made["id"]).json()["valid"] is True
+    broken = source.replace('deploy: "workflows/deploy.yaml"', 'deploy: "workflows/gone.yaml"')
+    answer = check(owner_client, broken, workflow_id=made["id"]).json()
+    assert answer["valid"] is False
+    assert any(e["code"] == "include_not_found" and "workflows/gone.yaml" in e["message"] for e in answer["errors"])
+    # Without a workflow the document alone is checked, as before; someone else's folder is not there to read.
+    assert check(owner_client, broken).json()["valid"] is True
+    assert check(stranger_client, broken, workflow_id=made["id"]).status_code == 404
