@@ -10,8 +10,10 @@ A second test holds this table to docs/api.md: a route documented there and miss
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -50,7 +52,8 @@ def team(db):
     workspace = create_team(users["owner"], "Team")
     for role in ROLES[1:-1]:
         Membership.objects.create(workspace=workspace, user=users[role], role=role)
-    workflow = workflows.create(users["owner"], source=DOC, document=None, workspace_id=workspace.pk)
+    workflow = workflows.create(users["owner"], source=DOC, document=None, workspace_id=workspace.pk,
+                                files={"notes.md": b"Team notes.\n"}, main_path="shared.yaml")
     run = Run.objects.create(owner=users["owner"], workspace=workspace, workflow=workflow, version=workflow.latest(),
                              provider="simulated", status="completed")
     digest = hashlib.sha256(b"team file\n").hexdigest()
@@ -61,6 +64,16 @@ def team(db):
         clients[role] = Client()
         clients[role].force_login(user)
     return {"users": users, "workspace": workspace, "workflow": workflow, "run": run, "clients": clients}
+
+
+def bundle_file():
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        zf.writestr("shared.yaml", DOC)
+        zf.writestr("prompts/p.md", "Write.\n")
+    return SimpleUploadedFile("shared.zip", buffer.getvalue(), content_type="application/zip")
 
 
 def fresh_run(team) -> str:
@@ -99,6 +112,15 @@ ROUTES = [
      lambda t, r: {"workspace_id": personal(t["users"][r]).pk}, EDIT),
     ("GET /workflows/{id}/versions", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/versions", None, READ),
     ("GET /workflows/{id}/versions/{n}", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/versions/1", None, READ),
+    ("POST /workflows/{id}/versions/{n}/restore", "POST", lambda t, r: f"/api/v1/workflows/{fresh_workflow(t)}/versions/1/restore",
+     None, created(EDIT)),
+    ("POST /workflows/import-bundle", "MULTIPART", lambda t, r: "/api/v1/workflows/import-bundle",
+     lambda t, r: {"file": bundle_file(), "workspace": t["workspace"].pk}, {**created(EDIT), "stranger": 404}),
+    ("GET /workflows/{id}/files", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/files", None, READ),
+    ("GET /workflows/{id}/file", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/file?path=notes.md", None, READ),
+    ("PUT /workflows/{id}/file", "PUT", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/file",
+     lambda t, r: {"path": f"by-{r}.md", "text": "x"}, EDIT),
+    ("GET /workflows/{id}/bundle.zip", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/bundle.zip", None, READ),
     ("GET /workflows/{id}/export", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/export", None, READ),
     ("POST /workflows/import", "MULTIPART", lambda t, r: "/api/v1/workflows/import",
      lambda t, r: {"file": yaml_file(), "workspace": t["workspace"].pk}, created(EDIT)),
@@ -107,6 +129,7 @@ ROUTES = [
      {"owner": 201, "admin": 201, "editor": 201, "runner": 201, "viewer": 403, "stranger": 404}),
     ("GET /runs", "GET", lambda t, r: f"/api/v1/runs?workspace={t['workspace'].pk}", None, READ),
     ("GET /runs/{id}", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}", None, READ),
+    ("GET /runs/{id}/compare/{other id}", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/compare/{t['run'].pk}", None, READ),
     ("GET /runs/{id}/events", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/events", None, READ),
     ("GET /runs/{id}/iterations", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/iterations", None, READ),
     ("GET /runs/{id}/metrics", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/metrics", None, READ),
