@@ -235,6 +235,8 @@ export const api = {
   duplicateWorkflow: (id: number) => request<Workflow>('POST', `/workflows/${id}/duplicate`),
   versions: (id: number) => request<VersionInfo[]>('GET', `/workflows/${id}/versions`),
   version: (id: number, n: number) => request<Workflow>('GET', `/workflows/${id}/versions/${n}`),
+  /** Version n's document saved again as the new latest version; answers that new version. */
+  restoreVersion: (id: number, n: number) => request<Workflow>('POST', `/workflows/${id}/versions/${n}/restore`),
   importFile: (file: File, into?: number, workspace?: number | null) => {
     const form = new FormData();
     form.append('file', file);
