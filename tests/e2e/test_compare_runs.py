@@ -61,3 +61,20 @@ def test_runs_of_another_workflow_get_a_clear_message(page):
     alert = page.get_by_role("alert")
     alert.wait_for()
     assert "Could not compare these runs" in alert.inner_text() and "same workflow" in alert.inner_text()
+
+
+def test_runs_of_two_versions_show_what_changed_in_the_workflow(page):
+    page.goto("/")
+    source = judge_loop("versions-e2e", 4)
+    workflow = api(page, "POST", "/workflows", {"source": source})
+    a = finished(page, workflow["id"], ["x"], [DONE])
+    api(page, "PUT", f"/workflows/{workflow['id']}", {"source": source.replace("Write a draft.", "Write a shorter draft.")})
+    b = finished(page, workflow["id"], ["x"], [DONE])
+    page.goto(f"/runs/{a}/compare/{b}")
+    versions = page.get_by_test_id("compare-versions")
+    versions.wait_for()
+    assert "version 1 and version 2" in versions.inner_text()
+    versions.locator("summary").click()
+    page.wait_for_function("() => document.querySelector('[data-testid=compare-versions]').innerText.includes('shorter')")
+    text = versions.inner_text()
+    assert "Write a draft." in text and "Write a shorter draft." in text

@@ -7,7 +7,31 @@ import { Link } from '../../components/Link';
 import { formatMs } from '../reduce';
 import { shortId } from '../labels';
 import { differenceWords, outputText, rowLabel, verdictWords, wordDiff, type CompareRow, type RunComparison, type Unit } from './compareData';
+import { useVersion, useYamlPair } from '../../versions/useVersions';
+import { YamlDiffView } from '../../versions/YamlDiffView';
 import './compare.css';
+
+/** What changed in the workflow between the two runs' versions, folded until asked for. */
+function VersionsDiff({ workflowId, a, b }: { workflowId: number; a: number; b: number }) {
+  const [open, setOpen] = useState(false);
+  const before = useVersion(workflowId, open ? a : null);
+  const after = useVersion(workflowId, open ? b : null);
+  const pair = useYamlPair(before.data, after.data);
+  const error = before.error ?? after.error ?? pair.error;
+  return (
+    <details className="compare-versions" data-testid="compare-versions" onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+      <summary>
+        They ran different versions of the workflow (version {a} and version {b}): show what changed
+      </summary>
+      {error && <p role="alert">{error}</p>}
+      {open && !error && !pair.data && <p className="muted">Loading both versions…</p>}
+      {pair.data && <YamlDiffView before={pair.data[0]} after={pair.data[1]} labels={[`version ${a} (run A)`, `version ${b} (run B)`]} />}
+      <p className="small">
+        <Link to={`/workflows/${workflowId}/compare?a=${a}&b=${b}`}>Compare the versions on the canvas</Link>
+      </p>
+    </details>
+  );
+}
 
 /** Rows drawn at first; more on request (a 10,000-item loop has 10,000 rows). */
 const SHOWN = 200;
@@ -145,11 +169,8 @@ export function RunComparePage({ a, b }: { a: string; b: string }) {
         <RunCard run={data.a} side="A" />
         <RunCard run={data.b} side="B" />
       </div>
-      {!data.same_version && (
-        <p data-testid="compare-versions">
-          They ran different versions of the workflow (version {data.a.version} and version {data.b.version}).{' '}
-          <Link to={`/workflows/${data.a.workflow_id}/compare?a=${data.a.version}&b=${data.b.version}`}>See what changed between them</Link>
-        </p>
+      {!data.same_version && data.a.version !== null && data.b.version !== null && (
+        <VersionsDiff workflowId={data.a.workflow_id} a={data.a.version} b={data.b.version} />
       )}
       <div className="compare-summary" role="status" data-testid="compare-diverged">
         {diverged ? (
