@@ -83,6 +83,12 @@ def write_file(request, workflow_id: int, payload: FileIn):
     return {"version": version.number, "valid": version.valid, "files": bundles.listing(version)}
 
 
+@router.get("/workflows/{workflow_id}/includes", response=list[dict])
+def include_targets(request, workflow_id: int, version: Optional[int] = Query(None, ge=1, le=2**31 - 1)):
+    """For each include step: the folder file it runs, or the saved workflow (and its version), or that it has none."""
+    return workflows.include_targets(request.auth, workflow_id, version)
+
+
 @router.get("/workflows/{workflow_id}/bundle.zip")
 def export_bundle(request, workflow_id: int, version: Optional[int] = Query(None, ge=1, le=2**31 - 1)):
     """The version's main YAML and every file at its relative path, as a zip any zenflow runner runs as it is."""

@@ -10,6 +10,9 @@ workflow naming it still exports unchanged; other runners may lack it).
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 UPSTREAM = ("bash", "read", "write", "glob", "grep")
 
 
@@ -64,11 +67,75 @@ SPECS: dict[str, dict] = {
 }
 
 
-def known_names() -> list[str]:
-    """Upstream's names first, in upstream's order, then ours."""
-    return [n for n in UPSTREAM if n in SPECS] + sorted(n for n in SPECS if n not in UPSTREAM)
+def known_names(mcp_tools: Iterable[dict] = ()) -> list[str]:
+    """Upstream's names first, in upstream's order, then ours, then the MCP tools given (as offered)."""
+    builtins = [n for n in UPSTREAM if n in SPECS] + sorted(n for n in SPECS if n not in UPSTREAM)
+    return builtins + [t["name"] for t in mcp_catalogue(mcp_tools)]
 
 
-def catalogue() -> list[dict]:
-    """Every tool for the editor: name, description, and whether upstream has it too."""
-    return [{"name": n, "description": SPECS[n]["description"], "upstream": n in UPSTREAM} for n in known_names()]
+def catalogue(mcp_tools: Iterable[dict] = ()) -> list[dict]:
+    """Every tool for the editor: name, description, and whether upstream has it too; then the MCP tools
+    given (``{"name", "description", "server"}``, e.g. a user's servers' from their last check) as offered."""
+    return ([{"name": n, "description": SPECS[n]["description"], "upstream": n in UPSTREAM} for n in known_names()]
+            + mcp_catalogue(mcp_tools))
+
+
+# -- MCP servers' tools: the naming rule (docs/tools.md, "MCP servers") ------------------------------------
+PREFIX_SEPARATOR = "__"
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def safe_name(name: str) -> str:
+    """A tool name providers accept as a function name (letters, digits, '_' and '-', at most 64)."""
+    return _UNSAFE.sub("_", name)[:64] or "tool"
+
+
+def mcp_names(listed: dict[str, list[str]], builtins: Iterable[str] | None = None
+              ) -> tuple[dict[tuple[str, str], str], list[str]]:
+    """The offered name of each (server, MCP tool name), and notices about the names that changed.
+
+    A tool keeps its MCP name unless a built-in tool or another listed server's tool has it: then every
+    server involved offers it as ``<server>__<tool>``, whatever the servers' order.
+    ``listed``: server name -> its tools' MCP names.
+    """
+    builtins = set(SPECS if builtins is None else builtins)
+    owners: dict[str, list[str]] = {}
+    for server, tools in listed.items():
+        for tool in dict.fromkeys(tools):
+            owners.setdefault(safe_name(tool), []).append(server)
+    names: dict[tuple[str, str], str] = {}
+    notices: list[str] = []
+    taken = set(builtins)
+    for server, tools in listed.items():
+        for tool in dict.fromkeys(tools):
+            plain = safe_name(tool)
+            others = [s for s in owners[plain] if s != server]
+            offered = plain
+            if plain in builtins or others:
+                offered = safe_name(f"{server}{PREFIX_SEPARATOR}{tool}")
+                clash = "a built-in tool" if plain in builtins else \
+                    "a tool of MCP server " + " and ".join(f"'{s}'" for s in others)
+                notices.append(f"MCP server '{server}': its tool '{tool}' has the name of {clash}, so it is "
+                               f"offered as '{offered}'")
+            elif plain != tool:
+                notices.append(f"MCP server '{server}': its tool '{tool}' is offered as '{offered}' "
+                               "(tool names may hold only letters, digits, '_' and '-')")
+            if offered in taken:
+                notices.append(f"MCP server '{server}': its tool '{tool}' is left out: the name '{offered}' "
+                               "is already taken")
+                continue
+            taken.add(offered)
+            names[(server, tool)] = offered
+    return names, notices
+
+
+def mcp_catalogue(mcp_tools: Iterable[dict]) -> list[dict]:
+    """MCP tools (``{"name", "description", "server"}``) under the names a run offers them."""
+    tools = [t for t in mcp_tools if t.get("name") and t.get("server")]
+    listed: dict[str, list[str]] = {}
+    for tool in tools:
+        listed.setdefault(str(tool["server"]), []).append(str(tool["name"]))
+    names, _ = mcp_names(listed)
+    return [{"name": names[(str(t["server"]), str(t["name"]))], "description": str(t.get("description") or ""),
+             "upstream": False, "mcp_server": str(t["server"]), "mcp_name": str(t["name"])}
+            for t in tools if (str(t["server"]), str(t["name"])) in names]

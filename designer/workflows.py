@@ -21,8 +21,9 @@ from accounts.workspaces import Need, allows, chosen, member_workspace_ids, requ
 from designer import bundles, services
 from designer.documents import Loaded
 from designer.errors import BadRequest, DocumentInvalid
-from designer.folders import PathRefused, clean_path
+from designer.folders import PathRefused, clean_path, joined
 from designer.models import VersionFile, Workflow, WorkflowVersion
+from designer.resolve import include_path
 
 MAX_LAYOUT_BYTES = 512 * 1024
 PAGE_SIZE = 50
@@ -266,6 +267,51 @@ def save_file(user, workflow_id: int, path: str, content: bytes | None, rename_t
         workflow.current_version = number
         workflow.save()
     return workflow
+
+
+def saved_include(workspace_id: int, ref: str) -> Workflow | None:
+    """The saved workflow an include names when its folder has no such file: by name or file stem, newest first."""
+    stem = ref.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return Workflow.objects.filter(workspace_id=workspace_id, name__in=[ref, stem]).order_by("-updated_at").first()
+
+
+def include_targets(user, workflow_id: int, number: int | None = None) -> list[dict]:
+    """What each include step of a version runs: a file of its folder, a saved workflow (which, at which version:
+    the latest, as a run takes it), or nothing yet; the rule a run follows, in this order."""
+    found = version(user, workflow_id, number)
+    folder = bundles.StoredFolder(found)
+    base = posixpath.dirname(found.main_path)
+    out = []
+    for path, step in _include_steps(found.document):
+        ref = include_path(found.document, step["include"])
+        entry: dict[str, Any] = {"path": path, "step": step.get("id"), "ref": ref}
+        try:
+            local = joined(base, ref)
+        except PathRefused as exc:
+            out.append({**entry, "kind": "missing", "message": str(exc)})
+            continue
+        saved = None if folder.size(local) is not None else saved_include(found.workflow.workspace_id, ref)
+        if folder.size(local) is not None:
+            entry.update(kind="file", file=local)
+        elif saved is not None:
+            latest = saved.latest()
+            entry.update(kind="saved", workflow_id=saved.pk, name=saved.name, version=latest.number, valid=latest.valid)
+        else:
+            entry.update(kind="missing", message=f"no file {local!r} in the folder and no saved workflow named {ref!r}")
+        out.append(entry)
+    return out
+
+
+def _include_steps(document: Any, path: str = "/steps"):
+    steps = document.get("steps") if isinstance(document, dict) else None
+    for i, step in enumerate(steps if isinstance(steps, list) else []):
+        if not isinstance(step, dict):
+            continue
+        if isinstance(step.get("include"), str) and step["include"]:
+            yield f"{path}/{i}", step
+        loop = step.get("loop")
+        if isinstance(loop, dict):
+            yield from _include_steps(loop, f"{path}/{i}/loop/steps")
 
 
 @transaction.atomic

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from common.orm import off_loop
 from designer.errors import BadRequest
+from designer.workflows import saved_include
 from runtime import run_files, tool_gate
 from runtime.announce import announce_status, executing_here
 from runtime.engine import Budgets, RunControl, RunResult, run_workflow
@@ -248,11 +249,9 @@ class SavedWorkflowResolver:
         return off_loop(self._load)(ref)
 
     def _load(self, ref: str):
-        from designer.models import Workflow
-
-        stem = ref.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        found = Workflow.objects.filter(workspace_id=self.workspace_id, name__in=[ref, stem]).order_by("-updated_at").first()
+        found = saved_include(self.workspace_id, ref)
         if found is None:
+            stem = ref.rsplit("/", 1)[-1].rsplit(".", 1)[0]
             raise StepError(f"include {ref!r}: no saved workflow named {stem!r}")
         version = found.latest()
         if not version.valid:

@@ -120,6 +120,7 @@ ROUTES = [
     ("GET /workflows/{id}/file", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/file?path=notes.md", None, READ),
     ("PUT /workflows/{id}/file", "PUT", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/file",
      lambda t, r: {"path": f"by-{r}.md", "text": "x"}, EDIT),
+    ("GET /workflows/{id}/includes", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/includes", None, READ),
     ("GET /workflows/{id}/bundle.zip", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/bundle.zip", None, READ),
     ("GET /workflows/{id}/export", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/export", None, READ),
     ("POST /workflows/import", "MULTIPART", lambda t, r: "/api/v1/workflows/import",

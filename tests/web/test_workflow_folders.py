@@ -302,3 +302,23 @@ def test_live_validation_resolves_in_the_workflows_folder(owner_client, stranger
     # Without a workflow the document alone is checked, as before; someone else's folder is not there to read.
     assert check(owner_client, broken).json()["valid"] is True
     assert check(stranger_client, broken, workflow_id=made["id"]).status_code == 404
+
+
+def test_each_include_says_whether_a_folder_file_or_a_saved_workflow_runs_it(owner_client):
+    files = {
+        "main.yaml": b"name: main\nincludes:\n  deploy: workflows/deploy.yaml\nsteps:\n"
+                     b"  - id: local\n    include: parts/build.yaml\n"
+                     b"  - id: shared\n    include: deploy\n"
+                     b"  - id: each\n    loop:\n      maxIterations: 2\n      until: 'true'\n      steps:\n"
+                     b"        - id: nowhere\n          include: gone.yaml\n",
+        "parts/build.yaml": b"name: build\nsteps:\n  - id: b\n    instructions: Build.\n",
+    }
+    made = upload(owner_client, zipped(files), main="main.yaml").json()["workflows"][0]
+    saved = owner_client.post("/api/v1/workflows", data=json.dumps({"source": "name: deploy\nsteps:\n  - id: d\n    instructions: Go.\n"}),
+                              content_type="application/json").json()
+    targets = {t["step"]: t for t in owner_client.get(f"/api/v1/workflows/{made['id']}/includes").json()}
+    assert targets["local"] == {"path": "/steps/0", "step": "local", "ref": "parts/build.yaml", "kind": "file", "file": "parts/build.yaml"}
+    assert targets["shared"]["kind"] == "saved" and targets["shared"]["workflow_id"] == saved["id"]
+    assert (targets["shared"]["name"], targets["shared"]["version"], targets["shared"]["valid"]) == ("deploy", 1, True)
+    assert targets["nowhere"]["kind"] == "missing" and targets["nowhere"]["path"] == "/steps/2/loop/steps/0"
+    assert "gone.yaml" in targets["nowhere"]["message"]
