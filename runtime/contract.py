@@ -107,6 +107,7 @@ class WorkflowStartData(_Open):
     name: str = ""
     provider: str = ""
     budgets: dict[str, float] = {}
+    from_checkpoint: Optional[int] = None  # the run started from the state after this seq (runtime.checkpoints)
 
 
 class WorkflowEndData(_Open):
@@ -131,7 +132,8 @@ class StepEndData(_Open):
     content: Optional[str] = None
     result: Any = None
     attempts: Optional[int] = None
-    reason: Optional[str] = None
+    reason: Optional[str] = None     # dependency_failed / dependency_cancelled: it ended because of a dependency
+    cost_usd: Optional[float] = None  # an agent step: what its replies cost (absent when none had a price)
 
 
 class StepSkippedData(_Open):
@@ -146,6 +148,10 @@ class AgentTurnData(_Open):
     provider: Optional[str] = None
     content: Optional[str] = None
     finish_reason: Optional[str] = None
+    # On a response: what the reply cost, counted into the run's spend; null when the model has no price,
+    # and then unpriced_model names it. Summed over a run they give its cost (runtime.checkpoints).
+    cost_usd: Optional[float] = None
+    unpriced_model: Optional[str] = None
 
 
 class ToolCallData(_Open):
@@ -207,6 +213,7 @@ class JudgeVerdictData(_Open):
     content: Optional[str] = None
     duration_ms: Optional[float] = None
     error: Optional[str] = None
+    result: Any = None              # the judge's submit_result, when it gave a valid one
 
 
 class LoopEndData(_Open):
@@ -214,6 +221,8 @@ class LoopEndData(_Open):
     broke_early: bool = False
     break_reason: Optional[str] = None
     content: Optional[str] = None
+    stop_rule: Optional[str] = None  # break_reason "policy": the run policy's rule that stopped it
+    loop_type: Optional[Literal["forEach", "repeat-until"]] = None
 
 
 class RunControlData(_Open):

@@ -20,6 +20,12 @@ failing step under ``onStepFailure: abort``, a crossed budget, the run timeout,
 running step records ``cancelled`` as the cancellation passes through it. The
 run finishes with ``workflow_end`` and returns a :class:`RunResult`.
 
+The run's state (every finished step, each loop's rounds and verdicts, the
+budgets spent) is one record, ``ctx.state`` (:mod:`~runtime.engine.registry`),
+written right before the event that announces each change, so that
+:mod:`runtime.checkpoints` rebuilds it from the events at any boundary. A run
+may start from such a checkpoint (``start=``): what it holds is not run again.
+
 Nothing here needs Django: the CLI, the web server and a Celery worker all call
 :func:`run_workflow` with their own sink, providers and resolver.
 """
@@ -27,12 +33,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from runtime.checkpoints import Checkpoint
 from runtime.engine.context import DEFAULT_CONCURRENCY, RunContext, Scope, duration
 from runtime.engine.includes import FileResolver
+from runtime.engine.registry import RunState
 from runtime.engine.scheduler import run_scope
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, Budgets, LoopMeta, Outcome, RunControl, RunResult
 from runtime.engine.steps import run_step
@@ -53,7 +61,9 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
                        prices: PriceBook | dict | None = None, default_provider: str = "simulated",
                        clock: Callable[[], float] | None = None,
                        sleep: Callable[[float], Awaitable[None]] | None = None,
-                       policies: Any = None, tools: RunTools | None = None) -> RunResult:
+                       policies: Any = None, tools: RunTools | None = None,
+                       on_boundary: Callable[[Checkpoint], None] | None = None,
+                       start: Checkpoint | None = None) -> RunResult:
     """Run ``document`` (already validated) to the end and return its result.
 
     ``providers`` maps provider names to configured instances; the default
@@ -65,6 +75,11 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     stop rules and the iteration error policy (:mod:`runtime.policies`).
     ``tools`` gives the agents their tools and the run its workspace
     (:class:`~runtime.tools.session.RunTools`); without it agents get none.
+    ``on_boundary(checkpoint)`` is called at every step and iteration boundary with the run's
+    state at that event (:mod:`runtime.checkpoints`); it must not block.
+    ``start`` starts the run from a checkpoint (of a run of this document, or of one edited after
+    it): its finished steps and loop rounds are not run again and its spend counts against the
+    budgets; a loop goes on at its next round with the earlier ones in its history.
     """
     budgets = budgets or Budgets()
     control = control or RunControl()
@@ -73,7 +88,8 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
         providers["simulated"] = get_provider("simulated", script=parse_script(script))
     if default_provider not in providers:
         providers[default_provider] = get_provider(default_provider)
-    emitter = Emitter(run_id, sink)
+    observed = _Observed(sink)
+    emitter = Emitter(run_id, observed)
     ctx = RunContext(document=document, run_id=run_id, emitter=emitter, providers=providers,
                      default_provider=default_provider, budgets=budgets, control=control,
                      resolver=resolver if resolver is not None else FileResolver(),
@@ -81,6 +97,10 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
                      prices=prices if isinstance(prices, PriceBook) else PriceBook(overrides=dict(prices or {})),
                      clock=clock or time.monotonic, sleep=sleep or asyncio.sleep)
     ctx.run_scope, ctx.run_step = run_scope, run_step
+    observed.state = ctx.state
+    if start is not None:
+        ctx.state.seed(start)
+    ctx.state.on_boundary = on_boundary
     if tools is not None:
         ctx.tools = tools
 
@@ -95,7 +115,8 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     started = ctx.clock()
     await emitter.emit("workflow_start", data={
         "total": len(steps), "name": document.get("name", ""), "provider": default_provider,
-        "budgets": {k: v for k, v in budgets.__dict__.items() if v is not None}})
+        "budgets": {k: v for k, v in budgets.__dict__.items() if v is not None},
+        **({"from_checkpoint": start.seq} if start is not None else {})})
     unknown = unknown_tools_message(document.get("agents") or {})
     if unknown:
         await emitter.emit("error", error=unknown)
@@ -105,10 +126,10 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     else:
         await warn_untooled(ctx, document.get("agents") or {})
 
-    outcomes: dict[str, Outcome] = {}
     top = Scope(prefix="", steps=steps, base_dir=ctx.base_dir, includes=document.get("includes") or {},
                 concurrency=concurrency)
-    root = asyncio.create_task(run_scope(ctx, top, outcomes))
+    outcomes = ctx.state.scope(top.ns, [s["id"] for s in steps])
+    root = asyncio.create_task(run_scope(ctx, top))
     ctx.root_task = root
     if ctx.halted:
         root.cancel()  # refused before it started
@@ -169,7 +190,21 @@ CONTROL_WORDS = {"pause": "run paused: running steps finish, nothing new starts"
                  "resume": "run resumed", "stop": "run stopped by request"}
 
 
-def _result(ctx: RunContext, outcomes: dict[str, Outcome], internal: str | None) -> RunResult:
+class _Observed:
+    """The sink, with the run's state told of each event as it is stamped (before any ``await``):
+    a checkpoint taken then has exactly what the events up to that ``seq`` say."""
+
+    def __init__(self, sink) -> None:
+        self.sink = sink
+        self.state: RunState | None = None
+
+    async def emit(self, event: dict) -> None:
+        if self.state is not None:
+            self.state.observe(event)
+        await self.sink.emit(event)
+
+
+def _result(ctx: RunContext, outcomes: Mapping[str, Outcome], internal: str | None) -> RunResult:
     status: str
     if internal:
         status, reason, code = FAILED, internal, "internal"
@@ -187,7 +222,7 @@ def _result(ctx: RunContext, outcomes: dict[str, Outcome], internal: str | None)
     t = ctx.tokens
     return RunResult(status=status, reason=reason, code=code,
                      tokens={"prompt": t.prompt, "completion": t.completion, "total": t.total},
-                     cost_usd=ctx.cost_usd, loops={k: v.as_dict() for k, v in ctx.loops.items()},
+                     cost_usd=ctx.cost_usd, loops=ctx.state.loop_meta(),
                      steps=dict(outcomes), warnings=list(ctx.warnings), unpriced_models=sorted(ctx.unpriced_models))
 
 

@@ -32,6 +32,7 @@ class Conversation:
     result: Any = None
     submitted: bool = False
     tokens: dict = field(default_factory=lambda: {"prompt": 0, "completion": 0, "total": 0})
+    cost_usd: float | None = None  # None while no reply had a price
     error: str | None = None
     rejected: int = 0  # submit_result calls that did not match the schema
 
@@ -49,8 +50,11 @@ DELTA_WINDOW = 0.05  # seconds
 
 async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name: str, agent: dict, model: str,
                    system: str, user: str, max_invalid: int | None = None,
-                   workspace: Workspace | None = None) -> Conversation:
-    """Run the turn loop; raises ProviderError / StepError on failure."""
+                   workspace: Workspace | None = None, counted: bool = True) -> Conversation:
+    """Run the turn loop; raises ProviderError / StepError on failure.
+
+    ``counted``: the conversation is an agent step, counted against ``max_steps`` right before
+    its first request (a judge's is not)."""
     emit = ctx.emitter.emit
     schema = agent.get("resultSchema")
     provider, model_name, provider_name = ctx.provider_for(model)
@@ -94,6 +98,8 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
                 data["tools"] = [t["name"] for t in tools]
         else:
             data["input"] = [m["content"] for m in messages[-len(last_calls):]] if last_calls else []
+        if turn == 1 and counted:
+            await ctx.count_step()  # no await between the count and its event: checkpoints see both or neither
         await emit("agent_turn", step_id=step_path, agent=agent_name, agentId=agent_id, data=data)
         request = ChatRequest(model=model_name, messages=messages, tools=tools, temperature=agent.get("temperature"),
                               top_p=agent.get("topP"), step_path=step_path, step_id=step_id, agent=agent_name,
@@ -108,13 +114,17 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
         conv.tokens["prompt"] += usage.prompt
         conv.tokens["completion"] += usage.completion
         conv.tokens["total"] += usage.total
+        billed = model or reply.model or model_name
+        cost = ctx.account(usage, billed, provider_name)  # counted right before the event that carries it
+        if cost is not None:
+            conv.cost_usd = (conv.cost_usd or 0.0) + cost
         await emit("agent_turn", step_id=step_path, agent=agent_name, agentId=agent_id,
                    duration=ctx.clock() - started,
                    tokens={"prompt": usage.prompt, "completion": usage.completion, "total": usage.total},
                    data={"phase": "response", "model": reply.model or model_name, "turn": turn,
                          "content": reply.content, "finish_reason": reply.finish_reason,
-                         "tool_calls": [{"id": c.id, "name": c.name} for c in reply.tool_calls]})
-        await ctx.account(usage, model or reply.model or model_name, provider_name)
+                         "tool_calls": [{"id": c.id, "name": c.name} for c in reply.tool_calls],
+                         "cost_usd": cost, **({"unpriced_model": billed} if cost is None else {})})
         if reply.content:
             parts.append(reply.content)
         messages.append({"role": "assistant", "content": reply.content, "tool_calls": reply.tool_calls})
@@ -178,7 +188,8 @@ def _max_invalid(ctx: RunContext, step: dict) -> int | None:
 
 async def run_agent_step(ctx: RunContext, scope: Scope, step: dict, step_path: str,
                          deps: list[StepOutput], earlier: list[StepOutput]) -> tuple[Outcome, dict]:
-    """Run one agent step (or one single-step loop iteration); return its outcome and tokens."""
+    """Run one agent step (or one single-step loop iteration); return its outcome and what it spent
+    (``{"tokens": ..., "cost_usd": ...}``, the cost None when no reply had a price)."""
     agent_name, agent = agent_of(ctx, step)
     schema = agent.get("resultSchema")
     system = system_prompt(agent_name, agent, ctx.read_text_ref(agent.get("prompt"), scope.base_dir, "prompt"),
@@ -191,16 +202,16 @@ async def run_agent_step(ctx: RunContext, scope: Scope, step: dict, step_path: s
     user = user_prompt(goal=ctx.goal, task=task, dependencies=deps, loop=loop,
                        context_files=ctx.context_files(step.get("contextFiles") or [], scope.base_dir))
     model = step.get("model") or agent.get("model") or ""
-    await ctx.count_step()
     async with step_workspace(ctx, step_path, agent) as workspace:
         conv = await converse(ctx, step_path=step_path, step_id=step["id"], agent_name=agent_name, agent=agent,
                               model=model, system=system, user=user, max_invalid=_max_invalid(ctx, step),
                               workspace=workspace)
+    spent = {"tokens": conv.tokens, "cost_usd": conv.cost_usd}
     if conv.error:
-        return Outcome(FAILED, conv.content, None, conv.error), conv.tokens
+        return Outcome(FAILED, conv.content, None, conv.error), spent
     if schema and not conv.submitted:
-        return Outcome(FAILED, conv.content, None, NO_SUBMIT), conv.tokens
-    return Outcome(COMPLETED, conv.content, conv.result if schema else None), conv.tokens
+        return Outcome(FAILED, conv.content, None, NO_SUBMIT), spent
+    return Outcome(COMPLETED, conv.content, conv.result if schema else None), spent
 
 
 async def run_judge(ctx: RunContext, scope: Scope, loop_step: dict, loop_path: str, iteration: int,
@@ -222,7 +233,8 @@ async def run_judge(ctx: RunContext, scope: Scope, loop_step: dict, loop_path: s
     try:
         async with step_workspace(ctx, path, agent) as workspace:
             conv = await converse(ctx, step_path=path, step_id="untilAgent", agent_name=name, agent=agent,
-                                  model=agent.get("model") or "", system=system, user=user, workspace=workspace)
+                                  model=agent.get("model") or "", system=system, user=user, workspace=workspace,
+                                  counted=False)
     except (ProviderError, StepError) as exc:
         return {"done": None, "reason": None, "content": "", "failed_open": True, "error": str(exc)}
     except TimeoutError:

@@ -11,14 +11,15 @@ import asyncio
 import contextvars
 import mimetypes
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from designer.documents import parse_duration
-from runtime.engine.state import Budgets, LoopMeta, Outcome, RunControl
+from runtime.engine.registry import RunState
+from runtime.engine.state import Budgets, Outcome, RunControl
 from runtime.events import Emitter
 from runtime.pricing import PriceBook
 from runtime.prompting import ContextFile, IterationRecord
@@ -95,7 +96,6 @@ class RunContext:
         self.resolver = resolver
         self.base_dir = base_dir
         self.prices = prices
-        self.unpriced_models: set[str] = set()
         self.clock = clock
         self.pending: set[asyncio.Future] = set()
         self.sleep = sleep
@@ -104,10 +104,8 @@ class RunContext:
         self.step_timeout = duration(self.options.get("stepTimeout"))
         self.agents: dict[str, dict] = dict(document.get("agents") or {})
         self.goal = (document.get("description") or document.get("name") or "").strip()
-        self.tokens = Usage()
-        self.cost_usd = 0.0
-        self.steps_started = 0
-        self.loops: dict[str, LoopMeta] = {}
+        # Outcomes, loop histories and budgets spent: one record, the one a checkpoint is taken of.
+        self.state = RunState()
         self.policies = None  # runtime.policies.Policies, when the run has any
         self.tools: Any = None  # runtime.tools.session.RunTools, when the run gives its agents tools
         self.warnings: list[str] = []
@@ -121,7 +119,7 @@ class RunContext:
         self.started = clock()
         # The runner, passed in by run_workflow: loops and includes run their inner scopes and steps
         # through these, so they never import the scheduler or the step runner (no import circle).
-        self.run_scope: Callable[..., Awaitable[dict[str, Outcome]]] = _not_wired
+        self.run_scope: Callable[..., Awaitable[Mapping[str, Outcome]]] = _not_wired
         self.run_step: Callable[..., Awaitable[Outcome]] = _not_wired
 
     def track(self, awaitable) -> None:
@@ -146,6 +144,18 @@ class RunContext:
             self.root_task.cancel()
 
     # -- providers, tokens, cost ----------------------------------------------
+    @property
+    def tokens(self) -> Usage:
+        return self.state.tokens
+
+    @property
+    def cost_usd(self) -> float:
+        return self.state.cost_usd
+
+    @property
+    def unpriced_models(self) -> set[str]:
+        return self.state.unpriced_models
+
     def provider_for(self, model: str) -> tuple[Provider, str, str]:
         """(provider, model name for it, provider name) for an agent's ``model`` string."""
         prefix, name = split_model(model)
@@ -157,14 +167,11 @@ class RunContext:
         # Not configured: the default provider gets the whole string (OpenRouter-style ids keep working).
         return self.providers[self.default_provider], model, self.default_provider
 
-    async def account(self, usage: Usage, model: str, provider: str) -> None:
-        self.tokens.prompt += usage.prompt
-        self.tokens.completion += usage.completion
+    def account(self, usage: Usage, model: str, provider: str) -> float | None:
+        """Count a reply's tokens and cost (None: the model has no price, said on the run, never counted
+        as $0); call it right before the ``agent_turn`` response that carries them."""
         cost = self.prices.cost(provider, model, usage.prompt, usage.completion)
-        if cost is None:
-            self.unpriced_models.add(model)  # said on the run, never counted as $0
-        else:
-            self.cost_usd += cost
+        self.state.spend(usage, cost, model)
         b = self.budgets
         if b.max_tokens is not None and self.tokens.total > b.max_tokens:
             self.halt("failed", f"token budget exceeded: {self.tokens.total} of {b.max_tokens} tokens used",
@@ -172,15 +179,16 @@ class RunContext:
         elif b.max_cost_usd is not None and self.cost_usd > b.max_cost_usd:
             self.halt("failed", f"cost budget exceeded: ${self.cost_usd:.4f} of ${b.max_cost_usd:.4f} spent",
                       "budget:max_cost_usd")
+        return cost
 
     async def count_step(self) -> None:
-        """Called before an agent step starts; halts when ``max_steps`` would be crossed."""
+        """Called right before an agent step's first request; halts when ``max_steps`` would be crossed."""
         b = self.budgets
-        if b.max_steps is not None and self.steps_started >= b.max_steps:
+        if b.max_steps is not None and self.state.steps_started >= b.max_steps:
             self.halt("failed", f"step budget exhausted: {b.max_steps} steps started", "budget:max_steps")
             await asyncio.sleep(0)  # the halt cancels this task here
             raise StepError("step budget exhausted")
-        self.steps_started += 1
+        self.state.steps_started += 1
 
     # -- messages --------------------------------------------------------------
     async def warn(self, text: str, **data: Any) -> None:

@@ -35,8 +35,10 @@ loop, even on its last possible iteration; ``break_reason`` is one of
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 
 from designer.cel import CelError, evaluate_async
+from runtime.checkpoints import CUMULATIVE_SEPARATOR, iteration_prefix
 from runtime.engine.agent import run_judge
 from runtime.engine.context import RunContext, Scope, duration, iteration_record
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, LoopMeta, Outcome
@@ -46,7 +48,7 @@ from runtime.policies import for_loop
 from runtime.prompting import IterationRecord, LoopView, StepOutput
 
 FOREACH_PARALLEL_CAP = 100
-CUMULATIVE_SEPARATOR = "\n\n---\n\n"
+FOREACH, REPEAT = "forEach", "repeat-until"
 HISTORY_LINES = 10  # one-line outcomes of earlier iterations shown in an iteration's prompt
 _SINGLE_STEP_FIELDS = ("id", "agent", "instructions", "contextFiles", "model", "maxRetries")
 
@@ -64,7 +66,7 @@ def _iteration_data(out: Outcome) -> dict:
 
 
 async def _run_iteration(ctx: RunContext, scope: Scope, step: dict, iscope: Scope, number: int, total: int,
-                         path: str) -> tuple[Outcome, dict]:
+                         path: str) -> tuple[Outcome, Mapping[str, Outcome]]:
     inner = step["loop"].get("steps")
     if inner:
         outs = await ctx.run_scope(ctx, iscope)
@@ -81,13 +83,27 @@ def _iteration_scope(ctx: RunContext, scope: Scope, step: dict, prefix: str, var
                  concurrency=scope.concurrency, outer_deps=deps)
 
 
-async def _iteration_end(ctx: RunContext, path: str, began: float, data: dict) -> None:
+async def _iteration_start(ctx: RunContext, path: str, kind: str, key: int, data: dict) -> None:
+    """iteration_start, after forgetting what an earlier attempt of this iteration left in the run's state."""
+    ctx.state.start_iteration(path, kind, key, iteration_prefix(path, key, kind))
+    await ctx.emitter.emit("iteration_start", step_id=path, data=data)
+
+
+async def _iteration_end(ctx: RunContext, path: str, kind: str, key: int, out: Outcome, began: float | None,
+                         item=None) -> None:
     """iteration_end with the iteration's working time (paused time left out), and the workspace's
-    snapshot when the iteration changed it."""
-    label = f"{path}[{data['index']}]" if "index" in data else f"{path}.{data.get('iteration')}"
+    snapshot when the iteration changed it; a cancelled iteration (``began`` None) says only that."""
+    data: dict = {"iteration": key} if kind == REPEAT else {"index": key, "item": item}
+    if began is None:
+        ctx.state.finish_iteration(path, kind, key, out, item)
+        await ctx.emitter.emit("iteration_end", step_id=path, data={**data, "status": out.status})
+        return
+    label = iteration_prefix(path, key, kind)
     snapshot = await snapshot_iteration(ctx, label, label)
+    data.update(_iteration_data(out))
     if snapshot is not None:
-        data = {**data, "snapshot": snapshot}
+        data["snapshot"] = snapshot
+    ctx.state.finish_iteration(path, kind, key, out, item)  # no await between the record and its event
     await ctx.emitter.emit("iteration_end", step_id=path, duration=max(ctx.active_time() - began, 0.0), data=data)
 
 
@@ -95,9 +111,8 @@ def _completed(outputs: list[Outcome]) -> int:
     return sum(1 for o in outputs if o.status == COMPLETED)
 
 
-async def _finish(ctx: RunContext, path: str, meta: LoopMeta, content: str) -> None:
-    ctx.loops[path] = meta
-    await ctx.emitter.emit("loop_end", step_id=path, data={**meta.as_dict(), "content": content})
+async def _finish(ctx: RunContext, path: str, kind: str, meta: LoopMeta, content: str) -> None:
+    await ctx.emitter.emit("loop_end", step_id=path, data=ctx.state.finish_loop(path, kind, meta, content))
 
 
 def _content(mode: str | None, contents: list[str]) -> str:
@@ -123,21 +138,29 @@ async def run_foreach(ctx: RunContext, scope: Scope, step: dict, path: str, item
     policies = for_loop(ctx, path)
     on_error = policies.on_iteration_error if policies else "abort"
     next_index = 0
+    # Items a checkpoint brought (runtime.checkpoints) are not run again; a cancelled one is.
+    seeded = ctx.state.loops.get(path)
+    for i, entry in sorted(seeded.iterations.items()) if seeded is not None else []:
+        if i >= n or entry["status"] not in (COMPLETED, FAILED):
+            continue
+        records[i] = Outcome(entry["status"], entry["content"], entry["result"], entry.get("error"))
+        if entry["status"] == FAILED and on_error != "skip" and not failure:
+            failure.append(i)
 
     async def iteration(i: int) -> Outcome:
         item = items[i]
         prefix = f"{path}[{i}]"
         view = LoopView(loop_id=path, kind="forEach", iteration=i, item=item, has_item=True)
         iscope = _iteration_scope(ctx, scope, step, prefix, {"item": item, "index": i}, view, deps)
-        await emit("iteration_start", step_id=path, data={"index": i, "item": item})
+        await _iteration_start(ctx, path, FOREACH, i, {"index": i, "item": item})
         began = ctx.active_time()
         try:
             out, _ = await _run_iteration(ctx, scope, step, iscope, i, n, prefix)
         except asyncio.CancelledError:
             records[i] = Outcome(CANCELLED, error="cancelled")
-            await emit("iteration_end", step_id=path, data={"index": i, "item": item, "status": CANCELLED})
+            await _iteration_end(ctx, path, FOREACH, i, Outcome(CANCELLED), None, item)
             raise
-        await _iteration_end(ctx, path, began, {"index": i, "item": item, **_iteration_data(out)})
+        await _iteration_end(ctx, path, FOREACH, i, out, began, item)
         return out
 
     async def worker() -> None:
@@ -148,6 +171,8 @@ async def run_foreach(ctx: RunContext, scope: Scope, step: dict, path: str, item
                 return
             i = next_index
             next_index += 1
+            if records[i] is not None:
+                continue
             out = await iteration(i)
             if out.status == FAILED and on_error == "retry":
                 await emit("message", step_id=path, message=f"{path}: item {i} failed ({out.error}); running it "
@@ -167,22 +192,57 @@ async def run_foreach(ctx: RunContext, scope: Scope, step: dict, path: str, item
         for w in workers:
             w.cancel()
         done = sum(1 for r in records if r is not None and r.status == COMPLETED)
-        await _finish(ctx, path, LoopMeta(done, True, "stopped"), "")
+        await _finish(ctx, path, FOREACH, LoopMeta(done, True, "stopped"), "")
         raise
     finished = [r if r is not None else Outcome(CANCELLED, error="not started: an earlier iteration failed") for r in records]
     done = sum(1 for r in finished if r.status == COMPLETED)
     contents = [r.content for r in finished if r.status == COMPLETED]
     if n and not done and not failure:
-        await _finish(ctx, path, LoopMeta(0, True, "failed"), "")
+        await _finish(ctx, path, FOREACH, LoopMeta(0, True, "failed"), "")
         return Outcome(FAILED, "", [r.result for r in finished], error="every item failed")
     content = _content(loop.get("outputMode"), contents)
     result = [r.result for r in finished]
     if failure:
         i = failure[0]
-        await _finish(ctx, path, LoopMeta(done, True, "failed"), content)
+        await _finish(ctx, path, FOREACH, LoopMeta(done, True, "failed"), content)
         return Outcome(FAILED, content, result, error=f"iteration {i} failed: {finished[i].error}")
-    await _finish(ctx, path, LoopMeta(done, False, "items_exhausted"), content)
+    await _finish(ctx, path, FOREACH, LoopMeta(done, False, "items_exhausted"), content)
     return Outcome(COMPLETED, content, result)
+
+
+def _finished_rounds(ctx: RunContext, path: str, judged: bool) -> list[tuple[Outcome, dict | None]]:
+    """The iterations of this loop already in the run's state (a run started from a checkpoint), in order,
+    each with its verdict. A judged round without its verdict was not finished: it runs again, as does
+    everything after the first gap."""
+    record = ctx.state.loops.get(path)
+    if record is None:
+        return []
+    rounds: list[tuple[Outcome, dict | None]] = []
+    for number in range(len(record.iterations)):
+        entry = record.iterations.get(number)
+        if entry is None or entry["status"] == CANCELLED:
+            break
+        verdict = entry.get("verdict")
+        if judged and entry["status"] == COMPLETED and verdict is None:
+            break
+        rounds.append((Outcome(entry["status"], entry["content"], entry["result"], entry.get("error")), verdict))
+    return rounds
+
+
+async def _ask_judge(ctx: RunContext, scope: Scope, step: dict, path: str, it: int, max_iterations: int,
+                     history: list[IterationRecord]) -> dict:
+    """Ask the loop's judge about iteration ``it``; record and announce its verdict."""
+    asked = ctx.active_time()
+    verdict = await run_judge(ctx, scope, step, path, it, max_iterations, history)
+    judged_ms = round(max(ctx.active_time() - asked, 0.0) * 1000, 3)
+    ctx.state.judged(path, it, verdict)  # no await between the record and its event
+    await ctx.emitter.emit("judge_verdict", step_id=path, agent=step["loop"]["untilAgent"],
+                           data={"iteration": it, "done": verdict["done"], "reason": verdict["reason"],
+                                 "duration_ms": judged_ms, "failed_open": verdict["failed_open"],
+                                 "content": verdict["content"],
+                                 **({"error": verdict["error"]} if verdict.get("error") else {}),
+                                 **({"result": verdict["result"]} if verdict.get("result") is not None else {})})
+    return verdict
 
 
 async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str, deps: list[StepOutput]) -> Outcome:
@@ -201,33 +261,44 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
     stop_rule = ""
     policies = for_loop(ctx, path)
     previous_content: str | None = None
+    # Rounds a checkpoint brought (runtime.checkpoints): not run again, only decided again as they were.
+    rounds = _finished_rounds(ctx, path, bool(judge))
     try:
         for it in range(max_iterations):
-            if it > 0 and delay:
-                await ctx.sleep(delay)
-            await ctx.control.wait_running()
-            shown = history[-HISTORY_LINES - 1:-1]
-            view = LoopView(loop_id=path, kind="repeat-until", iteration=it, max_iterations=max_iterations,
-                            previous=history[-1] if history else None, history=shown, feedback=feedback,
-                            hidden=max(len(history) - 1 - len(shown), 0))
-            iscope = _iteration_scope(ctx, scope, step, f"{path}.{it}", {"iteration": it}, view, deps)
-            await emit("iteration_start", step_id=path, data={"iteration": it})
-            began = ctx.active_time()
-            try:
-                out, inner_outs = await _run_iteration(ctx, scope, step, iscope, it, max_iterations, f"{path}.{it}")
-            except asyncio.CancelledError:
-                await emit("iteration_end", step_id=path, data={"iteration": it, "status": CANCELLED})
-                raise
-            outputs.append(out)
-            await _iteration_end(ctx, path, began, {"iteration": it, **_iteration_data(out)})
+            replayed = rounds.pop(0) if rounds else None
+            verdict: dict | None = None
+            if replayed is not None:
+                out, verdict = replayed
+                inner_outs: Mapping[str, Outcome] = ctx.state.scope(
+                    Scope(prefix=f"{path}.{it}", steps=[]).ns, [s["id"] for s in inner or []])
+                outputs.append(out)
+            else:
+                if it > 0 and delay:
+                    await ctx.sleep(delay)
+                await ctx.control.wait_running()
+                shown = history[-HISTORY_LINES - 1:-1]
+                view = LoopView(loop_id=path, kind="repeat-until", iteration=it, max_iterations=max_iterations,
+                                previous=history[-1] if history else None, history=shown, feedback=feedback,
+                                hidden=max(len(history) - 1 - len(shown), 0))
+                iscope = _iteration_scope(ctx, scope, step, f"{path}.{it}", {"iteration": it}, view, deps)
+                await _iteration_start(ctx, path, REPEAT, it, {"iteration": it})
+                began = ctx.active_time()
+                try:
+                    out, inner_outs = await _run_iteration(ctx, scope, step, iscope, it, max_iterations, f"{path}.{it}")
+                except asyncio.CancelledError:
+                    await _iteration_end(ctx, path, REPEAT, it, Outcome(CANCELLED), None)
+                    raise
+                outputs.append(out)
+                await _iteration_end(ctx, path, REPEAT, it, out, began)
             if out.status != COMPLETED:
                 on_error = policies.on_iteration_error if policies else "abort"
                 if on_error == "abort" or out.status != FAILED:
                     reason, error = "failed", f"iteration {it} {out.status}: {out.error}"
                     break
-                await emit("message", step_id=path, message=f"{path}: iteration {it} failed ({out.error}); "
-                           f"{'running it again' if on_error == 'retry' else 'going on'} (run policy: {on_error})",
-                           data={"level": "warning", "policy": on_error, "iteration": it})
+                if replayed is None:
+                        await emit("message", step_id=path, message=f"{path}: iteration {it} failed ({out.error}); "
+                               f"{'running it again' if on_error == 'retry' else 'going on'} (run policy: {on_error})",
+                               data={"level": "warning", "policy": on_error, "iteration": it})
                 if on_error == "skip":
                     history.append(iteration_record(it, out))
                 continue
@@ -258,33 +329,28 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
                     break
             previous_content = out.content
             if judge:
-                asked = ctx.active_time()
-                verdict = await run_judge(ctx, scope, step, path, it, max_iterations, history + [record])
-                judged_ms = round(max(ctx.active_time() - asked, 0.0) * 1000, 3)
+                if verdict is None:
+                    verdict = await _ask_judge(ctx, scope, step, path, it, max_iterations, history + [record])
                 record.verdict = verdict
                 feedback = verdict
-                await emit("judge_verdict", step_id=path, agent=judge,
-                           data={"iteration": it, "done": verdict["done"], "reason": verdict["reason"], "duration_ms": judged_ms,
-                                 "failed_open": verdict["failed_open"], "content": verdict["content"],
-                                 **({"error": verdict["error"]} if verdict.get("error") else {})})
                 if verdict["done"] is True:
                     history.append(record)
                     reason = "judge"
                     break
             history.append(record)
     except asyncio.CancelledError:
-        await _finish(ctx, path, LoopMeta(_completed(outputs), True, "stopped"),
+        await _finish(ctx, path, REPEAT, LoopMeta(_completed(outputs), True, "stopped"),
                       _content(loop.get("outputMode"), [o.content for o in outputs if o.status == COMPLETED]))
         raise
     content = _content(loop.get("outputMode"), [o.content for o in outputs if o.status == COMPLETED])
     good = [o for o in outputs if o.status == COMPLETED]
     result = good[-1].result if good else (outputs[-1].result if outputs else None)
     if not reason and outputs and not good:
-        await _finish(ctx, path, LoopMeta(0, False, "failed"), content)
+        await _finish(ctx, path, REPEAT, LoopMeta(0, False, "failed"), content)
         return Outcome(FAILED, content, result, error=f"all {len(outputs)} iterations failed")
     if not reason:
         meta = LoopMeta(_completed(outputs), False, "max_iterations")
-        await _finish(ctx, path, meta, content)
+        await _finish(ctx, path, REPEAT, meta, content)
         silent = []
         if until:
             silent.append("until never became true")
@@ -294,7 +360,7 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
             return Outcome(FAILED, content, result,
                            error=f"loop exhausted {max_iterations} iterations: {' and '.join(silent)}")
         return Outcome(COMPLETED, content, result)
-    await _finish(ctx, path, LoopMeta(_completed(outputs), True, reason, stop_rule), content)
+    await _finish(ctx, path, REPEAT, LoopMeta(_completed(outputs), True, reason, stop_rule), content)
     if reason == "failed":
         return Outcome(FAILED, content, result, error=error)
     return Outcome(COMPLETED, content, result)

@@ -9,6 +9,7 @@ the default for agent steps, including each step inside a loop iteration.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 from designer.cel import CelError, evaluate_async
@@ -22,15 +23,15 @@ from runtime.prompting import StepOutput
 from runtime.providers import ProviderError, redact
 
 
-def cel_variables(scope: Scope, outcomes: dict[str, Outcome], **extra: Any) -> dict:
+def cel_variables(scope: Scope, outcomes: Mapping[str, Outcome], **extra: Any) -> dict:
     return {"steps": {k: v.cel() for k, v in outcomes.items()}, **scope.variables, **extra}
 
 
-def step_outputs(ids, outcomes: dict[str, Outcome]) -> list[StepOutput]:
+def step_outputs(ids, outcomes: Mapping[str, Outcome]) -> list[StepOutput]:
     return [StepOutput(i, outcomes[i].status, outcomes[i].content, outcomes[i].result) for i in ids if i in outcomes]
 
 
-async def loop_items(scope: Scope, step: dict, outcomes: dict[str, Outcome]) -> list:
+async def loop_items(scope: Scope, step: dict, outcomes: Mapping[str, Outcome]) -> list:
     source = step["loop"]["forEach"]
     if isinstance(source, list):
         return source
@@ -45,7 +46,8 @@ async def loop_items(scope: Scope, step: dict, outcomes: dict[str, Outcome]) -> 
 
 
 async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total: int,
-                   outcomes: dict[str, Outcome], path: str | None = None) -> Outcome:
+                   outcomes: Mapping[str, Outcome], path: str | None = None) -> Outcome:
+    """Run one step and record its end in ``ctx.state`` (right before ``step_end`` / ``step_skipped``)."""
     emit = ctx.emitter.emit
     path = path or scope.ns(step["id"])
     deps = step.get("dependsOn") or []
@@ -57,6 +59,7 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
         except CelError as exc:
             return await _fail_before_start(ctx, path, index, total, f"condition: {exc}")
         if not value:
+            ctx.state.finish_step(path, Outcome(SKIPPED))
             await emit("step_skipped", step_id=path, message="condition is false",
                        data={"status": SKIPPED, "reason": "condition", "condition": step["condition"]})
             return Outcome(SKIPPED)
@@ -84,7 +87,7 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
     timeout = duration(step.get("timeout")) or (ctx.step_timeout if kind == "agent" else None)
     retries = step.get("retries") or 0
     started = ctx.active_time()
-    tokens = None
+    spent: dict | None = None
 
     async def body() -> tuple[Outcome, dict | None]:
         if kind == "agent":
@@ -106,7 +109,7 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
         held = DEADLINES.set(DEADLINES.get() + (deadline,))
         try:
             async with deadline:
-                outcome, tokens = await body()
+                outcome, spent = await body()
         except TimeoutError as exc:
             # The step's own deadline, or a timeout raised by something inside the step.
             own = timeout is not None and deadline.expired()
@@ -115,6 +118,7 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
         except (ProviderError, StepError) as exc:
             outcome = Outcome(FAILED, error=_provider_text(ctx, exc))
         except asyncio.CancelledError:
+            ctx.state.finish_step(path, Outcome(CANCELLED, error="run halted"))
             await emit("step_end", step_id=path, agent=agent_name, duration=ctx.active_time() - started,
                        error=ctx.halt_reason or "cancelled", data={"status": CANCELLED, "attempts": attempt})
             raise
@@ -122,14 +126,17 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
             DEADLINES.reset(held)
         if outcome.status != FAILED or attempt > retries:
             break
+        ctx.state.forget(path)  # the next attempt starts clean: a loop at iteration 0
         await emit("message", step_id=path, message=f"retrying {path} (attempt {attempt + 1} of {retries + 1}) "
                                                     f"after: {outcome.error}", data={"level": "info", "retry": attempt})
     if outcome.status == FAILED:
         await emit("error", step_id=path, agent=agent_name, error=outcome.error)
+    tokens, cost = (spent["tokens"], spent["cost_usd"]) if spent else (None, None)
+    ctx.state.finish_step(path, outcome, tokens, cost)
     await emit("step_end", step_id=path, agent=agent_name, duration=ctx.active_time() - started,
                tokens=tokens, error=outcome.error if outcome.status == FAILED else None,
                data={"status": outcome.status, "content": outcome.content, "result": outcome.result,
-                     "attempts": attempt})
+                     "attempts": attempt, **({"cost_usd": cost} if cost is not None else {})})
     return outcome
 
 
@@ -143,6 +150,8 @@ async def _fail_before_start(ctx: RunContext, path: str, index: int, total: int,
     emit = ctx.emitter.emit
     await emit("step_start", step_id=path, data=start or {"index": index, "total": total})
     await emit("error", step_id=path, error=error)
+    outcome = Outcome(FAILED, error=error)
+    ctx.state.finish_step(path, outcome)
     await emit("step_end", step_id=path, error=error, duration=0.0, data={"status": FAILED})
-    return Outcome(FAILED, error=error)
+    return outcome
 

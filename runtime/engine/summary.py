@@ -5,11 +5,13 @@ without importing the runner.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from designer.graph import terminal_ids
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, Outcome
 
 
-def summarize(steps: list[dict], outcomes: dict[str, Outcome]) -> Outcome:
+def summarize(steps: list[dict], outcomes: Mapping[str, Outcome]) -> Outcome:
     """One outcome for a DAG that ran (an iteration, an include)."""
     for s in steps:
         out = outcomes.get(s["id"])

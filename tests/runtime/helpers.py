@@ -47,3 +47,10 @@ def step_end(sink: ListSink, step_id: str) -> dict:
 def prompts(sink: ListSink, step_id: str) -> list[str]:
     return [e["data"]["prompt"]["user"] for e in sink.events
             if e["type"] == "agent_turn" and e.get("stepId") == step_id and "prompt" in e.get("data", {})]
+
+
+async def run_with_checkpoints(document: dict, script=None, **kw):
+    """``run``, keeping the engine's own checkpoint at every boundary: (result, sink, checkpoints)."""
+    taken: list = []
+    result, sink = await run(document, script, on_boundary=taken.append, **kw)
+    return result, sink, taken

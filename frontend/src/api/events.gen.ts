@@ -47,6 +47,7 @@ export interface WorkflowStartData {
   name?: string;
   provider?: string;
   budgets?: Record<string, number>;
+  from_checkpoint?: number | null;
   [key: string]: unknown;
 }
 
@@ -75,6 +76,7 @@ export interface StepEndData {
   result?: unknown;
   attempts?: number | null;
   reason?: string | null;
+  cost_usd?: number | null;
   [key: string]: unknown;
 }
 
@@ -95,6 +97,8 @@ export interface AgentTurnData {
   provider?: string | null;
   content?: string | null;
   finish_reason?: string | null;
+  cost_usd?: number | null;
+  unpriced_model?: string | null;
   [key: string]: unknown;
 }
 
@@ -159,6 +163,7 @@ export interface JudgeVerdictData {
   content?: string | null;
   duration_ms?: number | null;
   error?: string | null;
+  result?: unknown;
   [key: string]: unknown;
 }
 
@@ -167,6 +172,8 @@ export interface LoopEndData {
   broke_early?: boolean;
   break_reason?: string | null;
   content?: string | null;
+  stop_rule?: string | null;
+  loop_type?: "forEach" | "repeat-until" | null;
   [key: string]: unknown;
 }
 

@@ -1,0 +1,316 @@
+"""A run's state at any step or iteration boundary, rebuilt from its stored events.
+
+A *boundary* is an event that closes something: ``step_end`` or
+``step_skipped`` (a step, at any depth, finished), ``iteration_end`` (a loop
+iteration finished) and ``judge_verdict`` (a judged repeat-until round is only
+done once its judge has spoken). :func:`fold` reads events in ``seq`` order and
+returns the :class:`Checkpoint` after event N: what every finished step ended
+with, each loop's finished iterations (outputs, results, statuses, verdicts),
+its cumulative output so far and its end, and the budgets spent (tokens, cost,
+agent steps started). Nothing here asks a model or reads the engine: the events
+carry it all (:mod:`runtime.contract`), and the engine keeps the same state in
+:class:`runtime.engine.registry.RunState`, which a test holds equal to this fold
+at every boundary of every example.
+
+Rules the fold shares with the engine, so that both agree at every seq:
+
+* ``iteration_start`` forgets what an earlier attempt of that iteration left
+  (its inner steps, nested loops, its own entry): an iteration run again starts
+  clean.
+* A step retry (a ``message`` with ``data.retry``) forgets everything under the
+  step, its loop record included: a retried loop restarts at iteration 0.
+* Steps cancelled before they started leave no event, so no checkpoint has them.
+
+Pure Python on plain dicts; :func:`load_events` is the thin database reader.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+CUMULATIVE_SEPARATOR = "\n\n---\n\n"
+BOUNDARY_TYPES = frozenset({"step_end", "step_skipped", "iteration_end", "judge_verdict"})
+JUDGE_STEP = "untilAgent"  # the inner id a judge's events carry: ``loop.N.untilAgent``
+
+
+@dataclass(frozen=True)
+class Boundary:
+    """One place a run can be checkpointed: the event ``seq`` that closed it."""
+
+    seq: int
+    kind: str                    # "step", "iteration" or "verdict"
+    path: str                    # the step's namespaced id, or the loop's
+    iteration: int | None = None  # repeat-until iteration or forEach index (iteration and verdict kinds)
+
+
+def boundary_of(event: dict) -> Boundary | None:
+    """The boundary ``event`` closes, or None when it closes nothing."""
+    kind = event.get("type")
+    if kind not in BOUNDARY_TYPES:
+        return None
+    path = event.get("stepId") or ""
+    if kind in ("step_end", "step_skipped"):
+        return Boundary(event["seq"], "step", path)
+    data = event.get("data") or {}
+    key = data.get("iteration") if data.get("iteration") is not None else data.get("index")
+    return Boundary(event["seq"], "iteration" if kind == "iteration_end" else "verdict", path, key)
+
+
+def boundaries(events: Iterable[dict]) -> list[Boundary]:
+    """Every boundary of a run, in order."""
+    return [b for e in events if (b := boundary_of(e)) is not None]
+
+
+def iteration_prefix(loop: str, key: int, kind: str) -> str:
+    """The namespace of one iteration's steps: ``loop.N`` (repeat-until) or ``loop[N]`` (forEach)."""
+    return f"{loop}[{key}]" if kind == "forEach" else f"{loop}.{key}"
+
+
+_ITERATION_END = re.compile(r"(?:\.\d+|\[\d+\])(?=$|[.\[])")
+
+
+def iteration_prefixes(path: str) -> list[str]:
+    """Every iteration ``path`` lies in: ``a[2].b.3.c`` -> ``a[2]``, ``a[2].b.3`` (step ids never are numbers)."""
+    return [path[:m.end()] for m in _ITERATION_END.finditer(path)]
+
+
+def under(path: str, prefix: str) -> bool:
+    """``path`` is ``prefix`` itself or lies inside it (``loop.1`` holds ``loop.1.a``, not ``loop.10``)."""
+    return path == prefix or path.startswith(prefix + ".") or path.startswith(prefix + "[")
+
+
+def step_entry(status: str, content: str | None, result: Any, error: str | None, blocked: bool,
+               tokens: dict | None = None, cost_usd: float | None = None) -> dict:
+    """A finished step in a checkpoint. ``error`` only for a failed step: the events say it only then."""
+    entry: dict[str, Any] = {"status": status, "content": content or "", "result": result, "blocked": blocked}
+    if status == "failed":
+        entry["error"] = error
+    if tokens is not None:
+        entry["tokens"] = dict(tokens)
+    if cost_usd is not None:
+        entry["cost_usd"] = cost_usd
+    return entry
+
+
+def iteration_entry(kind: str, key: int, status: str, content: str | None, result: Any, error: str | None,
+                    item: Any = None) -> dict:
+    entry: dict[str, Any] = {"index" if kind == "forEach" else "iteration": key, "status": status,
+                             "content": content or "", "result": result}
+    if kind == "forEach":
+        entry["item"] = item
+    if error:
+        entry["error"] = error
+    return entry
+
+
+def verdict_entry(verdict: dict) -> dict:
+    """What a checkpoint keeps of a judge's verdict (the ``judge_verdict`` data without its timing)."""
+    out = {k: verdict.get(k) for k in ("done", "reason", "failed_open", "content")}
+    out["failed_open"] = bool(out["failed_open"])
+    if verdict.get("error"):
+        out["error"] = verdict["error"]
+    if "result" in verdict and verdict["result"] is not None:
+        out["result"] = verdict["result"]
+    return out
+
+
+def cumulative(iterations: list[dict]) -> str:
+    """The loop's output so far in cumulative mode: completed iterations' outputs in order."""
+    return CUMULATIVE_SEPARATOR.join(i["content"] for i in iterations if i["status"] == "completed")
+
+
+def loop_entry(kind: str, iterations: dict[int, dict], end: dict | None) -> dict:
+    ordered = [iterations[k] for k in sorted(iterations)]
+    return {"kind": kind, "iterations": ordered, "cumulative": cumulative(ordered), "end": end}
+
+
+@dataclass
+class Checkpoint:
+    """A run's state after event ``seq``: plain JSON-able data.
+
+    ``steps``: namespaced step id -> ``{status, content, result, blocked, error?, tokens?, cost_usd?}``.
+    ``loops``: loop step path -> ``{kind, iterations: [...], cumulative, end}``; each iteration
+    ``{iteration|index, item?, status, content, result, error?, verdict?}``; ``end`` is the
+    ``loop_end`` data (``rounds_completed``, ``broke_early``, ``break_reason``, ``content`` ...) or None.
+    ``spent``: ``{tokens: {prompt, completion, total}, cost_usd, steps_started, unpriced_models}``.
+    """
+
+    seq: int
+    steps: dict[str, dict] = field(default_factory=dict)
+    loops: dict[str, dict] = field(default_factory=dict)
+    spent: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {"seq": self.seq, "steps": self.steps, "loops": self.loops, "spent": self.spent}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Checkpoint:
+        """A checkpoint from its JSON; ``ValueError`` saying what is wrong when it is not one."""
+        if not isinstance(data, dict) or not isinstance(data.get("seq"), int) or data["seq"] < 0:
+            raise ValueError("a checkpoint is an object with a seq (a whole number of at least 0)")
+        steps, loops, spent = data.get("steps") or {}, data.get("loops") or {}, data.get("spent") or {}
+        if not isinstance(steps, dict) or not all(isinstance(e, dict) and isinstance(e.get("status"), str)
+                                                  for e in steps.values()):
+            raise ValueError("checkpoint steps: each step id maps to an object with a status")
+        for path, loop in loops.items() if isinstance(loops, dict) else [("", None)]:
+            if not isinstance(loop, dict) or loop.get("kind") not in ("forEach", "repeat-until") \
+                    or not isinstance(loop.get("iterations"), list):
+                raise ValueError(f"checkpoint loop {path!r}: needs a kind (forEach or repeat-until) and iterations")
+            key = "index" if loop["kind"] == "forEach" else "iteration"
+            if not all(isinstance(i, dict) and isinstance(i.get(key), int) and isinstance(i.get("status"), str)
+                       for i in loop["iterations"]):
+                raise ValueError(f"checkpoint loop {path!r}: each iteration needs its {key} and a status")
+        if not isinstance(spent, dict):
+            raise ValueError("checkpoint spent: an object (tokens, cost_usd, steps_started)")
+        return cls(seq=data["seq"], steps=dict(steps), loops=dict(loops), spent=dict(spent))
+
+
+def spent_entry(prompt: int, completion: int, cost_usd: float, steps_started: int, unpriced: Iterable[str]) -> dict:
+    return {"tokens": {"prompt": prompt, "completion": completion, "total": prompt + completion},
+            "cost_usd": cost_usd, "steps_started": steps_started, "unpriced_models": sorted(unpriced)}
+
+
+class Fold:
+    """The fold's running state; feed events in ``seq`` order with :meth:`apply`, read with :meth:`checkpoint`.
+
+    Folding in one pass and folding in pieces give the same checkpoint: the state is
+    only ever what the events so far said.
+    """
+
+    def __init__(self) -> None:
+        self.seq = 0
+        self.steps: dict[str, dict] = {}
+        self.loops: dict[str, tuple[str, dict[int, dict], dict | None]] = {}
+        self.prompt = 0
+        self.completion = 0
+        self.cost_usd = 0.0
+        self.steps_started = 0
+        self.unpriced: set[str] = set()
+        self.started: set[str] = set()  # iteration prefixes seen starting
+
+    @classmethod
+    def starting_from(cls, checkpoint: Checkpoint) -> Fold:
+        """The fold of a run that started from ``checkpoint``: feed it that run's own events (``seq`` from 1)."""
+        state = cls()
+        for path, entry in checkpoint.steps.items():
+            state.steps[path] = {**entry, **({"tokens": dict(entry["tokens"])} if "tokens" in entry else {})}
+            state.started.update(iteration_prefixes(path))
+        for path, loop in checkpoint.loops.items():
+            iterations = {}
+            for entry in loop["iterations"]:
+                key = entry["index"] if loop["kind"] == "forEach" else entry["iteration"]
+                iterations[key] = _copy_iteration(entry)
+                state.started.add(iteration_prefix(path, key, loop["kind"]))
+            state.loops[path] = (loop["kind"], iterations, dict(loop["end"]) if loop.get("end") else None)
+        spent = checkpoint.spent or {}
+        tokens = spent.get("tokens") or {}
+        state.prompt, state.completion = int(tokens.get("prompt") or 0), int(tokens.get("completion") or 0)
+        state.cost_usd = float(spent.get("cost_usd") or 0.0)
+        state.steps_started = int(spent.get("steps_started") or 0)
+        state.unpriced = set(spent.get("unpriced_models") or [])
+        return state
+
+    def apply(self, event: dict) -> None:
+        seq = event.get("seq")
+        if not isinstance(seq, int) or seq <= self.seq:
+            raise ValueError(f"events must come in seq order: {seq!r} after {self.seq}")
+        self.seq = seq
+        kind = event.get("type")
+        data = event.get("data") or {}
+        path = event.get("stepId") or ""
+        if kind == "step_end":
+            reason = data.get("reason")
+            self.steps[path] = step_entry(data.get("status", ""), data.get("content"), data.get("result"),
+                                          event.get("error"), reason in ("dependency_failed", "dependency_cancelled"),
+                                          event.get("tokens"), data.get("cost_usd"))
+        elif kind == "step_skipped":
+            self.steps[path] = step_entry("skipped", "", None, None, data.get("reason") == "dependency_failed")
+        elif kind == "agent_turn":
+            if data.get("phase") == "response":
+                tokens = event.get("tokens") or {}
+                self.prompt += int(tokens.get("prompt") or 0)
+                self.completion += int(tokens.get("completion") or 0)
+                if data.get("unpriced_model"):
+                    self.unpriced.add(data["unpriced_model"])
+                elif data.get("cost_usd") is not None:
+                    self.cost_usd += data["cost_usd"]
+            elif data.get("phase") == "request" and data.get("turn") == 1 \
+                    and (event.get("where") or {}).get("inner") != JUDGE_STEP:
+                self.steps_started += 1
+        elif kind == "iteration_start":
+            loop_kind, key = _iteration_key(data)
+            prefix = iteration_prefix(path, key, loop_kind)
+            if prefix in self.started:  # a first attempt has nothing to forget: no scan of the whole run
+                self.forget(prefix)
+            self.started.add(prefix)
+            if path in self.loops:
+                self.loops[path][1].pop(key, None)
+        elif kind == "iteration_end":
+            loop_kind, key = _iteration_key(data)
+            record = self.loops.setdefault(path, (loop_kind, {}, None))
+            record[1][key] = iteration_entry(loop_kind, key, data.get("status", ""), data.get("content"),
+                                             data.get("result"), data.get("error"), data.get("item"))
+        elif kind == "judge_verdict":
+            entry = self.loops.get(path, ("repeat-until", {}, None))[1].get(int(data.get("iteration") or 0))
+            if entry is not None:
+                entry["verdict"] = verdict_entry(data)
+        elif kind == "loop_end":
+            _, iterations, _ = self.loops.get(path, ("", {}, None))
+            self.loops[path] = (data.get("loop_type") or "repeat-until", iterations, dict(data))
+        elif kind == "message" and data.get("retry") and path:
+            self.forget(path)
+
+    def forget(self, prefix: str) -> None:
+        """Drop what lies at or under ``prefix``: an iteration or a step about to run again."""
+        for key in [p for p in self.steps if under(p, prefix)]:
+            del self.steps[key]
+        for key in [p for p in self.loops if under(p, prefix)]:
+            del self.loops[key]
+
+    def checkpoint(self) -> Checkpoint:
+        return Checkpoint(
+            seq=self.seq,
+            steps={p: {**e, **({"tokens": dict(e["tokens"])} if "tokens" in e else {})} for p, e in self.steps.items()},
+            loops={p: loop_entry(k, {i: _copy_iteration(e) for i, e in its.items()}, dict(end) if end else None)
+                   for p, (k, its, end) in self.loops.items()},
+            spent=spent_entry(self.prompt, self.completion, self.cost_usd, self.steps_started, self.unpriced))
+
+
+def _copy_iteration(entry: dict) -> dict:
+    out = dict(entry)
+    if "verdict" in out:
+        out["verdict"] = dict(out["verdict"])
+    return out
+
+
+def _iteration_key(data: dict) -> tuple[str, int]:
+    if data.get("iteration") is not None:
+        return "repeat-until", int(data["iteration"])
+    return "forEach", int(data.get("index") or 0)
+
+
+def fold(events: Iterable[dict], upto: int | None = None, start: Checkpoint | None = None) -> Checkpoint:
+    """The checkpoint after event ``upto`` (default: the last event), from events in ``seq`` order;
+    ``start``: the checkpoint the run started from, when it did."""
+    state = Fold.starting_from(start) if start is not None else Fold()
+    for event in events:
+        if upto is not None and event["seq"] > upto:
+            break
+        state.apply(event)
+    return state.checkpoint()
+
+
+def load_events(run_id) -> list[dict]:
+    """A stored run's events in ``seq`` order (the database is imported here only: the fold needs none)."""
+    from runtime.models import RunEvent
+
+    texts = RunEvent.objects.filter(run_id=run_id).order_by("seq").values_list("event_json", flat=True)
+    return [json.loads(t) for t in texts]
+
+
+def checkpoint_of_run(run_id, upto: int | None = None) -> Checkpoint:
+    """The checkpoint of a stored run after event ``upto`` (default: its last event)."""
+    return fold(load_events(run_id), upto)

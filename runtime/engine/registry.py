@@ -1,0 +1,218 @@
+"""The run's state in one place: every finished step, every loop's iterations, the budgets spent.
+
+:class:`RunState` lives on the run context (``ctx.state``). The scheduler reads
+and writes a scope's outcomes through :class:`ScopeOutcomes`, a view keyed by
+the scope's own step ids; loops record each finished iteration, the judge's
+verdict and the loop's end; the agent runner records tokens, cost and agent
+steps started. Each record is made right before the event that announces it is
+emitted, with no ``await`` between, so the state at an event's ``seq`` is the
+state :func:`runtime.checkpoints.fold` rebuilds from the events up to it.
+:meth:`RunState.snapshot` gives that state as a :class:`~runtime.checkpoints.Checkpoint`;
+``on_boundary`` (tests, tools) gets one at every boundary as it is emitted.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from runtime.checkpoints import (
+    Checkpoint,
+    boundary_of,
+    iteration_entry,
+    iteration_prefix,
+    iteration_prefixes,
+    loop_entry,
+    spent_entry,
+    step_entry,
+    under,
+    verdict_entry,
+)
+from runtime.engine.state import LoopMeta, Outcome
+from runtime.providers import Usage
+
+
+class LoopState:
+    """One loop's record: finished iterations by number (or item index), its end once it ended."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.iterations: dict[int, dict] = {}
+        self.meta: LoopMeta | None = None
+        self.end: dict | None = None
+
+
+class RunState:
+    def __init__(self) -> None:
+        self.outcomes: dict[str, Outcome] = {}      # namespaced step id -> outcome
+        self.order: dict[str, int] = {}             # namespaced step id -> when it finished (1, 2, ...)
+        self.started: set[str] = set()              # iteration prefixes run at least once
+        self._finished = 0
+        self.usage: dict[str, tuple[dict | None, float | None]] = {}  # agent steps: tokens and cost
+        self.quiet: set[str] = set()                # outcomes no event announced (cancelled before starting)
+        self.loops: dict[str, LoopState] = {}
+        self.tokens = Usage()
+        self.cost_usd = 0.0
+        self.steps_started = 0
+        self.unpriced_models: set[str] = set()
+        self.on_boundary: Callable[[Checkpoint], None] | None = None
+
+    # -- steps -------------------------------------------------------------------
+    def finish_step(self, path: str, outcome: Outcome, tokens: dict | None = None, cost_usd: float | None = None) -> None:
+        """Record a step's end; call it right before its ``step_end`` / ``step_skipped``."""
+        self.outcomes[path] = outcome
+        self._finished += 1
+        self.order[path] = self._finished
+        self.quiet.discard(path)
+        if tokens is not None or cost_usd is not None:
+            self.usage[path] = (tokens, cost_usd)
+        else:
+            self.usage.pop(path, None)
+
+    def note_step(self, path: str, outcome: Outcome, replace: bool = False) -> None:
+        """An outcome the scheduler needs that no event announces: kept out of checkpoints."""
+        if replace or path not in self.outcomes:
+            self.outcomes[path] = outcome
+            self._finished += 1
+            self.order[path] = self._finished
+            self.quiet.add(path)
+
+    def scope(self, ns: Callable[[str], str], ids: list[str]) -> ScopeOutcomes:
+        return ScopeOutcomes(self, ns, ids)
+
+    def forget(self, prefix: str) -> None:
+        """Drop what lies at or under ``prefix``: an iteration or a step about to run again."""
+        for key in [p for p in self.outcomes if under(p, prefix)]:
+            del self.outcomes[key]
+            self.order.pop(key, None)
+            self.usage.pop(key, None)
+            self.quiet.discard(key)
+        for key in [p for p in self.loops if under(p, prefix)]:
+            del self.loops[key]
+
+    # -- loops ---------------------------------------------------------------------
+    def loop(self, path: str, kind: str) -> LoopState:
+        found = self.loops.get(path)
+        if found is None:
+            found = self.loops[path] = LoopState(kind)
+        return found
+
+    def start_iteration(self, path: str, kind: str, key: int, prefix: str) -> None:
+        """Call right before ``iteration_start``: an iteration run again starts clean."""
+        if prefix in self.started:  # a first attempt has nothing to forget: no scan of the whole run
+            self.forget(prefix)
+        self.started.add(prefix)
+        if path in self.loops:
+            self.loops[path].iterations.pop(key, None)
+
+    def finish_iteration(self, path: str, kind: str, key: int, outcome: Outcome, item: Any = None) -> None:
+        """Record a finished iteration; call it right before its ``iteration_end``."""
+        self.loop(path, kind).iterations[key] = iteration_entry(kind, key, outcome.status, outcome.content,
+                                                                outcome.result, outcome.error, item)
+
+    def judged(self, path: str, iteration: int, verdict: dict) -> None:
+        """Record the judge's verdict on an iteration; call it right before ``judge_verdict``."""
+        entry = self.loop(path, "repeat-until").iterations.get(iteration)
+        if entry is not None:
+            entry["verdict"] = verdict_entry(verdict)
+
+    def finish_loop(self, path: str, kind: str, meta: LoopMeta, content: str) -> dict:
+        """Record the loop's end; returns the ``loop_end`` data to emit right after."""
+        record = self.loop(path, kind)
+        record.meta = meta
+        record.end = {**meta.as_dict(), "content": content, "loop_type": kind}
+        return dict(record.end)
+
+    def loop_meta(self) -> dict[str, dict]:
+        return {p: r.meta.as_dict() for p, r in self.loops.items() if r.meta is not None}
+
+    # -- budgets ---------------------------------------------------------------------
+    def spend(self, usage: Usage, cost: float | None, model: str) -> None:
+        self.tokens.prompt += usage.prompt
+        self.tokens.completion += usage.completion
+        if cost is None:
+            self.unpriced_models.add(model)
+        else:
+            self.cost_usd += cost
+
+    # -- checkpoints -------------------------------------------------------------------
+    def seed(self, checkpoint: Checkpoint) -> None:
+        """Start from ``checkpoint``: its steps count as finished and its loops' rounds as done."""
+        for path, entry in checkpoint.steps.items():
+            self.finish_step(path, Outcome(entry["status"], entry.get("content") or "", entry.get("result"),
+                                           entry.get("error"), bool(entry.get("blocked"))),
+                             entry.get("tokens"), entry.get("cost_usd"))
+            self.started.update(iteration_prefixes(path))
+        for path, loop in checkpoint.loops.items():
+            record = self.loop(path, loop["kind"])
+            for entry in loop["iterations"]:
+                key = entry["index"] if loop["kind"] == "forEach" else entry["iteration"]
+                record.iterations[key] = _copy(entry)
+                self.started.add(iteration_prefix(path, key, loop["kind"]))
+            if loop.get("end"):
+                record.end = dict(loop["end"])
+                record.meta = LoopMeta(record.end["rounds_completed"], bool(record.end.get("broke_early")),
+                                       record.end.get("break_reason") or "", record.end.get("stop_rule") or "")
+        spent = checkpoint.spent or {}
+        tokens = spent.get("tokens") or {}
+        self.tokens.prompt += int(tokens.get("prompt") or 0)
+        self.tokens.completion += int(tokens.get("completion") or 0)
+        self.cost_usd += float(spent.get("cost_usd") or 0.0)
+        self.steps_started += int(spent.get("steps_started") or 0)
+        self.unpriced_models.update(spent.get("unpriced_models") or [])
+
+    def snapshot(self, seq: int) -> Checkpoint:
+        steps = {}
+        for path, out in self.outcomes.items():
+            if path in self.quiet:
+                continue
+            tokens, cost = self.usage.get(path, (None, None))
+            steps[path] = step_entry(out.status, out.content, out.result, out.error, out.blocked, tokens, cost)
+        loops = {p: loop_entry(r.kind, {k: _copy(e) for k, e in r.iterations.items()}, dict(r.end) if r.end else None)
+                 for p, r in self.loops.items()}
+        spent = spent_entry(self.tokens.prompt, self.tokens.completion, self.cost_usd, self.steps_started,
+                            self.unpriced_models)
+        return Checkpoint(seq=seq, steps=steps, loops=loops, spent=spent)
+
+    def observe(self, event: dict) -> None:
+        """Called as each event is stamped: a checkpoint for ``on_boundary`` when it closes a boundary."""
+        if self.on_boundary is not None and boundary_of(event) is not None:
+            self.on_boundary(self.snapshot(event["seq"]))
+
+
+def _copy(entry: dict) -> dict:
+    out = dict(entry)
+    if "verdict" in out:
+        out["verdict"] = dict(out["verdict"])
+    return out
+
+
+class ScopeOutcomes(Mapping[str, Outcome]):
+    """One scope's outcomes by its own step ids, kept in the run's :class:`RunState`."""
+
+    def __init__(self, state: RunState, ns: Callable[[str], str], ids: list[str]) -> None:
+        self._state = state
+        self._ns = ns
+        self._local = {ns(i): i for i in ids}
+
+    def __getitem__(self, step_id: str) -> Outcome:
+        return self._state.outcomes[self._ns(step_id)]
+
+    def __iter__(self) -> Iterator[str]:
+        # The order they finished in, as a plain dict filled by the scheduler would give.
+        outcomes, order = self._state.outcomes, self._state.order
+        return iter([i for _, i in sorted((order[p], i) for p, i in self._local.items() if p in outcomes)])
+
+    def __len__(self) -> int:
+        outcomes = self._state.outcomes
+        return sum(1 for p in self._local if p in outcomes)
+
+    def __contains__(self, step_id: object) -> bool:
+        return isinstance(step_id, str) and self._ns(step_id) in self._state.outcomes
+
+    def finish(self, step_id: str, outcome: Outcome) -> Outcome:
+        self._state.finish_step(self._ns(step_id), outcome)
+        return outcome
+
+    def note(self, step_id: str, outcome: Outcome, replace: bool = False) -> None:
+        self._state.note_step(self._ns(step_id), outcome, replace)
+
