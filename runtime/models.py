@@ -64,6 +64,14 @@ class Run(models.Model):
     tools_used = models.BooleanField(default=False)  # an agent called a tool (submit_result aside)
     # The live view (runtime.view) of a finished run, folded once from its events: its page opens at once.
     view = models.JSONField(null=True, blank=True)
+    # Where the run goes on from (runtime.continuation): the state after event `start_seq`, as a checkpoint
+    # (runtime.checkpoints). Set when it resumes after its worker was lost (`resumes` times so far), or when it
+    # is a fork of `parent` (at `fork_point`: {step, iteration?, seq}), whose events up to there it inherited.
+    start_seq = models.BigIntegerField(default=0)
+    start_checkpoint = models.JSONField(null=True, blank=True)
+    resumes = models.PositiveIntegerField(default=0)
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks")
+    fork_point = models.JSONField(null=True, blank=True)
 
     objects = RunQuerySet.as_manager()
 
@@ -90,6 +98,8 @@ class RunEvent(models.Model):
     type = models.CharField(max_length=40)
     step_id = models.CharField(max_length=300, blank=True, default="")
     event_json = models.TextField()
+    # Emitted by an attempt that did not reach its next boundary (its worker was lost): kept, not replayed.
+    superseded = models.BooleanField(default=False)
 
     @property
     def event(self) -> dict:

@@ -63,7 +63,7 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
                        sleep: Callable[[float], Awaitable[None]] | None = None,
                        policies: Any = None, tools: RunTools | None = None,
                        on_boundary: Callable[[Checkpoint], None] | None = None,
-                       start: Checkpoint | None = None) -> RunResult:
+                       start: Checkpoint | None = None, first_seq: int = 0) -> RunResult:
     """Run ``document`` (already validated) to the end and return its result.
 
     ``providers`` maps provider names to configured instances; the default
@@ -80,6 +80,8 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     ``start`` starts the run from a checkpoint (of a run of this document, or of one edited after
     it): its finished steps and loop rounds are not run again and its spend counts against the
     budgets; a loop goes on at its next round with the earlier ones in its history.
+    ``first_seq``: the seq of the last event already stored for this run (a resumed run, or a fork
+    that inherited its parent's events), so that its events go on from there in one stream.
     """
     budgets = budgets or Budgets()
     control = control or RunControl()
@@ -90,6 +92,7 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
         providers[default_provider] = get_provider(default_provider)
     observed = _Observed(sink)
     emitter = Emitter(run_id, observed)
+    emitter.seq = first_seq
     ctx = RunContext(document=document, run_id=run_id, emitter=emitter, providers=providers,
                      default_provider=default_provider, budgets=budgets, control=control,
                      resolver=resolver if resolver is not None else FileResolver(),
