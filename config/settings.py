@@ -5,6 +5,7 @@ the in-memory channel layer and runs executed inside the server process.
 DATABASE_URL switches to PostgreSQL; REDIS_URL switches to channels_redis and
 Celery workers (RUNTIME_BACKEND may also be set explicitly).
 """
+import json
 import os
 import secrets
 from datetime import timedelta
@@ -164,11 +165,14 @@ RUNTIME_BACKEND = envstr("RUNTIME_BACKEND", "celery" if REDIS_URL else "inline")
 if RUNTIME_BACKEND not in ("inline", "celery"):
     raise ImproperlyConfiguredEnv(f"RUNTIME_BACKEND={RUNTIME_BACKEND!r}: use inline or celery")
 
-# Liveness of running runs: workers beat every RUN_HEARTBEAT_S; a run silent for
-# RUN_LOST_AFTER_S is marked failed ("worker lost") by the server's reaper.
+# Liveness of running runs: workers beat every RUN_HEARTBEAT_S; a run silent for RUN_LOST_AFTER_S has lost its
+# worker. The server's reaper then resumes it from its last step or iteration boundary (runtime.continuation), at
+# most RUN_MAX_RESUMES times; with RESUME_LOST_RUNS=0 it is marked failed ("worker lost") as before.
 RUN_HEARTBEAT_S = float(envstr("RUN_HEARTBEAT_S", "5"))
 RUN_LOST_AFTER_S = float(envstr("RUN_LOST_AFTER_S", "30"))
 RUN_REAPER_INTERVAL_S = float(envstr("RUN_REAPER_INTERVAL_S", "10"))
+RESUME_LOST_RUNS = envbool("RESUME_LOST_RUNS", True)
+RUN_MAX_RESUMES = envint("RUN_MAX_RESUMES", 3)
 PROVIDER_KEYS_SECRET = envstr("PROVIDER_KEYS_SECRET")
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -201,6 +205,28 @@ AGENT_CPU_SECONDS = envint("AGENT_CPU_SECONDS", 600)
 AGENT_MEMORY_MB = envint("AGENT_MEMORY_MB", 4096)
 AGENT_FILE_MB = envint("AGENT_FILE_MB", 1024)
 AGENT_WORKSPACE_MB = envint("AGENT_WORKSPACE_MB", 2048)
+# MCP tool servers (docs/tools.md, "MCP servers"). MCP_SERVERS: the administrator's, as a JSON list of
+# {"name", "command", "args", "env"} (stdio: started per run in the agent sandbox) or {"name", "url", "headers"}
+# (streamable HTTP); users add their own on their account. Users' URLs reach public addresses only unless
+# MCP_URLS_ALLOW_PRIVATE (default: as PROVIDER_URLS_ALLOW_PRIVATE). MCP_SANDBOX_PATHS: host folders a stdio
+# server sees read-only (its interpreter and code), separated by ':'.
+MCP_SERVERS = envstr("MCP_SERVERS", "[]")
+try:
+    _mcp_servers = json.loads(MCP_SERVERS or "[]")
+except ValueError as _exc:
+    raise ImproperlyConfiguredEnv(f"MCP_SERVERS is not valid JSON ({_exc})") from None
+if not isinstance(_mcp_servers, list) or not all(
+        isinstance(s, dict) and isinstance(s.get("name"), str) and (s.get("command") or s.get("url"))
+        for s in _mcp_servers):
+    raise ImproperlyConfiguredEnv('MCP_SERVERS must be a JSON list of {"name", "command", "args", "env"} or '
+                                  '{"name", "url", "headers"} objects')
+MCP_SERVERS = _mcp_servers
+MCP_URLS_ALLOW_PRIVATE = envbool("MCP_URLS_ALLOW_PRIVATE", PROVIDER_URLS_ALLOW_PRIVATE)
+MCP_SANDBOX_PATHS = [p for p in envstr("MCP_SANDBOX_PATHS").split(":") if p]
+MCP_START_TIMEOUT = envfloat("MCP_START_TIMEOUT", 30)
+MCP_CALL_TIMEOUT = envfloat("MCP_CALL_TIMEOUT", 120)
+# What the account page's "check" calls to connect to a user's server (accounts never imports the runtime).
+MCP_CHECKER = "runtime.tools.mcp.deployment.check_entry"
 WORKSPACES_DIR = Path(envstr("WORKSPACES_DIR", str(DATA_DIR / "workspaces"))).resolve()
 WORKSPACE_RETENTION_DAYS = envfloat("WORKSPACE_RETENTION_DAYS", 30)
 WORKSPACE_UPLOAD_MAX_BYTES = envint("WORKSPACE_UPLOAD_MAX_BYTES", 50 * 2**20)

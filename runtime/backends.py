@@ -8,7 +8,9 @@ with Django's client, management commands) a private background loop is used.
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
+import time
 from concurrent.futures import Future
 
 from django.conf import settings
@@ -34,6 +36,30 @@ def capture_server_loop(app):
         return await app(scope, receive, send)
 
     return wrapper
+
+
+def capture_loop_at_start() -> None:
+    """Under daphne, learn the server's loop as soon as it runs rather than at the first connection, so that runs
+    resumed when the server starts go on there (where the in-memory channel layer reaches the consumers)."""
+    if "twisted.internet.reactor" not in sys.modules:  # not daphne: do not install a reactor here
+        return
+    from twisted.internet import reactor
+
+    def capture() -> None:
+        global _server_loop
+        _server_loop = _server_loop or asyncio.get_event_loop()
+
+    reactor.callWhenRunning(capture)
+
+
+def server_loop_ready(timeout: float) -> bool:
+    """Wait (at most ``timeout`` seconds) until the server's loop is known and running."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if _server_loop is not None and _server_loop.is_running():
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def _loop() -> asyncio.AbstractEventLoop:

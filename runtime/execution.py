@@ -21,7 +21,7 @@ from django.utils import timezone
 from common.orm import off_loop
 from designer.errors import BadRequest
 from designer.workflows import saved_include
-from runtime import run_files, tool_gate
+from runtime import backends, continuation, run_files, tool_gate
 from runtime.announce import announce_status, executing_here
 from runtime.engine import Budgets, RunControl, RunResult, run_workflow
 from runtime.engine.context import StepError
@@ -44,7 +44,8 @@ def claim(run_id, worker: str):
     if run is None or run.status != RunStatus.QUEUED:
         return None
     now = timezone.now()
-    run.status, run.worker, run.started_at, run.heartbeat_at = RunStatus.RUNNING, worker[:200], now, now
+    # A resumed run keeps the time it first started: its clock and its duration budget go on from there.
+    run.status, run.worker, run.started_at, run.heartbeat_at = RunStatus.RUNNING, worker[:200], run.started_at or now, now
     run.save(update_fields=["status", "worker", "started_at", "heartbeat_at"])
     return run
 
@@ -184,6 +185,9 @@ async def _execute(run: Run, control: RunControl) -> str:
         providers = await off_loop(_providers_for)(run)
         if run.model:
             document = _with_default_model(document, run.model)
+        start, resumed = continuation.start_of(run)
+        if start is not None and "simulated" in providers:
+            await off_loop(continuation.replay_script)(providers["simulated"], run)
         saved = SavedWorkflowResolver(run.workspace_id)
         base_dir = await off_loop(run_files.source_dir)(run)
         result = await run_workflow(
@@ -191,7 +195,7 @@ async def _execute(run: Run, control: RunControl) -> str:
             budgets=Budgets.from_dict(run.budgets), control=control,
             resolver=FolderResolver(run_files.workspace_dir(run.id), saved) if base_dir else saved,
             prices=getattr(settings, "MODEL_PRICES", {}), default_provider=run.provider, policies=run.policies,
-            tools=tools,
+            tools=tools, start=start, first_seq=run.last_seq if start is not None else 0, resumed=resumed,
         )
     except BadRequest as exc:  # the files it should start from are gone or refused
         result = RunResult(status="failed", reason=f"the run could not start: {exc}", code="workspace")
@@ -260,13 +264,28 @@ class SavedWorkflowResolver:
 
 
 def reap_lost_runs() -> list[str]:
-    """Mark runs whose worker stopped beating as failed ("worker lost"); their events stay."""
+    """Runs whose worker stopped beating: each resumes from its last boundary on a live worker (this server on
+    the inline backend) or, past its resumes or with RESUME_LOST_RUNS=0, is failed ("worker lost"); its events stay."""
     cutoff = timezone.now() - timedelta(seconds=settings.RUN_LOST_AFTER_S)
     lost = list(Run.objects.filter(status__in=(RunStatus.RUNNING, RunStatus.PAUSED), heartbeat_at__lt=cutoff).values_list("id", flat=True))
     for run_id in lost:
-        with transaction.atomic():
-            now = timezone.now()
-            Run.objects.filter(pk=run_id, status__in=(RunStatus.RUNNING, RunStatus.PAUSED)).update(
-                status=RunStatus.FAILED, reason="worker lost", finished_at=now, **_paused_fields(run_id, False, now)
-            )
+        if continuation.resume_or_fail(run_id, "worker lost") == "resumed":
+            run = Run.objects.get(pk=run_id)
+            transaction.on_commit(lambda run=run: backends.dispatch(run))
     return [str(r) for r in lost]
+
+
+def resume_at_start() -> list[str]:
+    """When the server starts on the inline backend: the runs its earlier self was executing go on from their
+    last boundary (or fail, past their resumes), and queued runs nobody took start."""
+    if backends.backend_name() != "inline":
+        return []
+    worker = f"inline@{socket.gethostname()}"
+    ours = list(Run.objects.filter(backend="inline", status__in=(RunStatus.RUNNING, RunStatus.PAUSED), worker=worker)
+                .values_list("id", flat=True))
+    for run_id in ours:
+        continuation.resume_or_fail(run_id, "the server restarted")
+    waiting = list(Run.objects.filter(backend="inline", status=RunStatus.QUEUED))
+    for run in waiting:
+        backends.dispatch(run)
+    return [str(r) for r in ours]

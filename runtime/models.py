@@ -99,7 +99,7 @@ class RunEvent(models.Model):
     step_id = models.CharField(max_length=300, blank=True, default="")
     event_json = models.TextField()
     # Emitted by an attempt that did not reach its next boundary (its worker was lost): kept, not replayed.
-    superseded = models.BooleanField(default=False)
+    superseded = models.BooleanField(default=False, db_default=False)  # the recorder inserts rows with raw SQL
 
     @property
     def event(self) -> dict:

@@ -1,5 +1,5 @@
-"""Finds runs whose worker died (no heartbeat) and marks them failed, and prunes old workspaces, from the
-server process."""
+"""From the server process: resumes the runs its earlier life was executing, finds runs whose worker died (no
+heartbeat) and resumes them (or marks them failed past their resumes), and prunes old workspaces."""
 from __future__ import annotations
 
 import logging
@@ -8,9 +8,9 @@ import time
 
 from django.conf import settings
 
-from runtime import run_files
+from runtime import backends, run_files
 from runtime.announce import announce_status_sync
-from runtime.execution import reap_lost_runs
+from runtime.execution import reap_lost_runs, resume_at_start
 
 log = logging.getLogger(__name__)
 _started = False
@@ -37,6 +37,13 @@ def prune_workspaces() -> list[str]:
 
 def _loop() -> None:
     last_prune = 0.0
+    # Runs of the server's earlier life go on once its loop runs (or, outside daphne, on a loop of their own).
+    backends.server_loop_ready(timeout=30.0)
+    try:
+        for run_id in resume_at_start():
+            announce_status_sync(run_id)
+    except Exception:
+        log.exception("resuming runs at start failed")
     while True:
         time.sleep(settings.RUN_REAPER_INTERVAL_S)
         try:

@@ -28,6 +28,7 @@ from designer.errors import BadRequest
 from runtime.models import ACTIVE_STATUSES, Run, ToolApproval, WorkspaceBlob, WorkspaceSnapshot, WorkspaceUpload
 from runtime.tools import ToolSettings
 from runtime.tools.approvals import Approvals
+from runtime.tools.mcp import deployment as mcp_deployment
 from runtime.tools.session import RUN, RunTools, SnapshotRecord
 from runtime.tools.snapshots import from_json, text_of, to_json, unified
 
@@ -93,7 +94,7 @@ def seed(run: Run, root: Path) -> int:
     if snapshot is None:
         return 0
     written = 0
-    for path, content in _contents(snapshot):
+    for path, content in snapshot_contents(snapshot):
         if content is None:
             continue
         target = (root / path).resolve()
@@ -136,9 +137,13 @@ def build_run_tools(run: Run, document: dict) -> RunTools:
     seed(run, root)
     seed_folder(run, root)
     isolation = ((document.get("options") or {}).get("isolation") or RUN)
+    # The administrator's MCP servers and the run owner's own: started when the run starts (RunTools.open).
+    servers, problems = mcp_deployment.servers_for(run.owner_id)
     tools = RunTools(root, settings=tool_settings(),
                      isolation=isolation if isolation in (RUN, "step") else RUN, ask_before=list(run.ask_before or []),
-                     store=DatabaseStore(run.id), approvals=Approvals(on_ask=_asker(run.id)))
+                     store=DatabaseStore(run.id), approvals=Approvals(on_ask=_asker(run.id)),
+                     mcp_servers=servers, mcp_options=mcp_deployment.options())
+    tools.mcp_notices += problems
     run_id = run.id
 
     async def first_use() -> None:
@@ -231,7 +236,7 @@ def _blobs(run_id, digests: set[str]) -> dict[str, bytes]:
     return {digest: bytes(data) for digest, data in rows}
 
 
-def _contents(snapshot: WorkspaceSnapshot) -> list[tuple[str, bytes | None]]:
+def snapshot_contents(snapshot: WorkspaceSnapshot) -> list[tuple[str, bytes | None]]:
     manifest = from_json(snapshot.manifest)
     blobs = _blobs(snapshot.run_id, {s.digest for s in manifest.values()})
     return [(path, blobs.get(state.digest)) for path, state in sorted(manifest.items())]
@@ -293,5 +298,5 @@ def zip_of(run: Run, number: int | None = None) -> tuple[str, bytes]:
     snapshot = _snapshot(run, number) if number else latest(run.id)
     if snapshot is None:
         raise Http404(f"run {run.id} has no workspace files")
-    entries = [(path, data) for path, data in _contents(snapshot) if data is not None]
+    entries = [(path, data) for path, data in snapshot_contents(snapshot) if data is not None]
     return f"run-{str(run.id)[:8]}-workspace-{snapshot.number}.zip", archive.zip_entries(entries)

@@ -63,7 +63,8 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
                        sleep: Callable[[float], Awaitable[None]] | None = None,
                        policies: Any = None, tools: RunTools | None = None,
                        on_boundary: Callable[[Checkpoint], None] | None = None,
-                       start: Checkpoint | None = None, first_seq: int = 0) -> RunResult:
+                       start: Checkpoint | None = None, first_seq: int = 0,
+                       resumed: dict | None = None) -> RunResult:
     """Run ``document`` (already validated) to the end and return its result.
 
     ``providers`` maps provider names to configured instances; the default
@@ -82,6 +83,8 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     budgets; a loop goes on at its next round with the earlier ones in its history.
     ``first_seq``: the seq of the last event already stored for this run (a resumed run, or a fork
     that inherited its parent's events), so that its events go on from there in one stream.
+    ``resumed`` (``{reason, attempt, from_seq}``): this is a run going on after its worker was lost;
+    a ``message`` event right after ``workflow_start`` says so, for everyone watching.
     """
     budgets = budgets or Budgets()
     control = control or RunControl()
@@ -120,6 +123,9 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
         "total": len(steps), "name": document.get("name", ""), "provider": default_provider,
         "budgets": {k: v for k, v in budgets.__dict__.items() if v is not None},
         **({"from_checkpoint": start.seq} if start is not None else {})})
+    if resumed is not None:
+        await emitter.emit("message", message=f"run resumed after event {resumed.get('from_seq')}: {resumed.get('reason')} "
+                                              f"(resume {resumed.get('attempt')})", data={"level": "info", "resumed": resumed})
     unknown = unknown_tools_message(document.get("agents") or {})
     if unknown:
         await emitter.emit("error", error=unknown)

@@ -38,6 +38,11 @@ def _chunks(text: str, n: int = CHUNKS) -> list[str]:
     return [text[i:i + size] for i in range(0, len(text), size)]
 
 
+def script_keys(step_path: str | None, step_id: str | None, agent: str | None) -> list[str]:
+    """The script keys a call looks up, most specific first (see runtime.script)."""
+    return [k for k in (step_path, step_id, agent) if k] + ["*"]
+
+
 class SimulatedProvider(Provider):
     name = "simulated"
 
@@ -46,8 +51,7 @@ class SimulatedProvider(Provider):
         self.latency = self.script.latency if latency is None else latency
 
     async def chat(self, request: ChatRequest, on_delta: DeltaCallback | None = None) -> ChatReply:
-        keys = [k for k in (request.step_path, request.step_id, request.agent) if k] + ["*"]
-        reply = self.script.next_reply(keys)
+        reply = self.script.next_reply(script_keys(request.step_path, request.step_id, request.agent))
         latency = reply.latency if reply and reply.latency is not None else self.latency
         await asyncio.sleep(latency or 0)  # always yield, so other tasks (stop, pause) get their turn
         if reply and reply.error:

@@ -12,7 +12,9 @@ from tests.support.servers import base_env, celery_worker, fresh_postgres, fresh
 @pytest.fixture(scope="module")
 def cluster():
     with fresh_postgres() as database_url, fresh_redis_db() as redis_url:
-        env = base_env(DATABASE_URL=database_url, REDIS_URL=redis_url, RUN_HEARTBEAT_S=1, RUN_LOST_AFTER_S=6, RUN_REAPER_INTERVAL_S=1)
+        # RESUME_LOST_RUNS=0: a lost worker fails its run, as before runs could resume (tests/live/test_resume.py).
+        env = base_env(DATABASE_URL=database_url, REDIS_URL=redis_url, RUN_HEARTBEAT_S=1, RUN_LOST_AFTER_S=6, RUN_REAPER_INTERVAL_S=1,
+                       RESUME_LOST_RUNS=0)
         with running_server(env) as server:
             yield server
 
@@ -33,7 +35,7 @@ async def test_a_run_executes_on_the_worker_and_streams_to_a_websocket_client(cl
     assert final["loops"]["dev"]["break_reason"] == "judge"
 
 
-async def test_killing_the_worker_mid_run_marks_the_run_lost_and_keeps_its_events(cluster):
+async def test_with_resume_off_killing_the_worker_mid_run_marks_the_run_lost_and_keeps_its_events(cluster):
     with cluster.client("owner") as client:
         with celery_worker(cluster.env, name="doomed") as worker:
             run = start_run(client, iterations=40, latency=0.2, done_at=40)

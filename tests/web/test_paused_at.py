@@ -92,7 +92,8 @@ def test_a_finished_run_never_paused_has_no_paused_time(owner_client):
     assert done["status"] == "completed" and done["paused_at"] is None and done["paused_ms"] == 0
 
 
-def test_a_lost_paused_run_keeps_no_stale_paused_at(owner_client, owner):
+def test_a_lost_paused_run_keeps_no_stale_paused_at(owner_client, owner, settings):
+    settings.RESUME_LOST_RUNS = False  # failed for good, as before runs could resume
     workflow_id = post(owner_client, "/api/v1/workflows", {"source": judge_loop("lost-loop", 2)}).json()["id"]
     workflow = Workflow.objects.get(pk=workflow_id)
     long_ago = timezone.now() - timedelta(hours=1)

@@ -1,0 +1,142 @@
+"""Where a run goes on from: after its worker was lost (resume), or from another run's state (a fork).
+
+A run whose worker stops beating is not failed while it may resume (``RESUME_LOST_RUNS``, at most
+``RUN_MAX_RESUMES`` times): its state at the last boundary its events reached (:mod:`runtime.checkpoints`)
+becomes its start, the events after that boundary are marked superseded (kept, never deleted), its workspace
+is put back as the snapshot at that boundary left it, and it is queued again for any live worker (the server
+itself on the inline backend). What it had spent, superseded attempts included, still counts against its
+budgets. The engine then skips what is finished and numbers its events on from the last one stored, so
+watchers see one stream, with a message saying where it resumed and why.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from runtime import run_files
+from runtime.checkpoints import Checkpoint, boundaries, fold, load_events
+from runtime.models import Run, RunEvent, RunStatus, WorkspaceSnapshot
+from runtime.providers.simulated import script_keys
+
+log = logging.getLogger(__name__)
+RESUMED_KEY = "resumed"   # beside the checkpoint in Run.start_checkpoint: why and how often it resumed
+
+
+def start_of(run: Run) -> tuple[Checkpoint | None, dict | None]:
+    """The checkpoint a run starts from (None: from the beginning), and the resume notice when it resumed."""
+    data = run.start_checkpoint
+    if not data:
+        return None, None
+    notice = data.get(RESUMED_KEY) if isinstance(data, dict) else None
+    return Checkpoint.from_dict(data), notice
+
+
+def replay_script(provider, run: Run) -> int:
+    """A simulated provider's script goes on where the run's earlier calls left it (a resumed run, a fork): each
+    model request stored up to the run's start took the next reply for its key. Returns the calls counted."""
+    script = getattr(provider, "script", None)
+    if script is None or not run.start_seq:
+        return 0
+    texts = RunEvent.objects.filter(run=run, type="agent_turn", seq__lte=run.start_seq).order_by("seq").values_list(
+        "event_json", flat=True)
+    counted = 0
+    for event in map(json.loads, texts):
+        data = event.get("data") or {}
+        if data.get("phase") != "request" or (data.get("provider") or "simulated") != "simulated":
+            continue
+        path = event.get("stepId") or ""
+        script.skip(script_keys(path, path.rsplit(".", 1)[-1] if path else None, event.get("agent")))
+        counted += 1
+    return counted
+
+
+def resume_or_fail(run_id, reason: str) -> str:
+    """A run whose worker was lost: queued to resume from its last boundary, or failed for good (the
+    setting is off, or it already resumed ``RUN_MAX_RESUMES`` times). Returns "resumed", "failed" or
+    "gone" (it had finished or was already handled)."""
+    with transaction.atomic():
+        run = Run.objects.select_for_update().filter(pk=run_id).first()
+        if run is None or run.status not in (RunStatus.RUNNING, RunStatus.PAUSED):
+            return "gone"
+        now = timezone.now()
+        if not settings.RESUME_LOST_RUNS or run.resumes >= settings.RUN_MAX_RESUMES:
+            tail = f" (it had resumed {run.resumes} times, the most allowed)" if run.resumes else ""
+            paused = {"paused_ms": run.paused_ms + _paused_for(run, now), "paused_at": None} if run.paused_at else {}
+            Run.objects.filter(pk=run_id).update(status=RunStatus.FAILED, reason=f"{reason}{tail}", finished_at=now, **paused)
+            return "failed"
+        events = load_events(run_id)
+        at = _last_boundary(events)
+        checkpoint = fold(events, upto=at)
+        # What superseded attempts spent was spent: it counts against the budgets as it does on the bill.
+        checkpoint.spent = fold(events).spent
+        attempt = run.resumes + 1
+        RunEvent.objects.filter(run_id=run_id, seq__gt=at, superseded=False).update(superseded=True)
+        run.start_checkpoint = {**checkpoint.as_dict(), RESUMED_KEY: {"reason": reason, "attempt": attempt, "from_seq": at,
+                                                                      "of": settings.RUN_MAX_RESUMES}}
+        run.start_seq, run.resumes = at, attempt
+        run.status, run.worker, run.heartbeat_at = RunStatus.QUEUED, "", None
+        if run.paused_at:  # it goes on paused, as it was left
+            run.control_request = "pause"
+        run.save(update_fields=["start_checkpoint", "start_seq", "resumes", "status", "worker", "heartbeat_at", "control_request"])
+        restore_workspace(run, at)
+    log.warning("run %s: %s; resuming after event %s (resume %s of %s)", run_id, reason, at, attempt, settings.RUN_MAX_RESUMES)
+    return "resumed"
+
+
+def _paused_for(run: Run, now) -> int:
+    return int((now - run.paused_at).total_seconds() * 1000) if run.paused_at else 0
+
+
+def _last_boundary(events: list[dict]) -> int:
+    found = boundaries(events)
+    return found[-1].seq if found else 0
+
+
+def restore_workspace(run: Run, seq: int) -> int:
+    """Put the run's workspace back as its last snapshot at or before event ``seq`` left it (files a later
+    attempt wrote are removed, changed ones rewritten; files too big to have been kept stay as they are).
+    Returns the number of files written or removed; 0 when the run never recorded its workspace."""
+    number = _snapshot_at(run.pk, seq)
+    if number is None:
+        return 0
+    snapshot = WorkspaceSnapshot.objects.get(run=run, number=number)
+    root = run_files.workspace_dir(run.pk)
+    if not root.is_dir():
+        root.mkdir(parents=True, exist_ok=True)
+    wanted = dict(run_files.snapshot_contents(snapshot))
+    changed = 0
+    for path in _files_under(root):
+        if path not in wanted:
+            (root / path).unlink()
+            changed += 1
+    for path, content in wanted.items():
+        if content is None:
+            continue  # too big to have been kept: what is on disk is the best there is
+        target = root / path
+        if target.is_file() and not target.is_symlink() and target.read_bytes() == content:
+            continue
+        if target.is_symlink() or target.is_dir():
+            continue  # never written through a link, never over a folder
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+        changed += 1
+    return changed
+
+
+def _snapshot_at(run_id, seq: int) -> int | None:
+    texts = RunEvent.objects.filter(run_id=run_id, type="workspace_snapshot", seq__lte=seq).order_by("-seq").values_list(
+        "event_json", flat=True)
+    for text in texts:
+        data = json.loads(text).get("data") or {}
+        if data.get("workspace", "run") == "run" and isinstance(data.get("snapshot"), int):
+            return data["snapshot"]
+    return None
+
+
+def _files_under(root: Path) -> list[str]:
+    return [str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and not p.is_symlink()]

@@ -1,0 +1,59 @@
+"""What happens to a run whose worker stopped beating: it resumes (and runs to its end here, on the inline
+backend), or past its resumes, or with RESUME_LOST_RUNS=0, it fails saying why; a paused one goes on paused."""
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from designer.models import Workflow
+from runtime.execution import reap_lost_runs
+from runtime.models import Run, RunEvent, RunStatus
+from tests.support.documents import judge_loop
+from tests.web.test_runs_api import post, wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SCRIPT = {"replies": {"draft": ["a draft"], "judge": [{"content": "yes", "result": {"done": True, "reason": "ok"}}]}}
+
+
+def lost_run(owner_client, owner, **fields) -> Run:
+    workflow = Workflow.objects.get(pk=post(owner_client, "/api/v1/workflows", {"source": judge_loop("lost", 2)}).json()["id"])
+    long_ago = timezone.now() - timedelta(hours=1)
+    return Run.objects.create(owner=owner, workspace=workflow.workspace, workflow=workflow, version=workflow.latest(), script=SCRIPT,
+                              status=RunStatus.RUNNING, started_at=long_ago, heartbeat_at=long_ago, worker="celery@gone", **fields)
+
+
+def test_a_lost_run_resumes_and_runs_to_its_end(owner_client, owner):
+    run = lost_run(owner_client, owner)
+    assert reap_lost_runs() == [str(run.pk)]
+    done = wait_for(owner_client, str(run.pk))
+    assert done["status"] == "completed", done["reason"]
+    run.refresh_from_db()
+    assert run.resumes == 1 and run.started_at < timezone.now() - timedelta(minutes=59)  # its first start is kept
+    notes = [e.event for e in RunEvent.objects.filter(run=run, type="message") if "resumed" in (e.event.get("data") or {})]
+    assert [n["data"]["resumed"]["reason"] for n in notes] == ["worker lost"]
+
+
+def test_past_its_resumes_a_lost_run_fails_for_good(owner_client, owner, settings):
+    run = lost_run(owner_client, owner, resumes=settings.RUN_MAX_RESUMES)
+    reap_lost_runs()
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED and run.reason == f"worker lost (it had resumed {settings.RUN_MAX_RESUMES} times, the most allowed)"
+
+
+def test_with_resume_off_a_lost_run_fails_as_before(owner_client, owner, settings):
+    settings.RESUME_LOST_RUNS = False
+    run = lost_run(owner_client, owner)
+    reap_lost_runs()
+    run.refresh_from_db()
+    assert (run.status, run.reason, run.resumes) == (RunStatus.FAILED, "worker lost", 0)
+
+
+def test_a_lost_paused_run_goes_on_paused(owner_client, owner):
+    run = lost_run(owner_client, owner, paused_at=timezone.now() - timedelta(minutes=5))
+    Run.objects.filter(pk=run.pk).update(status=RunStatus.PAUSED)
+    reap_lost_runs()
+    paused = wait_for(owner_client, str(run.pk), statuses=("paused",))
+    assert paused["status"] == "paused"
+    assert post(owner_client, f"/api/v1/runs/{run.pk}/stop", {}).status_code == 200
+    assert wait_for(owner_client, str(run.pk))["status"] == "cancelled"
