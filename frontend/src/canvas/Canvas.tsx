@@ -49,6 +49,7 @@ export const Canvas = memo(function Canvas() {
   const doc = useEditor((s) => s.doc);
   const layout = useEditor((s) => s.layout);
   const selection = useEditor((s) => s.selection);
+  const selectedKeys = useEditor((s) => s.selectedKeys);
   const readOnly = useEditor((s) => s.readOnly);
   const problems = useProblemCounts();
   const measured = useRef(new Map<string, { width: number; height: number }>());
@@ -64,7 +65,26 @@ export const Canvas = memo(function Canvas() {
     return () => clearTimeout(t);
   }, [fitNonce, flow]);
 
+  // Pan to pasted or duplicated steps that landed out of view (at the zoom the user chose), once they are drawn.
+  const revealNonce = useEditor((s) => s.revealNonce);
+  useEffect(() => {
+    if (!revealNonce) return;
+    const t = setTimeout(() => {
+      const keys = store.getState().revealKeys.filter((k) => flow.getNode(k));
+      const el = document.querySelector('.canvas .react-flow');
+      if (keys.length === 0 || !el) return;
+      const b = flow.getNodesBounds(keys);
+      const r = el.getBoundingClientRect();
+      const tl = flow.flowToScreenPosition({ x: b.x, y: b.y });
+      const br = flow.flowToScreenPosition({ x: b.x + b.width, y: b.y + b.height });
+      if (tl.x >= r.left && tl.y >= r.top && br.x <= r.right && br.y <= r.bottom) return;
+      void flow.setCenter(b.x + b.width / 2, b.y + b.height / 2, { zoom: flow.getZoom(), duration: 200 });
+    }, 30);
+    return () => clearTimeout(t);
+  }, [revealNonce, flow, store]);
+
   const selectedKey = selection?.kind === 'step' ? selection.key : null;
+  const selectedSet = useMemo(() => new Set(selectedKey ? [...selectedKeys, selectedKey] : selectedKeys), [selectedKeys, selectedKey]);
   const selectedEdge = selection?.kind === 'edge' ? selection.id : null;
   // Nodes and edges keep their identity while unchanged, so that an edit of
   // one step re-renders one node, not the whole canvas.
@@ -75,7 +95,7 @@ export const Canvas = memo(function Canvas() {
     const out = graph.nodes.map((n) => {
       const m = measured.current.get(n.id);
       const container = isContainer(n.data.kind);
-      const selected = n.id === selectedKey;
+      const selected = selectedSet.has(n.id);
       const sig = nodeSignature(n, selected, readOnly);
       const prev = nodeCache.current.get(n.id);
       if (prev && prev.sig === sig) {
@@ -91,7 +111,7 @@ export const Canvas = memo(function Canvas() {
     });
     nodeCache.current = next;
     return out;
-  }, [graph, selectedKey, readOnly]);
+  }, [graph, selectedSet, readOnly]);
   const edges = useMemo(() => {
     const next = new Map<string, { sig: string; edge: FlowEdge }>();
     const out = graph.edges.map((e) => {
@@ -110,11 +130,28 @@ export const Canvas = memo(function Canvas() {
     return out;
   }, [graph, selectedEdge]);
 
+  // Box selection (Shift+drag): React Flow reports the nodes in the box as select changes while the
+  // box is drawn; they join what was selected before, as Shift does in Figma.
+  const box = useRef<{ before: string[]; inBox: Set<string> } | null>(null);
+  const boxEndedAt = useRef(0);
+  const onSelectionStart = useCallback(() => {
+    box.current = { before: store.getState().selectedKeys, inBox: new Set() };
+  }, [store]);
+  const onSelectionEnd = useCallback(() => {
+    const b = box.current;
+    box.current = null;
+    boxEndedAt.current = Date.now();
+    if (b && b.inBox.size > 0) store.getState().selectSteps([...b.before, ...b.inBox]);
+  }, [store]);
+
   const onNodesChange = useCallback(
     (changes: NodeChange<FlowNode>[]) => {
       let positions: Record<string, { x: number; y: number }> | null = null;
       for (const c of changes) {
-        if (c.type === 'dimensions' && c.dimensions) {
+        if (c.type === 'select' && box.current) {
+          if (c.selected) box.current.inBox.add(c.id);
+          else box.current.inBox.delete(c.id);
+        } else if (c.type === 'dimensions' && c.dimensions) {
           measured.current.set(c.id, c.dimensions);
         } else if (c.type === 'position' && c.position) {
           positions ??= { ...store.getState().layout.positions };
@@ -173,8 +210,19 @@ export const Canvas = memo(function Canvas() {
   // the arrow keys move focus to the nearest node that way (React Flow would move the node instead).
   const onNodeKey = useCallback(
     (e: React.KeyboardEvent<HTMLDivElement>) => {
-      const target = e.target as HTMLElement;
-      if (!target.classList?.contains('react-flow__node')) return;
+      const target = e.target as Element;
+      if (target.classList?.contains('react-flow__edge')) {
+        // A focused dependency (Tab reaches edges) goes with Delete, as a clicked one does.
+        const edge = flow.getEdge(target.getAttribute('data-id') ?? '');
+        if (edge && (e.key === 'Delete' || e.key === 'Backspace') && !store.getState().readOnly) {
+          e.preventDefault();
+          e.stopPropagation();
+          store.getState().select({ kind: 'edge', id: edge.id, source: edge.source, target: edge.target });
+          deleteSelection(store);
+        }
+        return;
+      }
+      if (!(target instanceof HTMLElement) || !target.classList.contains('react-flow__node')) return;
       const key = target.getAttribute('data-id');
       if (!key) return;
       if (e.key === 'Enter' || e.key === ' ') {
@@ -184,7 +232,8 @@ export const Canvas = memo(function Canvas() {
       } else if ((e.key === 'Delete' || e.key === 'Backspace') && !store.getState().readOnly) {
         e.preventDefault();
         e.stopPropagation();
-        store.getState().select({ kind: 'step', key });
+        // The focused node alone, unless it is one of several selected: then all of them.
+        if (!store.getState().selectedKeys.includes(key)) store.getState().select({ kind: 'step', key });
         deleteSelection(store);
       } else if (e.key in ARROWS) {
         e.preventDefault();
@@ -192,7 +241,7 @@ export const Canvas = memo(function Canvas() {
         nearestNode(target, ARROWS[e.key])?.focus();
       }
     },
-    [store],
+    [store, flow],
   );
 
   if (graph.unmapped) {
@@ -216,14 +265,22 @@ export const Canvas = memo(function Canvas() {
           onConnect={onConnect}
           isValidConnection={isValidConnection}
           onNodeDragStart={() => store.getState().setLayout(store.getState().layout, { history: true })}
-          onNodeClick={(_, n) => store.getState().select({ kind: 'step', key: n.id })}
+          onNodeClick={(e, n) => {
+            if (e.shiftKey || e.metaKey || e.ctrlKey) store.getState().toggleStep(n.id);
+            else store.getState().select({ kind: 'step', key: n.id });
+          }}
           onEdgeClick={(_, e) => store.getState().select({ kind: 'edge', id: e.id, source: e.source, target: e.target })}
-          onPaneClick={() => store.getState().select({ kind: 'workflow' })}
+          onPaneClick={() => {
+            // The click that ends a box selection is no click on the empty canvas.
+            if (Date.now() - boxEndedAt.current > 200) store.getState().select({ kind: 'workflow' });
+          }}
+          onSelectionStart={onSelectionStart}
+          onSelectionEnd={onSelectionEnd}
           nodesConnectable={!readOnly}
           nodesDraggable
           elementsSelectable
           deleteKeyCode={null}
-          selectionKeyCode={null}
+          selectionKeyCode="Shift"
           multiSelectionKeyCode={null}
           fitView
           fitViewOptions={{ padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM }}

@@ -131,6 +131,36 @@ export function renameCelRefs(expression: string, oldId: string, newId: string):
     .replace(new RegExp(`\\bsteps\\[\\s*(['"])${old}\\1\\s*\\]`, 'g'), ref);
 }
 
+/** The step ids a CEL expression reads (`steps.x`, `steps['x']`), each once, in order. */
+export function celStepRefs(expression: string): string[] {
+  const out: string[] = [];
+  for (const m of expression.matchAll(/\bsteps(?:\.([A-Za-z_][A-Za-z0-9_-]*)|\[\s*(['"])([^'"]+)\2\s*\])/g)) {
+    const id = m[1] ?? m[3];
+    if (id && !out.includes(id)) out.push(id);
+  }
+  return out;
+}
+
+/** Several renames at once, so that `a -> b` and `b -> c` do not turn `a` into `c`. */
+export function renameCelRefsMany(expression: string, renames: ReadonlyMap<string, string>): string {
+  const pairs = [...renames].filter(([from, to]) => from !== to);
+  let out = expression;
+  pairs.forEach(([from], i) => (out = renameCelRefs(out, from, `__rename_${i}__`)));
+  pairs.forEach(([, to], i) => (out = renameCelRefs(out, `__rename_${i}__`, to)));
+  return out;
+}
+
+export type CelFieldName = 'condition' | 'forEach' | 'until';
+
+/** Calls `fn` with each CEL expression of a step (its condition, its loop's forEach and until) and a setter for it. */
+export function forEachCel(step: Step, fn: (field: CelFieldName, expression: string, set: (next: string) => void) => void): void {
+  if (typeof step.condition === 'string') fn('condition', step.condition, (v) => (step.condition = v));
+  const loop = step.loop;
+  if (!isObject(loop)) return;
+  if (typeof loop.forEach === 'string') fn('forEach', loop.forEach, (v) => (loop.forEach = v));
+  if (typeof loop.until === 'string') fn('until', loop.until, (v) => (loop.until = v));
+}
+
 /** The CEL fields of a step that may name its siblings: its condition and its loop's forEach and until. */
 function renameInCelFields(step: Step, oldId: string, newId: string): void {
   if (typeof step.condition === 'string') step.condition = renameCelRefs(step.condition, oldId, newId);

@@ -5,6 +5,7 @@ import { tidyUp } from '../canvas/arrange';
 import { READABLE_ZOOM } from '../canvas/Canvas';
 import { useEditor, useEditorStore } from '../store/context';
 import { isDirty } from '../store/editorStore';
+import { CanvasOverlays } from './selection/CanvasOverlays';
 
 /** Sizes the canvas has measured, by node id (what elk should lay out). */
 function measuredSizes(nodes: { id: string; measured?: { width?: number; height?: number } }[]): Map<string, { width: number; height: number }> {
@@ -170,6 +171,7 @@ export function EditorToolbar({
           ▶ Run
         </button>
       </div>
+      <CanvasOverlays />
     </div>
   );
 }

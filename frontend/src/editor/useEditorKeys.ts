@@ -1,7 +1,9 @@
 import { useEffect } from 'react';
 import { deleteSelection } from '../canvas/deleteSelection';
+import { localKeys } from '../doc/keys';
 import type { EditorStore } from '../store/editorStore';
 import { isShortcut } from './commands/shortcuts';
+import { useClipboardKeys } from './selection/useClipboardKeys';
 
 /** Typing in a field, a select or the YAML view: the editor's shortcuts (but save) leave the keys alone. */
 function isEditable(el: EventTarget | null): boolean {
@@ -19,9 +21,11 @@ export interface KeyDialogs {
  * The editor's keyboard (the keys are in commands/shortcuts.ts): Ctrl+S saves
  * and Ctrl/Cmd+K opens the command palette (everywhere, but Ctrl+K not over
  * another dialog); outside text fields and dialogs, `?` shows the shortcuts,
- * Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y undo and redo, Delete removes the selection.
+ * Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y undo and redo, Ctrl+A selects every step, Delete removes the selection;
+ * copy, cut, paste and Ctrl+D are useClipboardKeys's.
  */
 export function useEditorKeys(store: EditorStore, save: () => Promise<void>, dialogOpen: boolean, dialogs?: KeyDialogs): void {
+  useClipboardKeys(store);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isShortcut('save', e)) {
@@ -47,6 +51,12 @@ export function useEditorKeys(store: EditorStore, save: () => Promise<void>, dia
       } else if (isShortcut('delete', e)) {
         e.preventDefault();
         deleteSelection(store);
+      } else if (isShortcut('select-none', e) && store.getState().selectedKeys.length > 1) {
+        store.getState().select({ kind: 'workflow' });
+      } else if (isShortcut('select-all', e)) {
+        e.preventDefault();
+        const { doc } = store.getState();
+        store.getState().selectSteps(Array.isArray(doc.steps) ? localKeys(doc.steps) : []);
       }
     };
     window.addEventListener('keydown', onKey);

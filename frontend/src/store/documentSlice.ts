@@ -5,6 +5,7 @@ import { renameInLayout } from '../doc/ops';
 import { emptyLayout, type WorkflowDoc } from '../doc/types';
 import { withLines } from './diagnostics';
 import { recordHistory } from './historySlice';
+import { keysOf } from './selectionSlice';
 import type { SyncEngine } from './validationSlice';
 import type { DocumentSlice, EditorState, GetEditor, SetEditor } from './types';
 
@@ -54,6 +55,8 @@ export function createDocumentSlice(set: SetEditor, get: GetEditor, sync: SyncEn
         past: [],
         future: [],
         selection: null,
+        selectedKeys: [],
+        notice: null,
       });
       if (!input.errors) {
         if (input.source) sync.afterTextEdit();
@@ -74,7 +77,10 @@ export function createDocumentSlice(set: SetEditor, get: GetEditor, sync: SyncEn
         patch.layout = opts.layout;
         patch.layoutRevision = get().layoutRevision + 1;
       }
-      if (opts.select !== undefined) patch.selection = opts.select;
+      if (opts.select !== undefined) {
+        patch.selection = opts.select;
+        patch.selectedKeys = opts.selectKeys ?? keysOf(opts.select);
+      }
       set(patch);
       sync.afterDocEdit();
     },
@@ -95,10 +101,10 @@ export function createDocumentSlice(set: SetEditor, get: GetEditor, sync: SyncEn
 
     renameKey(oldKey, newKey) {
       set({ layout: renameInLayout(get().layout, oldKey, newKey) });
+      const moved = (k: string) => (k === oldKey || k.startsWith(oldKey + '/') ? newKey + k.slice(oldKey.length) : k);
       const sel = get().selection;
-      if (sel?.kind === 'step' && (sel.key === oldKey || sel.key.startsWith(oldKey + '/'))) {
-        set({ selection: { kind: 'step', key: newKey + sel.key.slice(oldKey.length) } });
-      }
+      if (sel?.kind === 'step' && moved(sel.key) !== sel.key) set({ selection: { kind: 'step', key: moved(sel.key) } });
+      set({ selectedKeys: get().selectedKeys.map(moved) });
     },
 
     replaceAll(doc, source, layout) {
@@ -112,6 +118,7 @@ export function createDocumentSlice(set: SetEditor, get: GetEditor, sync: SyncEn
         revision: get().revision + 1,
         layoutRevision: get().layoutRevision + 1,
         selection: null,
+        selectedKeys: [],
         lastCoalesce: null,
       });
       sync.afterTextEdit();

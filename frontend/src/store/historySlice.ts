@@ -1,4 +1,5 @@
 // Undo and redo: snapshots of the document, its layout and its text.
+import { allKeys } from '../doc/keys';
 import type { SyncEngine } from './validationSlice';
 import type { GetEditor, HistorySlice, SetEditor, Snapshot } from './types';
 
@@ -24,6 +25,17 @@ export function recordHistory(set: SetEditor, get: GetEditor, coalesce: string |
   set({ past: nextPast, future: [], lastCoalesce: coalesce, lastEditAt: now });
 }
 
+/** Forgets selected steps the restored document does not have (an undone paste). */
+function pruneSelection(set: SetEditor, get: GetEditor): void {
+  const { doc, selectedKeys, selection } = get();
+  const known = new Set(allKeys(doc));
+  const kept = selectedKeys.filter((k) => known.has(k));
+  const stale = selection?.kind === 'step' && !known.has(selection.key);
+  if (kept.length !== selectedKeys.length || stale) {
+    set({ selectedKeys: kept, selection: stale ? (kept.length ? { kind: 'step', key: kept[kept.length - 1] } : null) : selection });
+  }
+}
+
 export function createHistorySlice(set: SetEditor, get: GetEditor, sync: SyncEngine): HistorySlice {
   const restore = (snap: Snapshot) => {
     set({
@@ -35,6 +47,7 @@ export function createHistorySlice(set: SetEditor, get: GetEditor, sync: SyncEng
       layoutRevision: get().layoutRevision + 1,
       lastCoalesce: null,
     });
+    pruneSelection(set, get);
     // The text is known; validate it (comments and lines included).
     sync.afterTextEdit();
   };

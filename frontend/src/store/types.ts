@@ -52,7 +52,7 @@ export interface DocumentState {
 
 export interface DocumentActions {
   load(input: LoadInput): void;
-  applyDoc(doc: WorkflowDoc, opts?: { coalesce?: string; layout?: Layout; select?: Selection | null }): void;
+  applyDoc(doc: WorkflowDoc, opts?: { coalesce?: string; layout?: Layout; select?: Selection | null; selectKeys?: string[] }): void;
   setSource(text: string): void;
   setLayout(layout: Layout, opts?: { history?: boolean }): void;
   renameKey(oldKey: string, newKey: string): void;
@@ -79,19 +79,41 @@ export interface ValidationActions {
   revalidate(): void;
 }
 
+/** A message about the last clipboard or loop edit (what was renamed, what could not stay valid). */
+export interface EditNotice {
+  kind: 'info' | 'warning' | 'error';
+  text: string;
+  /** More lines, one per thing to look at. */
+  details?: string[];
+}
+
 export interface SelectionState {
+  /** What the inspector shows; with several steps selected, the one chosen last. */
   selection: Selection | null;
+  /** Every selected step (shift-click, box select, a paste); the step in `selection` is one of them. */
+  selectedKeys: string[];
+  notice: EditNotice | null;
   focusField: string | null;
   /** YAML line to reveal (from the problems panel). */
   focusLine: number | null;
   focusNonce: number;
   /** Bumped to ask the canvas to fit the view (after an import, a tidy-up ...). */
   fitNonce: number;
+  /** Steps the canvas should bring into view (pasted, duplicated), when revealNonce changes. */
+  revealKeys: string[];
+  revealNonce: number;
 }
 
 export interface SelectionActions {
   select(selection: Selection | null, field?: string | null, line?: number | null): void;
+  /** Selects these steps; the inspector shows `primary` (default: the last). */
+  selectSteps(keys: readonly string[], primary?: string | null): void;
+  /** Adds a step to the selection, or takes it out if it is in. */
+  toggleStep(key: string): void;
+  notify(notice: EditNotice | null): void;
   requestFit(): void;
+  /** Asks the canvas to pan (not zoom) so these steps are in view. */
+  reveal(keys: readonly string[]): void;
 }
 
 export interface HistoryState {

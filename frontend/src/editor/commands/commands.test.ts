@@ -40,6 +40,16 @@ function sources(over: Partial<CommandSources> = {}): CommandSources {
     undo: act(),
     redo: act(),
     showShortcuts: act(),
+    pieces: {
+      copy: act(),
+      cut: act(),
+      paste: act(),
+      duplicate: act(),
+      wrapForEach: act(),
+      wrapRepeat: act(),
+      wrapJudge: act(),
+      unwrap: { run: vi.fn(), disabled: 'Select a loop first' },
+    },
     ...over,
   };
 }
@@ -85,6 +95,31 @@ describe('buildCommands', () => {
     const cs = buildCommands(sources());
     expect(cs.find((c) => c.id === 'save')!.shortcut).toBe('Ctrl+S');
     expect(cs.find((c) => c.id === 'shortcuts')!.shortcut).toBe('?');
+  });
+});
+
+describe('the commands on pieces of a workflow', () => {
+  it('offers copy, cut, paste, duplicate, the three wraps and unwrap, with their keys and why not', () => {
+    const src = sources();
+    const cs = buildCommands(src);
+    expect(ids(cs)).toEqual(expect.arrayContaining(['copy', 'cut', 'paste', 'duplicate', 'wrap:forEach', 'wrap:repeat', 'wrap:judge', 'unwrap']));
+    expect(cs.find((c) => c.id === 'duplicate')!.shortcut).toBe('Ctrl+D');
+    expect(cs.find((c) => c.id === 'paste')!.shortcut).toBe('Ctrl+V');
+    expect(cs.find((c) => c.id === 'unwrap')!.disabled).toBe('Select a loop first');
+    cs.find((c) => c.id === 'wrap:judge')!.run();
+    expect(src.pieces.wrapJudge.run).toHaveBeenCalled();
+    expect(filterCommands(cs, 'judge loop')[0].id).toBe('wrap:judge');
+    expect(filterCommands(cs, 'unwrap')[0].id).toBe('unwrap');
+  });
+
+  it('recognises Ctrl+D and Cmd+D as duplicate, not Ctrl+Shift+D', () => {
+    const ev = (mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean }>) => ({ key: 'd', ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+    expect(isShortcut('duplicate', ev({ ctrlKey: true }))).toBe(true);
+    expect(isShortcut('duplicate', ev({ metaKey: true }))).toBe(true);
+    expect(isShortcut('duplicate', ev({ ctrlKey: true, shiftKey: true }))).toBe(false);
+    expect(isShortcut('select-all', { ...ev({ metaKey: true }), key: 'a' })).toBe(true);
+    expect(isShortcut('select-all', { ...ev({}), key: 'a' })).toBe(false);
+    expect(SHORTCUTS.map((s) => s.keys)).toEqual(expect.arrayContaining(['Ctrl+C', 'Ctrl+X', 'Ctrl+V', 'Ctrl+D', 'Shift+click', 'Shift+drag']));
   });
 });
 

@@ -44,6 +44,19 @@ export interface CommandSources {
   undo: Action;
   redo: Action;
   showShortcuts: Action;
+  /** Copy, cut, paste, duplicate, wrap and unwrap of the selected steps. */
+  pieces: PieceActions;
+}
+
+export interface PieceActions {
+  copy: Action;
+  cut: Action;
+  paste: Action;
+  duplicate: Action;
+  wrapForEach: Action;
+  wrapRepeat: Action;
+  wrapJudge: Action;
+  unwrap: Action;
 }
 
 /** Every step of the document with its key (inner steps of loops as `loop/inner`), in document order. */
@@ -91,6 +104,14 @@ export function buildCommands(src: CommandSources): Command[] {
     action('undo', 'Undo', ['back'], src.undo, shortcut('undo').keys),
     action('redo', 'Redo', ['again'], src.redo, shortcut('redo').keys),
     action('shortcuts', 'Show keyboard shortcuts', ['help', 'keys', 'hotkeys'], src.showShortcuts, shortcut('help').keys),
+    action('copy', 'Copy the selected steps', ['copy', 'clipboard', 'yaml', 'selection'], src.pieces.copy, shortcut('copy').keys),
+    action('cut', 'Cut the selected steps', ['cut', 'clipboard', 'move'], src.pieces.cut, shortcut('cut').keys),
+    action('paste', 'Paste steps', ['paste', 'clipboard', 'yaml', 'insert'], src.pieces.paste, shortcut('paste').keys),
+    action('duplicate', 'Duplicate the selected steps', ['duplicate', 'clone', 'copy'], src.pieces.duplicate, shortcut('duplicate').keys),
+    action('wrap:forEach', 'Wrap in a forEach loop', ['wrap', 'loop', 'foreach', 'group', 'map'], src.pieces.wrapForEach),
+    action('wrap:repeat', 'Wrap in a repeat-until loop', ['wrap', 'loop', 'repeat', 'until', 'group'], src.pieces.wrapRepeat),
+    action('wrap:judge', 'Wrap in a judge loop', ['wrap', 'loop', 'judge', 'untilAgent', 'group'], src.pieces.wrapJudge),
+    action('unwrap', 'Unwrap loop', ['unwrap', 'loop', 'ungroup', 'flatten'], src.pieces.unwrap),
   );
   for (const { key, step } of stepKeys(src.doc)) {
     const agent = step && typeof step.agent === 'string' ? step.agent : '';

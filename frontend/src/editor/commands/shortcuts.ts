@@ -19,6 +19,14 @@ export type ShortcutId =
   | 'redo'
   | 'redo-y'
   | 'delete'
+  | 'copy'
+  | 'cut'
+  | 'paste'
+  | 'duplicate'
+  | 'select-all'
+  | 'select-none'
+  | 'select-add'
+  | 'select-box'
   | 'node-open'
   | 'node-move'
   | 'node-tab'
@@ -30,7 +38,7 @@ export interface Shortcut {
   keys: string;
   description: string;
   /** Where it works. */
-  where: 'everywhere' | 'outside text fields' | 'on a canvas node' | 'in a dialog';
+  where: 'everywhere' | 'outside text fields' | 'on a canvas node' | 'on the canvas' | 'in a dialog';
   /** Recognises the key, for the shortcuts useEditorKeys handles (the others are handled where they apply). */
   match?: (e: KeyLike) => boolean;
 }
@@ -45,8 +53,17 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: 'undo', keys: 'Ctrl+Z', description: 'Undo', where: 'outside text fields', match: (e) => mod(e) && !e.shiftKey && letter(e, 'z') },
   { id: 'redo', keys: 'Ctrl+Shift+Z', description: 'Redo', where: 'outside text fields', match: (e) => mod(e) && e.shiftKey && letter(e, 'z') },
   { id: 'redo-y', keys: 'Ctrl+Y', description: 'Redo', where: 'outside text fields', match: (e) => mod(e) && letter(e, 'y') },
-  { id: 'delete', keys: 'Delete / Backspace', description: 'Remove the selected step or connection', where: 'outside text fields', match: (e) => e.key === 'Delete' || e.key === 'Backspace' },
+  { id: 'delete', keys: 'Delete / Backspace', description: 'Remove the selected steps or connection', where: 'outside text fields', match: (e) => e.key === 'Delete' || e.key === 'Backspace' },
+  // Copy, cut and paste come as the browser's clipboard events (canvas/useClipboardKeys.ts): the keys are shown, not matched.
+  { id: 'copy', keys: 'Ctrl+C', description: 'Copy the selected steps (as zenflow YAML, with their agents)', where: 'outside text fields' },
+  { id: 'cut', keys: 'Ctrl+X', description: 'Cut the selected steps', where: 'outside text fields' },
+  { id: 'paste', keys: 'Ctrl+V', description: 'Paste steps (zenflow YAML from anywhere) into the selected loop or the workflow', where: 'outside text fields' },
+  { id: 'duplicate', keys: 'Ctrl+D', description: 'Duplicate the selected steps', where: 'outside text fields', match: (e) => mod(e) && !e.shiftKey && !e.altKey && letter(e, 'd') },
+  { id: 'select-all', keys: 'Ctrl+A', description: 'Select every top-level step', where: 'outside text fields', match: (e) => mod(e) && !e.shiftKey && !e.altKey && letter(e, 'a') },
+  { id: 'select-none', keys: 'Escape', description: 'Clear the selection of several steps', where: 'outside text fields', match: (e) => e.key === 'Escape' && !mod(e) && !e.shiftKey && !e.altKey },
   // Handled by the canvas (canvas/Canvas.tsx) and the dialogs (components/Modal.tsx).
+  { id: 'select-add', keys: 'Shift+click', description: 'Add a node to the selection, or take it out', where: 'on a canvas node' },
+  { id: 'select-box', keys: 'Shift+drag', description: 'Select the nodes in a box (added to the selection)', where: 'on the canvas' },
   { id: 'node-open', keys: 'Enter / Space', description: 'Open the focused node in the inspector', where: 'on a canvas node' },
   { id: 'node-move', keys: 'Arrow keys', description: 'Move the focus to the nearest node that way', where: 'on a canvas node' },
   { id: 'node-tab', keys: 'Tab / Shift+Tab', description: 'Move the focus from node to node', where: 'on a canvas node' },

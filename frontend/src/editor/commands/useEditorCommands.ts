@@ -9,6 +9,8 @@ import { PALETTE, paletteItem } from '../../nodes/registry';
 import { useEditor, useEditorStore } from '../../store/context';
 import { useFit, useTidy, useToolbarGates } from '../EditorToolbar';
 import { buildCommands, type Command } from './commands';
+import { pieceActions } from './pieceActions';
+import { useViewCentre } from '../selection/useClipboardKeys';
 
 export interface EditorCommandHandlers {
   save(): void;
@@ -33,6 +35,8 @@ export function useEditorCommands(h: EditorCommandHandlers): Command[] {
   const readOnly = useEditor((s) => s.readOnly);
   const canUndo = useEditor((s) => s.past.length > 0);
   const canRedo = useEditor((s) => s.future.length > 0);
+  const selected = useEditor((s) => s.selectedKeys);
+  const centre = useViewCentre();
 
   return useMemo(() => {
     const editDenied = h.editDenied ?? (readOnly ? 'Read only: your role cannot change this workflow' : null);
@@ -67,6 +71,7 @@ export function useEditorCommands(h: EditorCommandHandlers): Command[] {
       undo: { run: () => store.getState().undo(), disabled: canUndo ? null : 'Nothing to undo' },
       redo: { run: () => store.getState().redo(), disabled: canRedo ? null : 'Nothing to redo' },
       showShortcuts: { run: h.showShortcuts },
+      pieces: pieceActions(store, selected, editDenied, centre),
     });
-  }, [h, doc, readOnly, store, flow, tidy, fit, gates.runBlocked, gates.runTitle, gates.exportBlocked, gates.exportTitle, canUndo, canRedo]);
+  }, [h, doc, readOnly, store, flow, tidy, fit, gates.runBlocked, gates.runTitle, gates.exportBlocked, gates.exportTitle, canUndo, canRedo, selected, centre]);
 }
