@@ -1,3 +1,4 @@
+import './theme/applyStoredTheme';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@xyflow/react/dist/style.css';

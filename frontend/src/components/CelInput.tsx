@@ -47,12 +47,12 @@ export const celLanguage = StreamLanguage.define<{ inString: string | null }>({
 });
 
 const celStyle = HighlightStyle.define([
-  { tag: tags.string, color: '#0a7a3d' },
-  { tag: tags.number, color: '#9a4d00' },
-  { tag: tags.operator, color: '#a3127a' },
-  { tag: tags.keyword, color: '#3545c8', fontWeight: '600' },
-  { tag: tags.special(tags.variableName), color: '#0b62a4', fontWeight: '600' },
-  { tag: tags.propertyName, color: '#303846' },
+  { tag: tags.string, color: 'var(--code-literal)' },
+  { tag: tags.number, color: 'var(--code-number)' },
+  { tag: tags.operator, color: 'var(--code-operator)' },
+  { tag: tags.keyword, color: 'var(--code-keyword)', fontWeight: '600' },
+  { tag: tags.special(tags.variableName), color: 'var(--code-definition)', fontWeight: '600' },
+  { tag: tags.propertyName, color: 'var(--code-property)' },
 ]);
 
 export function CelInput({

@@ -4,7 +4,8 @@ import { useEffect, useEffectEvent, useRef } from 'react';
 import { Annotation, EditorState, type Extension } from '@codemirror/state';
 import { EditorView, keymap, placeholder as placeholderExt, lineNumbers, highlightActiveLine } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { codeHighlightStyle } from './codeTheme';
 
 const External = Annotation.define<boolean>();
 
@@ -36,7 +37,7 @@ export function CodeEditor(props: CodeEditorProps) {
     const exts: Extension[] = [
       history(),
       keymap.of([...defaultKeymap, ...historyKeymap, ...(props.tabMovesFocus ? [] : [indentWithTab])]),
-      syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+      syntaxHighlighting(codeHighlightStyle, { fallback: true }),
       bracketMatching(),
       indentOnInput(),
       EditorView.lineWrapping,
@@ -47,7 +48,9 @@ export function CodeEditor(props: CodeEditorProps) {
         if (u.transactions.some((t) => t.annotation(External))) return;
         emitChange(u.state.doc.toString());
       }),
+      // tabindex: a read-only view is not contenteditable, and its scrolled text must still be reachable by keyboard.
       EditorView.contentAttributes.of({
+        tabindex: '0',
         'aria-label': props.ariaLabel ?? 'code',
         ...(props.testId ? { 'data-testid': props.testId } : {}),
         ...(props.id ? { id: props.id } : {}),

@@ -320,6 +320,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
           .catch((err) => setNotice({ kind: 'error', text: errorText(err) }));
       }}
     >
+      <EditorHeading />
       <EditorToolbar
         saving={saving}
         showYaml={showYaml}
@@ -405,6 +406,12 @@ function Editor({ workflowId }: { workflowId: number | null }) {
 }
 
 /** The command palette over the editor's commands (built only while it is open). */
+/** The page's heading for assistive technology: the toolbar already shows the workflow's name to the eye. */
+function EditorHeading() {
+  const name = useEditor((s) => (typeof s.doc.name === 'string' ? s.doc.name : ''));
+  return <h1 className="visually-hidden">{name ? `Workflow ${name}` : 'New workflow'}</h1>;
+}
+
 function EditorCommandPalette({ onClose, ...handlers }: EditorCommandHandlers & { onClose: () => void }) {
   const commands = useEditorCommands(handlers);
   return <CommandPalette commands={commands} onClose={onClose} />;

@@ -192,7 +192,9 @@ export function WorkflowsList() {
               <th>Version</th>
               <th>Status</th>
               <th>Updated</th>
-              <th aria-label="Actions" />
+              <th>
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -69,11 +69,11 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
     <>
       <div className="toolbar">
         <div className="toolbar-title">
-          <span className="wf-name">
+          <h1 className="wf-name">
             Run {shortId(runId)} · {run ? <Link to={`/workflows/${run.workflow_id}`} title={run.workflow_name}>
                 {run.workflow_name}
               </Link> : '…'}
-          </span>
+          </h1>
           {run && <span className="muted small">v{run.version}</span>}
           {startedBy && (
             <span className="muted small nowrap" data-testid="run-started-by">

@@ -137,13 +137,14 @@ export function WorkspaceSwitcher({ page }: { page: string }) {
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
-        aria-label={label}
         title={label}
         onClick={() => (open ? close(false) : openMenu('current'))}
         onKeyDown={onButtonKey}
         data-testid="workspace-switcher"
         data-workspace-id={current?.id ?? ''}
       >
+        {/* The name read aloud starts with the visible text's words, so voice control finds the button by what it shows. */}
+        {current && <span className="visually-hidden">Workspace: </span>}
         <span className="ws-name">{current?.name ?? 'Choose a workspace'}</span>
         {current && <span className="ws-tag">{tag(current)}</span>}
         <span className="ws-caret" aria-hidden>

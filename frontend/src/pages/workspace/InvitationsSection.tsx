@@ -144,7 +144,9 @@ export function InvitationsSection({ detail }: SectionProps) {
               <th>Role</th>
               <th>Expires</th>
               <th>Made by</th>
-              <th aria-label="Actions" />
+              <th>
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -51,7 +51,9 @@ export function KeysSection({ detail, onDetail }: SectionProps) {
               <th>Provider</th>
               <th>Key</th>
               <th>Base URL</th>
-              <th aria-label="Actions" />
+              <th>
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -50,7 +50,9 @@ export function MembersSection({ detail, me, onDetail }: SectionProps) {
           <tr>
             <th>Member</th>
             <th>Role</th>
-            <th aria-label="Actions" />
+            <th>
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -60,7 +60,7 @@ export function BigRunHeader({ runId, run, viewRun, status, reason, conn, accept
     <>
       <div className="toolbar">
         <div className="toolbar-title">
-          <span className="wf-name">
+          <h1 className="wf-name">
             Run {shortId(runId)} ·{' '}
             {run ? (
               <Link to={`/workflows/${run.workflow_id}`} title={run.workflow_name}>
@@ -69,7 +69,7 @@ export function BigRunHeader({ runId, run, viewRun, status, reason, conn, accept
             ) : (
               '…'
             )}
-          </span>
+          </h1>
           <span className="pill small" title="This run is too big to replay event by event: the page draws the server's summary of it">
             big run
           </span>
