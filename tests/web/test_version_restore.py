@@ -85,3 +85,23 @@ def test_in_a_team_only_editors_and_above_may_restore(owner, role, status):
     if status == 403:
         assert "editor" in response.json()["detail"]
     assert owner_client.get(f"/api/v1/workflows/{wid}").json()["version"] == (3 if status == 201 else 2)
+
+
+def test_a_folder_workflow_gets_the_restored_versions_files_back(owner, owner_client):
+    from designer import workflows
+    from designer.models import VersionFile
+
+    source = "name: folder\nsteps:\n  - id: draft\n    instructions: Write.\n    contextFiles: [notes/brief.md]\n"
+    wid = workflows.create(owner, source=source, document=None, files={"notes/brief.md": b"first brief\n"}, main_path="main.yaml").pk
+    workflows.save_file(owner, wid, "notes/brief.md", b"second brief\n")
+    response = post(owner_client, f"/api/v1/workflows/{wid}/versions/1/restore")
+    assert response.status_code == 201 and response.json()["version"] == 3
+
+    def files(number: int) -> dict[str, bytes]:
+        rows = VersionFile.objects.filter(version__workflow_id=wid, version__number=number).select_related("blob")
+        return {r.path: bytes(r.blob.data) for r in rows}
+
+    assert files(2) == {"notes/brief.md": b"second brief\n"}
+    assert files(3) == files(1) == {"notes/brief.md": b"first brief\n"}
+    third = workflows.version(owner, wid, 3)
+    assert third.main_path == "main.yaml" and third.valid

@@ -1,0 +1,34 @@
+// The run page's rounds: each loop of the run with its chart.
+import { useEditor } from '../../store/context';
+import type { RunState } from '../reduce';
+import { RoundsChart } from './RoundsChart';
+
+export interface RoundsPanelProps {
+  /** The run's reduced state, or the part of it the charts read. */
+  state: Pick<RunState, 'loops' | 'tools'>;
+}
+
+export function RoundsPanel({ state }: RoundsPanelProps) {
+  const keys = Object.keys(state.loops);
+  if (!keys.length) {
+    return (
+      <p className="muted" data-testid="rounds-none">
+        This run has no loop rounds yet. Each loop gets a chart of its rounds here once it starts.
+      </p>
+    );
+  }
+  return (
+    <div className="rounds-panel" data-testid="rounds-panel">
+      {keys.map((key) => (
+        <RoundsChart key={key} loopKey={key} loop={state.loops[key]} tools={state.tools} />
+      ))}
+    </div>
+  );
+}
+
+/** The panel fed from the run page's store: what a "Rounds" tab renders. */
+export function RoundsTab() {
+  const loops = useEditor((s) => s.runState.loops);
+  const tools = useEditor((s) => s.runState.tools);
+  return <RoundsPanel state={{ loops, tools }} />;
+}
