@@ -11,7 +11,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /** The run view's own modules; the run model (reduce, labels, socket, policies ...) sits below everything that draws. */
-const RUN_VIEW = 'run/(RunPage|RunHeader|RunControls|RunSide|RunFigures|LivePanel|DetailsPanel|MetricsPanel|EventsPanel|EventLog|StepDetails|VerdictList|LoopOutput|Pre|PoliciesForm|useRunLoader|useShownStatus|ToolCallList|ToolsPanel|PendingApprovals|SandboxWarning|WorkspacePanel|SnapshotList|FileTree|FileViewer|ChangesView|useRunWorkspace|useSnapshotData|big|view/useRunView)';
+const RUN_VIEW = 'run/(RunPage|RunHeader|RunControls|RunSide|RunFigures|LivePanel|DetailsPanel|MetricsPanel|EventsPanel|EventLog|StepDetails|VerdictList|LoopOutput|Pre|PoliciesForm|useRunLoader|useShownStatus|ToolCallList|ToolsPanel|PendingApprovals|SandboxWarning|WorkspacePanel|SnapshotList|FileTree|FileViewer|ChangesView|useRunWorkspace|useSnapshotData|big|rounds|compare|fork|view/useRunView)';
 const UI = ['pages', 'editor', 'canvas', RUN_VIEW];
 
 /** Imports that would run back up a layer: each folder (a regular expression on the import path) is above this one. */

@@ -35,7 +35,7 @@ def test_ctrl_k_adds_a_foreach_loop(page):
     open_palette(page)
     dialog = page.get_by_role("dialog", name="Command palette")
     assert dialog.is_visible()
-    combo = page.get_by_role("combobox")
+    combo = page.get_by_test_id("command-input")
     assert page.evaluate("() => document.activeElement.getAttribute('data-testid')") == "command-input"
     assert combo.get_attribute("aria-controls") == page.get_by_role("listbox").get_attribute("id")
     page.keyboard.type("forEach")

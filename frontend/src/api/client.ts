@@ -218,7 +218,7 @@ export type LoopPosition = { index: number } | { iteration: number };
 
 export const api = {
   me: () => request<{ username: string }>('GET', '/me'),
-  validate: (body: { source: string } | { document: WorkflowDoc }, signal?: AbortSignal) =>
+  validate: (body: ({ source: string } | { document: WorkflowDoc }) & { workflow_id?: number }, signal?: AbortSignal) =>
     request<ValidateResult>('POST', '/validate', body, { signal }),
   render: (body: { document: WorkflowDoc; format: 'yaml' | 'json'; source?: string }, signal?: AbortSignal) =>
     request<{ text: string }>('POST', '/render', body, { signal }),

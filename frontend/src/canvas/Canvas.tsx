@@ -290,12 +290,12 @@ export const Canvas = memo(function Canvas() {
           proOptions={{ hideAttribution: true }}
           defaultEdgeOptions={{ type: 'smoothstep' }}
         >
-          <Background gap={20} size={1} color="#dfe3ea" />
+          <Background gap={20} size={1} color="var(--grid-dot)" />
           <MiniMap
             pannable
             zoomable
-            nodeColor={(n) => (isObject(n.data) && typeof n.type === 'string' && n.type !== 'step' && n.type !== 'include' ? '#e8ecff' : '#c8d0e0')}
-            nodeStrokeColor="#8a94a6"
+            nodeColor={(n) => (isObject(n.data) && typeof n.type === 'string' && n.type !== 'step' && n.type !== 'include' ? 'var(--accent-soft)' : 'var(--neutral-soft)')}
+            nodeStrokeColor="var(--handle)"
             style={{ width: 150, height: 96 }}
             ariaLabel="Overview of the workflow"
           />

@@ -26,6 +26,10 @@ import { CommandPalette } from './commands/CommandPalette';
 import { ShortcutHelp } from './commands/ShortcutHelp';
 import { useEditorCommands, type EditorCommandHandlers } from './commands/useEditorCommands';
 import { followWorkspace, useCurrentWorkspace } from '../workspaces/current';
+import { Link } from '../components/Link';
+import { compareUrl } from '../versions/links';
+import { EditNoticeBar } from './selection/EditNoticeBar';
+import { SelectionBar } from './selection/SelectionBar';
 import { cannotEditReason, cannotRunReason, capabilities, readOnlyReason } from '../workspaces/roles';
 import { initialShowYaml, rememberShowYaml } from './yamlPanelPreference';
 import { YamlView } from './YamlView';
@@ -341,6 +345,12 @@ function Editor({ workflowId }: { workflowId: number | null }) {
       {viewingVersion && (
         <Banner kind="info">
           You are looking at version {viewingVersion}.{editDenied ? '' : ' Save to make it the latest version again.'}
+          {workflowId !== null && (
+            <>
+              {' '}
+              <Link to={compareUrl(workflowId, Number(viewingVersion))}>Compare it with the latest</Link>
+            </>
+          )}
         </Banner>
       )}
       {restored && (
@@ -369,6 +379,8 @@ function Editor({ workflowId }: { workflowId: number | null }) {
             </div>
           )}
           {dragOver && <div className="drop-overlay">Drop a YAML or JSON file to import it</div>}
+          <EditNoticeBar />
+          {!readOnlyView && <SelectionBar />}
         </div>
         {showYaml && <YamlView />}
         <Inspector />

@@ -5,7 +5,7 @@ import { tidyUp } from '../canvas/arrange';
 import { READABLE_ZOOM } from '../canvas/Canvas';
 import { useEditor, useEditorStore } from '../store/context';
 import { isDirty } from '../store/editorStore';
-import { CanvasOverlays } from './selection/CanvasOverlays';
+import { CompareVersionsLink } from '../versions/CompareVersionsLink';
 
 /** Sizes the canvas has measured, by node id (what elk should lay out). */
 function measuredSizes(nodes: { id: string; measured?: { width?: number; height?: number } }[]): Map<string, { width: number; height: number }> {
@@ -85,6 +85,7 @@ export function EditorToolbar({
   const docName = useEditor((s) => (typeof s.doc.name === 'string' ? s.doc.name : ''));
   const dirty = useEditor(isDirty);
   const version = useEditor((s) => s.savedVersion);
+  const workflowId = useEditor((s) => s.workflowId);
   const { errors, blocking, valid, exportBlocked, exportTitle, runBlocked, runTitle } = useToolbarGates(runDenied);
   const canUndo = useEditor((s) => s.past.length > 0);
   const canRedo = useEditor((s) => s.future.length > 0);
@@ -106,6 +107,7 @@ export function EditorToolbar({
           </span>
         )}
         <span className="muted small">{version ? `v${version}` : 'not saved yet'}</span>
+        <CompareVersionsLink workflowId={workflowId} version={version} />
         <span
           className={`pill ${valid === true && blocking.length === 0 ? 'pill-ok' : valid === null ? '' : 'pill-bad'}`}
           data-testid="validity"
@@ -171,7 +173,6 @@ export function EditorToolbar({
           ▶ Run
         </button>
       </div>
-      <CanvasOverlays />
     </div>
   );
 }

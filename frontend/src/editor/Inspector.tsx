@@ -7,8 +7,9 @@ import { CrashProbe } from '../components/CrashProbe';
 import { locate } from '../doc/keys';
 import { kindOf } from '../graph/mapping';
 import { NODE_KINDS } from '../nodes/registry';
-import { useEditor } from '../store/context';
+import { useEditor, useEditorStore } from '../store/context';
 import type { Selection } from '../store/editorStore';
+import { FilePanel } from './files/FilePanel';
 import { AgentsPanel } from './inspector/AgentsPanel';
 import { EdgePanel } from './inspector/EdgePanel';
 import { IncludesPanel } from './inspector/IncludesPanel';
@@ -16,8 +17,8 @@ import { OptionsPanel } from './inspector/OptionsPanel';
 import { useFocusField } from './inspector/useFocusField';
 import { WorkflowPanel } from './inspector/WorkflowPanel';
 
-type Tab = 'workflow' | 'agents' | 'options' | 'includes';
-const TABS: Tab[] = ['workflow', 'agents', 'options', 'includes'];
+type Tab = 'workflow' | 'agents' | 'options' | 'includes' | 'files';
+const TABS: Tab[] = ['workflow', 'agents', 'options', 'includes', 'files'];
 
 /** The tab a selection opens; other selections keep the tab the user chose. */
 function tabOf(selection: Selection | null): Tab | null {
@@ -31,6 +32,22 @@ function tabOf(selection: Selection | null): Tab | null {
     default:
       return null;
   }
+}
+
+/** The workflow's folder; a file saved there is a new version, so the editor's version follows. */
+function FilesTab() {
+  const store = useEditorStore();
+  const workflowId = useEditor((s) => s.workflowId);
+  const readOnly = useEditor((s) => s.readOnly);
+  const onSaved = (version: number) => {
+    const s = store.getState();
+    if (s.workflowId !== null) s.markSaved(s.workflowId, version, s.savedRevision, s.savedLayoutRevision);
+  };
+  return (
+    <div className="insp-body">
+      <FilePanel workflowId={workflowId} readOnly={readOnly} onSaved={onSaved} />
+    </div>
+  );
 }
 
 export const Inspector = memo(function Inspector() {
@@ -70,6 +87,7 @@ export const Inspector = memo(function Inspector() {
         {tab === 'agents' && <AgentsPanel selected={selection?.kind === 'agent' ? selection.name : null} />}
         {tab === 'options' && <OptionsPanel />}
         {tab === 'includes' && <IncludesPanel />}
+        {tab === 'files' && <FilesTab />}
       </>
     );
   }

@@ -20,7 +20,9 @@ export function ToolChecklist({
   compact?: boolean;
 }) {
   return (
-    <ul className={`tool-checklist${compact ? ' compact' : ''}`} role="group" aria-label={label}>
+    // The group wraps the list: a role on the <ul> itself would stop its items counting as list items.
+    <div role="group" aria-label={label}>
+    <ul className={`tool-checklist${compact ? ' compact' : ''}`}>
       {choices.map((c) => (
         <li key={c.name} className={c.known ? undefined : 'tool-unknown'}>
           <label className="check" title={c.description || undefined}>
@@ -33,5 +35,6 @@ export function ToolChecklist({
         </li>
       ))}
     </ul>
+    </div>
   );
 }

@@ -4,6 +4,8 @@ import { api } from '../api/client';
 import type { Run, SocketMessage } from '../api/types';
 import { Banner } from '../components/Banner';
 import { Link } from '../components/Link';
+import { navigate } from '../router';
+import '../run/compare/compare.css';
 import { when } from '../format/dates';
 import { useCurrentWorkspace, useWorkspaces, useWorkspaceScope } from '../workspaces/current';
 import { NO_RUN_FILTERS, readRunFilters, runMatches, runQuery, runsFiltered, withRunFilters, type RunFilters } from './listFilters';
@@ -21,8 +23,32 @@ const KNOWN_PROVIDERS: readonly (readonly [string, string])[] = [
   ['anthropic', 'anthropic'],
 ];
 
+/** Two runs picked in the list: compared (the older as A) when they are of one workflow. */
+function ComparePicked({ picked, runs, onClear }: { picked: string[]; runs: Run[]; onClear: () => void }) {
+  const chosen = picked.map((id) => runs.find((r) => r.id === id)).filter((r): r is Run => !!r);
+  const [a, b] = [...chosen].sort((x, y) => x.created_at.localeCompare(y.created_at));
+  const why =
+    chosen.length < 2 ? 'Pick one more run of the same workflow.' : a.workflow_id !== b.workflow_id ? 'These two runs are of different workflows: pick two of the same one.' : null;
+  return (
+    <div className="compare-bar" role="region" aria-label="Compare runs" data-testid="compare-bar">
+      <span>
+        {chosen.length} of 2 runs picked. {why}
+      </span>
+      <button type="button" className="btn primary small" disabled={!!why} onClick={() => a && b && void navigate(`/runs/${a.id}/compare/${b.id}`)} data-testid="compare-picked">
+        Compare
+      </button>
+      <button type="button" className="btn ghost small" onClick={onClear}>
+        Clear
+      </button>
+    </div>
+  );
+}
+
 export function RunsList() {
   const scope = useWorkspaceScope();
+  // Runs picked to compare: at most two, the earliest pick dropped for a third.
+  const [picked, setPicked] = useState<string[]>([]);
+  const pick = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id].slice(-2)));
   const workspace = useCurrentWorkspace();
   const me = useWorkspaces((s) => s.username);
   // The filters live in the address: a reload or Back shows the same list.
@@ -135,6 +161,9 @@ export function RunsList() {
         <table className="table" data-testid="run-table" aria-busy={list.loading} data-state={list.loading ? 'loading' : 'idle'}>
           <thead>
             <tr>
+              <th>
+                <span className="visually-hidden">Pick two to compare</span>
+              </th>
               <th>Run</th>
               <th>Workflow</th>
               <th>Status</th>
@@ -148,6 +177,15 @@ export function RunsList() {
           <tbody>
             {runs.map((r) => (
               <tr key={r.id}>
+                <td>
+                  <input
+                    type="checkbox"
+                    checked={picked.includes(r.id)}
+                    onChange={() => pick(r.id)}
+                    aria-label={`Pick run ${shortId(r.id)} of ${r.workflow_name} to compare`}
+                    data-testid="pick-run"
+                  />
+                </td>
                 <td>
                   <Link to={`/runs/${r.id}`} className="strong">
                     {shortId(r.id)}
@@ -177,6 +215,9 @@ export function RunsList() {
             ))}
           </tbody>
         </table>
+      )}
+      {picked.length > 0 && runs && (
+        <ComparePicked picked={picked} runs={runs} onClear={() => setPicked([])} />
       )}
       <LoadMore list={list} pageSize={PAGE_SIZE} />
     </div>

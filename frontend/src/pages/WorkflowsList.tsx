@@ -1,6 +1,6 @@
-import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useMemo, useRef, useState } from 'react';
 import { api, errorText } from '../api/client';
-import type { VersionInfo, WorkflowSummary } from '../api/types';
+import type { WorkflowSummary } from '../api/types';
 import { Banner } from '../components/Banner';
 import { Link } from '../components/Link';
 import { navigate } from '../router';
@@ -15,27 +15,8 @@ import { replaceSearch, useLocationSearch } from './useLocationSearch';
 import { usePagedList } from './usePagedList';
 import { WorkflowFilterBar } from './WorkflowFilterBar';
 import { LoadMore } from './LoadMore';
-
-function Versions({ id }: { id: number }) {
-  const [list, setList] = useState<VersionInfo[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    api.versions(id).then(setList, (e) => setError(errorText(e)));
-  }, [id]);
-  if (error) return <div className="versions muted">{error}</div>;
-  if (!list) return <div className="versions muted">Loading versions…</div>;
-  return (
-    <ul className="versions" data-testid="versions">
-      {[...list].reverse().map((v) => (
-        <li key={v.version}>
-          <Link to={`/workflows/${id}?version=${v.version}`}>Version {v.version}</Link>
-          <span className="muted small">{when(v.created_at)}</span>
-          <span className={`pill small ${v.valid ? 'pill-ok' : 'pill-bad'}`}>{v.valid ? 'valid' : 'draft'}</span>
-        </li>
-      ))}
-    </ul>
-  );
-}
+import { VersionHistory } from '../versions/VersionHistory';
+import { BundleImportDialog } from '../editor/files/BundleImportDialog';
 
 /** Rows asked for at a time (the server allows up to 200). */
 const PAGE_SIZE = 50;
@@ -45,6 +26,8 @@ export function WorkflowsList() {
   const [notice, setNotice] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
   const [otherImport, setOtherImport] = useState(false);
+  // A folder (or a .zip of one) to import: the dialog asks for its main workflow.
+  const [bundle, setBundle] = useState<{ initial?: File } | null>(null);
   const file = useRef<HTMLInputElement>(null);
   // The current workspace's workflows (every workspace's on a server without workspaces).
   const scope = useWorkspaceScope();
@@ -89,6 +72,10 @@ export function WorkflowsList() {
   const [clash, setClash] = useState<{ file: File; existing: WorkflowSummary } | null>(null);
   const chooseImport = async (f: File | undefined) => {
     if (!f) return;
+    if (f.name.toLowerCase().endsWith('.zip')) {
+      setBundle({ initial: f });
+      return;
+    }
     let name: unknown = null;
     try {
       const checked = await api.validate({ source: await f.text() });
@@ -112,12 +99,15 @@ export function WorkflowsList() {
           <p className="muted">Agent-loop workflows in the zenflow v1 format. Draw them, check them, run them, export YAML.</p>
         </div>
         <div className="row">
-          <input ref={file} type="file" hidden accept=".yaml,.yml,.json" onChange={(e) => {
+          <input ref={file} type="file" hidden accept=".yaml,.yml,.json,.zip" onChange={(e) => {
               void chooseImport(e.target.files?.[0]);
               e.target.value = '';
             }} data-testid="list-import-file" />
           <button className="btn ghost" onClick={() => file.current?.click()} disabled={!caps.edit} title={blocked ?? undefined}>
             Import a file…
+          </button>
+          <button className="btn ghost" onClick={() => setBundle({})} disabled={!caps.edit} title={blocked ?? undefined} data-testid="import-folder">
+            Import a folder…
           </button>
           <button className="btn ghost" onClick={() => setOtherImport(true)} disabled={!caps.edit} title={blocked ?? undefined} data-testid="import-other">
             From Runsight or Coqui…
@@ -247,7 +237,7 @@ export function WorkflowsList() {
                 {open === w.id && (
                   <tr className="versions-row">
                     <td colSpan={showWorkspace ? 6 : 5}>
-                      <Versions id={w.id} />
+                      <VersionHistory id={w.id} onRestored={() => list.reload()} />
                     </td>
                   </tr>
                 )}
@@ -263,6 +253,16 @@ export function WorkflowsList() {
         </section>
       )}
       <OtherSystemImportDialog open={otherImport} onClose={() => setOtherImport(false)} />
+      {bundle && (
+        <BundleImportDialog
+          workspace={scope.id}
+          initial={bundle.initial}
+          onClose={() => {
+            setBundle(null);
+            list.reload();
+          }}
+        />
+      )}
       {clash && (
         <Modal onClose={() => setClash(null)} label="This workflow already exists">
           <div className="modal modal-narrow" data-testid="import-clash">

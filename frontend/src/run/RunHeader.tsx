@@ -6,6 +6,7 @@ import { navigate } from '../router';
 import { useEditor, useEditorStore } from '../store/context';
 import { shortId } from './labels';
 import { RunFigures } from './RunFigures';
+import { CompareWithButton } from './compare/CompareWithButton';
 import { controlsOffTitle, PauseResumeButtons, RunStatusWords, StopButton, type ControlAction } from './RunControls';
 import { isTerminal } from './socket';
 import { useShownStatus } from './useShownStatus';
@@ -95,6 +96,7 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
           <PauseResumeButtons status={status} denied={denied} title={doneTitle} onControl={(a) => void control(a)} />
           {finished && run ? (
             <>
+              <CompareWithButton run={run} />
               <button
                 className="btn small"
                 disabled={!!denied}

@@ -4,12 +4,13 @@ import { DetailsPanel } from './DetailsPanel';
 import { EventsPanel } from './EventsPanel';
 import { LivePanel } from './LivePanel';
 import { MetricsPanel } from './MetricsPanel';
+import { RoundsTab } from './rounds/RoundsPanel';
 import { ToolsPanel } from './ToolsPanel';
 import type { WorkspaceLoad } from './useRunWorkspace';
 import { WorkspacePanel } from './WorkspacePanel';
 
-type SideTab = 'live' | 'details' | 'tools' | 'workspace' | 'metrics' | 'events';
-const TABS: SideTab[] = ['live', 'details', 'tools', 'workspace', 'metrics', 'events'];
+type SideTab = 'live' | 'details' | 'tools' | 'workspace' | 'metrics' | 'rounds' | 'events';
+const TABS: SideTab[] = ['live', 'details', 'tools', 'workspace', 'metrics', 'rounds', 'events'];
 
 /** The run view's side panel: one tab per panel; choosing a step or an iteration opens Details. */
 export function RunSide({ runId, workspace }: { runId: string; workspace: WorkspaceLoad }) {
@@ -37,6 +38,7 @@ export function RunSide({ runId, workspace }: { runId: string; workspace: Worksp
         {tab === 'tools' && <ToolsPanel />}
         {tab === 'workspace' && <WorkspacePanel runId={runId} load={workspace} />}
         {tab === 'metrics' && <MetricsPanel runId={runId} />}
+        {tab === 'rounds' && <RoundsTab />}
         {tab === 'events' && <EventsPanel />}
       </div>
     </aside>

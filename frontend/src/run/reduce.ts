@@ -19,6 +19,8 @@ export interface StepRun {
   endedAt?: string;
   duration?: string;
   tokens?: Tokens;
+  /** What its agent turns cost (step_end `cost_usd`; a judge's, its turns' summed); absent when not priced. */
+  costUsd?: number;
   error?: string;
   /** Streamed output (`output` deltas), as text. */
   output: string;
@@ -33,6 +35,8 @@ export interface Verdict {
   done: boolean | null;
   reason: string | null;
   failedOpen: boolean;
+  /** What the judge submitted (its resultSchema's fields: done, reason, a score ...). */
+  result?: Json;
 }
 
 export interface IterationRun {
@@ -260,6 +264,8 @@ function apply(state: RunState, ev: RunEvent): void {
         s.endedAt = ev.timestamp;
         s.duration = ev.duration;
         if (ev.tokens) s.tokens = ev.tokens;
+        const cost = num(data.cost_usd);
+        if (cost !== undefined) s.costUsd = cost;
         if (ev.error) s.error = ev.error;
         const content = str(pick(data, 'content', 'output'));
         if (content !== undefined) s.content = content;
@@ -295,6 +301,8 @@ function apply(state: RunState, ev: RunEvent): void {
           s.status = 'completed';
           s.endedAt = ev.timestamp;
           if (ev.tokens) s.tokens = ev.tokens;
+          const cost = num(data.cost_usd);
+          if (cost !== undefined) s.costUsd = (s.costUsd ?? 0) + cost;
           const content = str(data.content);
           if (content) s.content = content;
         }
@@ -344,6 +352,7 @@ function apply(state: RunState, ev: RunEvent): void {
         done: typeof done === 'boolean' ? done : null,
         reason: str(data.reason) ?? null,
         failedOpen: data.failed_open === true || data.failedOpen === true,
+        ...(data.result !== undefined && data.result !== null ? { result: data.result } : {}),
       };
       break;
     }

@@ -164,6 +164,6 @@ export type GetEditor = EditorStore['getState'];
 
 /** The server calls the store makes: validation and rendering (the API client, or a fake in tests). */
 export interface SyncApi {
-  validate(body: { source: string } | { document: WorkflowDoc }, signal?: AbortSignal): Promise<ValidateResult>;
+  validate(body: ({ source: string } | { document: WorkflowDoc }) & { workflow_id?: number }, signal?: AbortSignal): Promise<ValidateResult>;
   render(body: { document: WorkflowDoc; format: 'yaml' | 'json'; source?: string }, signal?: AbortSignal): Promise<{ text: string }>;
 }

@@ -57,6 +57,12 @@ export function createSyncEngine(sync: SyncApi, set: SetEditor, get: GetEditor):
   };
 
   /** After a structured edit: validate the document, render the text. */
+  /** A saved workflow's includes, `@` files and context files are checked in its folder on the server. */
+  const inFolder = (): { workflow_id?: number } => {
+    const id = get().workflowId;
+    return id === null ? {} : { workflow_id: id };
+  };
+
   const afterDocEdit = () => {
     if (docTimer) clearTimeout(docTimer);
     if (textTimer) {
@@ -72,7 +78,7 @@ export function createSyncEngine(sync: SyncApi, set: SetEditor, get: GetEditor):
         performance.mark('ld:sync-start');
         // The verdict first (the problems panel refreshes as soon as it
         // comes), then the text: one request at a time on the server.
-        const checked = await sync.validate({ document: doc }, signal);
+        const checked = await sync.validate({ document: doc, ...inFolder() }, signal);
         if (get().revision !== revision) return;
         performance.mark('ld:sync-answered');
         set({
@@ -112,7 +118,7 @@ export function createSyncEngine(sync: SyncApi, set: SetEditor, get: GetEditor):
       const { source, revision } = get();
       const signal = newController();
       void track(async () => {
-        const checked = await sync.validate({ source }, signal);
+        const checked = await sync.validate({ source, ...inFolder() }, signal);
         if (get().revision !== revision) return;
         const parsed = isObject(checked.document);
         const patch: Partial<EditorState> = {

@@ -7,6 +7,7 @@ import { useApplyDoc } from '../../forms/useApplyDoc';
 import { useFieldProblems } from '../../forms/useFieldProblems';
 import { NO_FIELDS, str } from '../../forms/values';
 import { useEditor } from '../../store/context';
+import { IncludeTargets } from '../files/IncludeTargets';
 
 /** The named sub-workflows, each with the server's problems about it. */
 export function IncludesPanel() {
@@ -18,6 +19,7 @@ export function IncludesPanel() {
     <div className="insp-body">
       <Section title="Includes">
         <p className="field-help">{HELP.includes}</p>
+        <IncludeTargets />
         {Object.keys(includes).length === 0 && <p className="muted small">No includes yet.</p>}
         {Object.entries(includes).map(([k, v]) => (
           <div className="include-row" key={k} data-field={`includes.${k}`}>

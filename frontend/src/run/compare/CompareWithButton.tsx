@@ -6,6 +6,7 @@ import { Modal } from '../../components/Modal';
 import { when } from '../../format/dates';
 import { navigate } from '../../router';
 import { shortId } from '../labels';
+import './compare.css';
 
 /** Runs offered: the newest ones of the same workflow. */
 const OFFERED = 30;

@@ -6,7 +6,7 @@ import type { Metric, Point } from './roundSeries';
 import type { ChartOptions } from './UPlotChart';
 import { formatValue } from './roundWords';
 
-const FALLBACK: Record<string, string> = { '--accent': '#3b5bdb', '--ink': '#1d2330', '--muted': '#6b7588', '--line': '#e2e6ee', '--ok': '#1f8a4c', '--bad': '#c92a2a', '--warn': '#b7791f' };
+const FALLBACK: Record<string, string> = { '--accent': '#3b5bdb', '--ink': '#1d2330', '--muted': '#5e6a7d', '--line': '#e2e6ee', '--ok': '#18743f', '--bad': '#c92a2a', '--warn': '#8a5a0f' };
 
 /** Rounds are whole: the x axis never ticks at 1.5. */
 const ROUND_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 1_000_000];
