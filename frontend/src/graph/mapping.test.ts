@@ -10,6 +10,8 @@ import {
   kindOf,
   layoutOf,
   LOOP_HEADER,
+  nodeHintId,
+  nodeNameId,
   ranks,
   STEP_W,
   type FlowNode,
@@ -243,5 +245,29 @@ describe('helpers', () => {
     expect(locate(repeatDoc, 'dev/review')?.pointer).toBe('/steps/1/loop/steps/1');
     expect(locate(repeatDoc, 'dev/nothing')).toBeNull();
     expect(locate(repeatDoc, 'ship')?.step.include).toBe('deploy');
+  });
+});
+
+describe('what a screen reader is given', () => {
+  const graph = documentToGraph(repeatDoc, null);
+
+  it('names each edge by the steps it joins, and lets Tab reach it', () => {
+    const edge = graph.edges.find((e) => e.id === 'dev/implement->dev/review');
+    expect(edge?.ariaLabel).toBe('implement to review, dependency');
+    expect(edge?.focusable).toBe(true);
+    expect(graph.edges.find((e) => e.id === 'design->dev')?.ariaLabel).toBe('design to dev, dependency');
+  });
+
+  it('gives each node a short name and points it at the full name and keys the node draws', () => {
+    const review = graph.nodes.find((n) => n.id === 'dev/review')!;
+    expect(review.ariaLabel).toBe('step review in dev');
+    expect(review.domAttributes).toEqual({ 'aria-labelledby': nodeNameId('dev/review'), 'aria-describedby': nodeHintId('dev/review') });
+    expect(graph.nodes.find((n) => n.id === 'dev')?.ariaLabel).toBe('repeat-until loop dev');
+  });
+
+  it('makes element ids without spaces from any key, one per key', () => {
+    expect(nodeNameId('a b/c')).not.toMatch(/\s/);
+    expect(nodeNameId('a b')).not.toBe(nodeNameId('a_b'));
+    expect(nodeNameId('x')).not.toBe(nodeHintId('x'));
   });
 });

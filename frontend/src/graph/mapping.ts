@@ -46,6 +46,24 @@ export const STEP_H = 96;
 export const LOOP_HEADER = 128;
 
 const KIND_WORDS: Record<string, string> = { step: 'step', forEach: 'forEach loop', repeat: 'repeat-until loop', include: 'include' };
+
+/**
+ * Ids of the hidden elements a node draws with its full name (with problems and run status) and the keys
+ * it answers to; the node's frame points at them. Keys may hold any character, ids no spaces.
+ */
+export function nodeNameId(key: string): string {
+  return `node-name-${encodeURIComponent(key)}`;
+}
+
+export function nodeHintId(key: string): string {
+  return `node-keys-${encodeURIComponent(key)}`;
+}
+
+/** What a screen reader says for an edge: "draft to review, dependency". */
+export function edgeLabel(source: string, target: string): string {
+  return `${source} to ${target}, dependency`;
+}
+
 export const LOOP_PAD = 24;
 export const SINGLE_LOOP_W = 300;
 export const SINGLE_LOOP_H = 210;
@@ -108,8 +126,10 @@ export function documentToGraph(doc: WorkflowDoc, layout?: Layout | null): Graph
         type: kind,
         position: { x: 0, y: 0 },
         data: { key, scope, index, kind, step, hasInnerSteps, childCount: inner ? inner.length : 0 },
-        // What a screen reader says on focus; Enter opens it in the inspector, Delete removes it.
+        // A short name; the node's own full name (nodeNameId) wins where it is drawn. Its keys hint replaces
+        // React Flow's, which speaks of moving nodes with the arrows (here they go to the nearest node).
         ariaLabel: `${KIND_WORDS[kind] ?? 'step'} ${typeof step.id === 'string' ? step.id : '(no id)'}${scope ? ` in ${scope}` : ''}`,
+        domAttributes: { 'aria-labelledby': nodeNameId(key), 'aria-describedby': nodeHintId(key) },
       };
       if (scope) {
         node.parentId = scope;
@@ -150,7 +170,7 @@ export function documentToGraph(doc: WorkflowDoc, layout?: Layout | null): Graph
         const id = `${source}->${target}`;
         if (edgeIds.has(id)) continue;
         edgeIds.add(id);
-        edges.push({ id, source, target, data: { scope } });
+        edges.push({ id, source, target, data: { scope }, focusable: true, ariaLabel: edgeLabel(dep, typeof s.id === 'string' ? s.id : target) });
       }
     });
     placeScope(steps, scopeNodes, sizes, positions, scope ? { x: LOOP_PAD, y: LOOP_HEADER } : { x: 0, y: 0 });

@@ -1,6 +1,8 @@
 import { useEditor, useEditorStore } from '../../store/context';
 import { formatMs } from '../../run/reduce';
 import { breakReasonLabel, ordinal } from '../../run/labels';
+import { iterationGlyph, iterationWords } from './accessibleNames';
+import { VisuallyHidden } from './VisuallyHidden';
 
 /** A run's iterations of a loop, one cell each; a click opens the iteration in the run view. */
 export function IterationStrip({ loopKey }: { loopKey: string }) {
@@ -9,33 +11,38 @@ export function IterationStrip({ loopKey }: { loopKey: string }) {
   const store = useEditorStore();
   if (!loop || loop.iterations.length === 0) return null;
   return (
-    <div className="iter-strip nodrag" data-testid={`iterations-${loopKey}`}>
+    <div className="iter-strip nodrag" role="group" aria-label={`Iterations of ${loopKey}`} data-testid={`iterations-${loopKey}`}>
       {loop.iterations.map((it) => {
         const v = it.verdict;
-        const verdict = v ? (v.failedOpen ? '⚠' : v.done ? '✓' : '↻') : '';
         const active = focus?.loop === loopKey && focus.iteration === it.iteration;
-        const title = [
-          `Iteration ${ordinal(it.iteration)}${it.item !== undefined ? ` · item ${JSON.stringify(it.item)}` : ''}`,
-          it.status,
-          formatMs(it.durationMs),
-          v ? `judge: ${v.failedOpen ? 'failed open' : v.done ? 'done' : 'not done'}${v.reason ? ` — ${v.reason}` : ''}` : '',
-        ]
-          .filter(Boolean)
-          .join('\n');
+        const time = it.durationMs !== undefined ? formatMs(it.durationMs) : undefined;
+        // The colour tells the status at a glance; the glyph and the words tell it to everyone.
+        const words = iterationWords({ n: ordinal(it.iteration), status: it.status, item: it.item, time, verdict: v });
         return (
           <button
             key={it.iteration}
             className={`iter-cell iter-${it.status}${active ? ' active' : ''}`}
-            title={title}
+            title={words}
+            aria-current={active ? 'true' : undefined}
             data-testid="iteration-cell"
+            data-status={it.status}
             onClick={(e) => {
               e.stopPropagation();
               store.getState().focusIteration({ loop: loopKey, iteration: it.iteration });
             }}
           >
-            <span className="iter-n">{ordinal(it.iteration)}</span>
-            {verdict && <span className="iter-verdict">{verdict}</span>}
-            {it.durationMs !== undefined && <span className="iter-time">{formatMs(it.durationMs)}</span>}
+            <span className="iter-n" aria-hidden="true">
+              {ordinal(it.iteration)}
+            </span>
+            <span className="iter-verdict" aria-hidden="true">
+              {iterationGlyph(it.status, v)}
+            </span>
+            {time !== undefined && (
+              <span className="iter-time" aria-hidden="true">
+                {time}
+              </span>
+            )}
+            <VisuallyHidden>{words}</VisuallyHidden>
           </button>
         );
       })}

@@ -6,6 +6,7 @@ import type { StepNodeData } from '../../graph/mapping';
 import { truncate } from '../../graph/nodeSize';
 import { addInnerStep } from '../add';
 import { IterationStrip } from './IterationStrip';
+import { NodeLabels } from './NodeLabels';
 import { Handles, ProblemBadges, RunStatus, useRunClass } from './parts';
 
 export function LoopFrame({
@@ -30,6 +31,7 @@ export function LoopFrame({
   return (
     <div className={`node loop loop-${variant}${selected ? ' selected' : ''}${runClass}`} data-testid={`node-${key}`}>
       <Handles />
+      <NodeLabels data={data} />
       <div className="loop-head">
         <div className="node-head">
           <span className="node-icon" aria-hidden>

@@ -7,6 +7,7 @@ import { HELP } from '../../forms/help';
 import { optStr, str } from '../../forms/values';
 import { useEditor } from '../../store/context';
 import type { PanelProps } from '../types';
+import { DependsOnField } from './DependsOnField';
 import type { FieldProblems, FieldSetter } from './stepEdits';
 
 /**
@@ -18,35 +19,17 @@ export function StepSettings({ stepKey, found, problems, set, lead, sparse }: Pa
   const doc = useEditor((s) => s.doc);
   const step = found.step;
   const siblings = found.siblings.filter((s, i) => i !== found.index && isObject(s) && typeof s.id === 'string').map((s) => s.id);
-  const deps = Array.isArray(step.dependsOn) ? step.dependsOn : [];
+  const raw = Array.isArray(step.dependsOn) ? step.dependsOn : [];
+  const deps = raw.filter((d): d is string => typeof d === 'string');
+  const toggle = (id: string, on: boolean) => {
+    const next = on ? [...raw, id] : raw.filter((d) => d !== id);
+    set('dependsOn')(next.length ? next : undefined);
+  };
   const shows = (field: string) => !sparse || step[field] !== undefined;
   return (
     <>
       {lead}
-      <Field field="dependsOn" label="Depends on" help={HELP['step.dependsOn']} problems={problems('dependsOn')}>
-        <div className="checks" id="f-dependsOn">
-          {siblings.length === 0 && <span className="muted small">No other step in this scope.</span>}
-          {siblings.map((id) => (
-            <label key={id} className="check">
-              <input
-                type="checkbox"
-                checked={deps.includes(id)}
-                onChange={(e) => {
-                  const next = e.target.checked ? [...deps, id] : deps.filter((d) => d !== id);
-                  set('dependsOn')(next.length ? next : undefined);
-                }}
-              />
-              <span className="mono">{id}</span>
-            </label>
-          ))}
-          {deps.filter((d) => !siblings.includes(d)).map((d) => (
-            <label key={`missing-${d}`} className="check missing" title="Not a step of this scope">
-              <input type="checkbox" checked onChange={() => set('dependsOn')(deps.filter((x) => x !== d).length ? deps.filter((x) => x !== d) : undefined)} />
-              <span className="mono">{d}</span>
-            </label>
-          ))}
-        </div>
-      </Field>
+      <DependsOnField siblings={siblings} deps={deps} help={HELP['step.dependsOn']} problems={problems('dependsOn')} onToggle={toggle} />
       {shows('condition') && (
         <Field field="condition" label="Condition (CEL)" help={HELP['step.condition']} problems={problems('condition')}>
           <CelInput value={str(step.condition)} variables={celVariables(doc, stepKey, 'condition')} id="f-condition" onChange={(v) => set('condition')(optStr(v))} placeholder="steps.plan.status == 'completed'" />

@@ -3,25 +3,30 @@ import type { ReactNode } from 'react';
 import { Handle, Position } from '@xyflow/react';
 import { useEditor } from '../../store/context';
 import type { StepRun } from '../../run/reduce';
+import { countWords } from './accessibleNames';
 import { useProblemCount } from './problemCounts';
+import { VisuallyHidden } from './VisuallyHidden';
 
 export function useStepRun(key: string): StepRun | undefined {
   return useEditor((s) => s.runState.steps[key]);
 }
 
+/** Problem counts: a glyph and a number beside the colour, and the words for a screen reader. */
 export function ProblemBadges({ nodeKey }: { nodeKey: string }) {
   const p = useProblemCount(nodeKey);
   if (!p) return null;
   return (
     <span className="badges">
       {p.errors > 0 && (
-        <span className="badge badge-error" title={`${p.errors} problem${p.errors === 1 ? '' : 's'} to fix before it runs`} data-testid="error-badge">
-          {p.errors}
+        <span className="badge badge-error" title={`${countWords(p.errors, 'problem')} to fix before it runs`} data-testid="error-badge">
+          <span aria-hidden="true">✕{p.errors}</span>
+          <VisuallyHidden>{countWords(p.errors, 'problem')}</VisuallyHidden>
         </span>
       )}
       {p.warnings > 0 && (
-        <span className="badge badge-warning" title={`${p.warnings} warning(s)`}>
-          {p.warnings}
+        <span className="badge badge-warning" title={countWords(p.warnings, 'warning')} data-testid="warning-badge">
+          <span aria-hidden="true">⚠{p.warnings}</span>
+          <VisuallyHidden>{countWords(p.warnings, 'warning')}</VisuallyHidden>
         </span>
       )}
     </span>
@@ -29,7 +34,7 @@ export function ProblemBadges({ nodeKey }: { nodeKey: string }) {
 }
 
 /** A running step of a paused run says "paused": it finishes what it started, then nothing new starts. */
-function useShownStepStatus(key: string): string | undefined {
+export function useShownStepStatus(key: string): string | undefined {
   return useEditor((s) => {
     const status = s.runState.steps[key]?.status;
     return status === 'running' && s.run?.status === 'paused' ? 'paused' : status;

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
 import { stepChips } from '../../graph/nodeSize';
 import { useEditor } from '../../store/context';
+import { NodeLabels } from '../common/NodeLabels';
 import { Chip, Handles, ProblemBadges, RunStatus, useRunClass } from '../common/parts';
 import { INCLUDE_ITEM } from './defaults';
 import type { IncludeNode as IncludeNodeType } from './types';
@@ -14,6 +15,7 @@ export const IncludeNode = memo(function IncludeNode({ data, selected }: NodePro
   return (
     <div className={`node node-include${selected ? ' selected' : ''}${runClass}`} data-testid={`node-${key}`}>
       <Handles />
+      <NodeLabels data={data} />
       <div className="node-head">
         <span className="node-icon" aria-hidden>
           {INCLUDE_ITEM.icon}

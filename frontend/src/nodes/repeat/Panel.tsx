@@ -13,9 +13,15 @@ import { AgentFields } from '../common/AgentFields';
 import { LoopSettings } from '../common/LoopSettings';
 import { StepHeading } from '../common/StepHeading';
 import { StepSettings } from '../common/StepSettings';
+import { restoreFocus } from '../common/keepFocus';
 import { useSetLoopField, useSetStepField, useStepProblems } from '../common/stepEdits';
 import type { PanelProps } from '../types';
 import { PLACEHOLDER_UNTIL } from './defaults';
+
+/** The offers under the judge's field go once taken: focus goes back to the judge's field. */
+function backToJudge() {
+  restoreFocus('[data-testid=inspector]', -1, '#f-loop\\.untilAgent');
+}
 
 /** The loop fields this panel shows (with their problems). */
 const FIELDS = ['loop.maxIterations', 'loop.until', 'loop.untilAgent', 'loop.delay'];
@@ -52,16 +58,36 @@ export function RepeatPanel({ stepKey, found }: PanelProps) {
                 {loop.until === PLACEHOLDER_UNTIL ? 'The placeholder ' : 'This '}
                 <code>until</code> still stops the loop too: it ends when <code>{truncate(loop.until, 60)}</code> is true, before the judge is asked.
               </p>
-              <button className="btn small" data-testid="clear-until" onClick={() => setLoop('until')(undefined)}>
+              <button
+                className="btn small"
+                data-testid="clear-until"
+                onClick={() => {
+                  setLoop('until')(undefined);
+                  backToJudge();
+                }}
+              >
                 Clear until (let the judge decide)
               </button>{' '}
-              <button className="btn small ghost" data-testid="keep-until" onClick={() => setKeptUntil(String(loop.until))}>
+              <button
+                className="btn small ghost"
+                data-testid="keep-until"
+                onClick={() => {
+                  setKeptUntil(String(loop.until));
+                  backToJudge();
+                }}
+              >
                 Keep both
               </button>
             </div>
           )}
           {judge && (!judgeAgent || !isJudge(judgeAgent)) && (
-            <button className="btn small" onClick={() => apply((d) => makeJudge(d, judge))}>
+            <button
+              className="btn small"
+              onClick={() => {
+                apply((d) => makeJudge(d, judge));
+                backToJudge();
+              }}
+            >
               Make “{judge}” a judge (adds done/reason)
             </button>
           )}
