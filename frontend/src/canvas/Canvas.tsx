@@ -212,13 +212,15 @@ export const Canvas = memo(function Canvas() {
     (e: React.KeyboardEvent<HTMLDivElement>) => {
       const target = e.target as Element;
       if (target.classList?.contains('react-flow__edge')) {
-        // A focused dependency (Tab reaches edges) goes with Delete, as a clicked one does.
+        // A focused dependency (Tab reaches edges): Enter or Space opens it in the inspector, as a click
+        // does; Delete removes it.
         const edge = flow.getEdge(target.getAttribute('data-id') ?? '');
-        if (edge && (e.key === 'Delete' || e.key === 'Backspace') && !store.getState().readOnly) {
+        const remove = (e.key === 'Delete' || e.key === 'Backspace') && !store.getState().readOnly;
+        if (edge && (remove || e.key === 'Enter' || e.key === ' ')) {
           e.preventDefault();
           e.stopPropagation();
           store.getState().select({ kind: 'edge', id: edge.id, source: edge.source, target: edge.target });
-          deleteSelection(store);
+          if (remove) deleteSelection(store);
         }
         return;
       }
@@ -288,6 +290,7 @@ export const Canvas = memo(function Canvas() {
           maxZoom={1.75}
           onlyRenderVisibleElements
           proOptions={{ hideAttribution: true }}
+          ariaLabelConfig={A11Y_WORDS}
           defaultEdgeOptions={{ type: 'smoothstep' }}
         >
           <Background gap={20} size={1} color="var(--grid-dot)" />
@@ -305,6 +308,14 @@ export const Canvas = memo(function Canvas() {
     </ProblemsContext.Provider>
   );
 });
+
+/**
+ * React Flow's words for a screen reader, as this canvas's keys work. (Nodes point at their own keys hint,
+ * graph/mapping.ts nodeHintId; React Flow's speaks of moving nodes with the arrows.)
+ */
+const A11Y_WORDS = {
+  'edge.a11yDescription.default': 'Enter opens this dependency in the inspector. Delete removes it.',
+};
 
 /**
  * Fit and Tidy up never zoom out past this: node text (12-13 px at zoom 1) stays at 11 px or more. A graph

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { agentUsers, isJudge, makeJudge, removeAgent, renameAgent, setAgentField } from '../../doc/ops';
 import { isObject, type Json, type JsonObject } from '../../doc/types';
 import { Field, NumberInput, RenameInput, Section, TextInput } from '../../forms/fields';
@@ -6,6 +7,7 @@ import { useApplyDoc } from '../../forms/useApplyDoc';
 import { useFieldProblems } from '../../forms/useFieldProblems';
 import { NO_FIELDS, optStr, str } from '../../forms/values';
 import { useEditor, useEditorStore } from '../../store/context';
+import { focusPlace, restoreFocus } from '../../nodes/common/keepFocus';
 import { AgentToolsFields } from './AgentToolsFields';
 import { JsonInput } from './JsonInput';
 
@@ -17,17 +19,22 @@ export function AgentForm({ name }: { name: string }) {
   const problems = useFieldProblems({ kind: 'agent', name });
   const set = (field: string) => (v: Json | undefined) => apply((d) => setAgentField(d, name, field, v), `agent.${name}.${field}`);
   const judge = isJudge(agent);
+  // A rename re-keys this form (AgentsPanel): focus goes on to where Tab was taking it, not to the page body.
+  const headed = useRef(-1);
   return (
     <Section title={`Agent “${name}”`}>
       <Field field="name" label="Name" help={HELP['agent.name']} problems={problems('')}>
-        <RenameInput
-          field="name"
-          value={name}
-          onRename={(next) => {
-            const s = store.getState();
-            s.applyDoc(renameAgent(s.doc, name, next), { select: { kind: 'agent', name: next } });
-          }}
-        />
+        <div onBlurCapture={(e) => (headed.current = focusPlace(e.currentTarget.closest('[data-testid=inspector]'), e.relatedTarget))}>
+          <RenameInput
+            field="name"
+            value={name}
+            onRename={(next) => {
+              const s = store.getState();
+              s.applyDoc(renameAgent(s.doc, name, next), { select: { kind: 'agent', name: next } });
+              restoreFocus('[data-testid=inspector]', headed.current, '#f-name');
+            }}
+          />
+        </div>
       </Field>
       <Field field="description" label="Description" help={HELP['agent.description']} problems={problems('description')}>
         <TextInput field="description" multiline rows={2} value={str(agent.description)} onChange={(v) => set('description')(v)} />
