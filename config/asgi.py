@@ -13,7 +13,7 @@ from accounts.ws_auth import OriginCheck, TokenOrSessionAuthMiddlewareStack  # n
 from config import offload  # noqa: E402
 from config.memory import freeze_loaded_objects  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from runtime.backends import capture_loop_at_start, capture_server_loop  # noqa: E402
+from runtime.backends import capture_loop_at_start, capture_server_loop, hand_back_at_shutdown  # noqa: E402
 from runtime.reaper import start_reaper  # noqa: E402
 
 application = capture_server_loop(
@@ -26,6 +26,7 @@ application = capture_server_loop(
     )
 )
 capture_loop_at_start()
+hand_back_at_shutdown()
 start_reaper()
 offload.warm_up_in_background()  # the document workers start beside the server, not on the first request
 list(get_resolver().url_patterns)  # import the views and the API now, so they are frozen with the rest

@@ -52,6 +52,21 @@ def capture_loop_at_start() -> None:
     reactor.callWhenRunning(capture)
 
 
+def hand_back_at_shutdown() -> None:
+    """Under daphne, a SIGTERM (a deploy) gives the runs executing here back before the server stops: each goes on
+    from its last boundary when a server starts again, instead of waiting to be found lost."""
+    if "twisted.internet.reactor" not in sys.modules:
+        return
+    from twisted.internet import defer, reactor
+
+    def before_shutdown():
+        from runtime.execution import hand_back_all
+
+        return defer.Deferred.fromFuture(asyncio.ensure_future(hand_back_all()))
+
+    reactor.addSystemEventTrigger("before", "shutdown", before_shutdown)  # type: ignore[arg-type]  # zope Interface signature
+
+
 def server_loop_ready(timeout: float) -> bool:
     """Wait (at most ``timeout`` seconds) until the server's loop is known and running."""
     deadline = time.monotonic() + timeout

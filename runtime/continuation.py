@@ -55,6 +55,36 @@ def replay_script(provider, run: Run) -> int:
     return counted
 
 
+def hand_back(run_id, reason: str, upto: int) -> bool:
+    """A run its worker gives back on purpose (shutting down): queued to go on from its last boundary at or before
+    event ``upto`` (what came after, such as the steps cancelled by the stop itself, is superseded). Not counted
+    against RUN_MAX_RESUMES: nothing crashed. False when the run had already ended."""
+    with transaction.atomic():
+        run = Run.objects.select_for_update().filter(pk=run_id).first()
+        if run is None or run.status not in (RunStatus.RUNNING, RunStatus.PAUSED):
+            return False
+        _requeue(run, reason, upto, attempt=run.resumes)
+    log.warning("run %s handed back (%s): it goes on after event %s", run_id, reason, run.start_seq)
+    return True
+
+
+def _requeue(run: Run, reason: str, upto: int | None, attempt: int) -> None:
+    events = load_events(run.pk)
+    at = _last_boundary([e for e in events if upto is None or e["seq"] <= upto])
+    checkpoint = fold(events, upto=at)
+    # What superseded attempts spent was spent: it counts against the budgets as it does on the bill.
+    checkpoint.spent = fold(events).spent
+    RunEvent.objects.filter(run_id=run.pk, seq__gt=at, superseded=False).update(superseded=True)
+    run.start_checkpoint = {**checkpoint.as_dict(), RESUMED_KEY: {"reason": reason, "attempt": attempt, "from_seq": at,
+                                                                  "of": settings.RUN_MAX_RESUMES}}
+    run.start_seq, run.resumes = at, attempt
+    run.status, run.worker, run.heartbeat_at = RunStatus.QUEUED, "", None
+    if run.paused_at:  # it goes on paused, as it was left
+        run.control_request = "pause"
+    run.save(update_fields=["start_checkpoint", "start_seq", "resumes", "status", "worker", "heartbeat_at", "control_request"])
+    restore_workspace(run, at)
+
+
 def resume_or_fail(run_id, reason: str) -> str:
     """A run whose worker was lost: queued to resume from its last boundary, or failed for good (the
     setting is off, or it already resumed ``RUN_MAX_RESUMES`` times). Returns "resumed", "failed" or
@@ -69,22 +99,10 @@ def resume_or_fail(run_id, reason: str) -> str:
             paused = {"paused_ms": run.paused_ms + _paused_for(run, now), "paused_at": None} if run.paused_at else {}
             Run.objects.filter(pk=run_id).update(status=RunStatus.FAILED, reason=f"{reason}{tail}", finished_at=now, **paused)
             return "failed"
-        events = load_events(run_id)
-        at = _last_boundary(events)
-        checkpoint = fold(events, upto=at)
-        # What superseded attempts spent was spent: it counts against the budgets as it does on the bill.
-        checkpoint.spent = fold(events).spent
         attempt = run.resumes + 1
-        RunEvent.objects.filter(run_id=run_id, seq__gt=at, superseded=False).update(superseded=True)
-        run.start_checkpoint = {**checkpoint.as_dict(), RESUMED_KEY: {"reason": reason, "attempt": attempt, "from_seq": at,
-                                                                      "of": settings.RUN_MAX_RESUMES}}
-        run.start_seq, run.resumes = at, attempt
-        run.status, run.worker, run.heartbeat_at = RunStatus.QUEUED, "", None
-        if run.paused_at:  # it goes on paused, as it was left
-            run.control_request = "pause"
-        run.save(update_fields=["start_checkpoint", "start_seq", "resumes", "status", "worker", "heartbeat_at", "control_request"])
-        restore_workspace(run, at)
-    log.warning("run %s: %s; resuming after event %s (resume %s of %s)", run_id, reason, at, attempt, settings.RUN_MAX_RESUMES)
+        _requeue(run, reason, None, attempt)
+    log.warning("run %s: %s; resuming after event %s (resume %s of %s)", run_id, reason, run.start_seq, attempt,
+                settings.RUN_MAX_RESUMES)
     return "resumed"
 
 

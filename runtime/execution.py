@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import socket
 from collections.abc import Callable
 from datetime import timedelta
@@ -156,9 +157,16 @@ def _finish(run_id, result: RunResult) -> None:
     Run.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES).update(**fields)
 
 
+HANDED_BACK = "handed back"
+# Runs executing in this process: run id -> (its task, its recorder); and the seq a hand-back drew its line at.
+_executing: dict[str, tuple[asyncio.Task, Recorder]] = {}
+_handing_back: dict[str, int] = {}
+
+
 async def execute_run(run_id, *, worker: str | None = None, control: RunControl | None = None,
-                      on_start: Callable[[RunControl], None] | None = None) -> str | None:
-    """Run a queued run to its end. Returns the final status, or None when not claimed."""
+                      on_start: Callable[[RunControl], None] | None = None, redispatch: bool = False) -> str | None:
+    """Run a queued run to its end. Returns the final status, or None when not claimed, or "handed back" when
+    this worker gave it back while stopping (``redispatch``: queue it for another worker at once)."""
     worker = worker or f"inline@{socket.gethostname()}"
     run = await off_loop(claim)(run_id, worker)
     if run is None:
@@ -167,14 +175,67 @@ async def execute_run(run_id, *, worker: str | None = None, control: RunControl 
     control = control or RunControl()
     if on_start:
         on_start(control)
+    key = str(run_id)
     with executing_here(run_id):
-        return await _execute(run, control)
+        try:
+            return await _execute(run, control)
+        except asyncio.CancelledError:
+            if key not in _handing_back:
+                raise
+            upto = _handing_back.pop(key)
+            if await off_loop(continuation.hand_back)(run_id, "its worker was shutting down", upto) and redispatch:
+                backends.dispatch(run)
+            await announce_status(run_id)
+            return HANDED_BACK
+        finally:
+            _executing.pop(key, None)
+
+
+def request_hand_back(run_id) -> bool:
+    """Give a run executing here back (call on its loop): it stops at once and is queued to go on from its last
+    boundary, on another worker or when the server starts again. False when it is not executing here."""
+    key = str(run_id)
+    entry = _executing.get(key)
+    if entry is None or key in _handing_back:
+        return False
+    task, recorder = entry
+    _handing_back[key] = recorder.last_seq  # what was emitted before the stop
+    recorder.stop_after(recorder.last_seq)  # what the stop itself emits is not kept
+    task.cancel()
+    return True
+
+
+async def hand_back_all(timeout: float = 10.0) -> list[str]:
+    """Give back every run executing in this process (a server or worker shutting down) and wait for them to stop."""
+    given = {key: entry[0] for key, entry in list(_executing.items()) if request_hand_back(key)}
+    if given:
+        await asyncio.wait(list(given.values()), timeout=timeout)
+    return list(given)
+
+
+async def execute_run_in_worker(run_id, worker: str) -> str | None:
+    """A Celery worker's run: SIGTERM (a deploy, a scale-down) hands it back to the queue instead of losing it."""
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGTERM, request_hand_back, run_id)
+    except (NotImplementedError, RuntimeError, ValueError):  # not the main thread: no signals here
+        pass
+    try:
+        return await execute_run(run_id, worker=worker, redispatch=True)
+    finally:
+        try:
+            loop.remove_signal_handler(signal.SIGTERM)
+        except (NotImplementedError, RuntimeError, ValueError):
+            pass
 
 
 async def _execute(run: Run, control: RunControl) -> str:
     run_id = run.id
     await announce_status(run_id)
     recorder = Recorder(run.id)
+    task = asyncio.current_task()
+    if task is not None:
+        _executing[str(run_id)] = (task, recorder)
     document = run.version.document
     tools = None
     watcher = None

@@ -47,8 +47,19 @@ class Recorder:
         self._wake = asyncio.Event()
         self._closed = False
         self._task = asyncio.create_task(self._flusher())
+        # The seq of the last event the run emitted (stored or about to be): where a hand-back draws its line.
+        self.last_seq = 0
+        self._stop_after: int | None = None
+
+    def stop_after(self, seq: int) -> None:
+        """Keep no event after ``seq``: a run handed back stops here, and what its stopping emits (cancelled
+        steps, an end) is not its story; the next attempt goes on from ``seq``."""
+        self._stop_after = seq
 
     async def emit(self, event: dict) -> None:
+        if self._stop_after is not None and event.get("seq", 0) > self._stop_after:
+            return
+        self.last_seq = event.get("seq", self.last_seq)
         self._buffer.append(event)
         if len(self._buffer) >= self.max_batch:
             await self.flush()

@@ -124,8 +124,9 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
         "budgets": {k: v for k, v in budgets.__dict__.items() if v is not None},
         **({"from_checkpoint": start.seq} if start is not None else {})})
     if resumed is not None:
-        await emitter.emit("message", message=f"run resumed after event {resumed.get('from_seq')}: {resumed.get('reason')} "
-                                              f"(resume {resumed.get('attempt')})", data={"level": "info", "resumed": resumed})
+        count = f" (resume {resumed.get('attempt')} of {resumed.get('of')})" if resumed.get("attempt") else ""
+        await emitter.emit("message", message=f"run resumed after event {resumed.get('from_seq')}: {resumed.get('reason')}{count}",
+                           data={"level": "info", "resumed": resumed})
     unknown = unknown_tools_message(document.get("agents") or {})
     if unknown:
         await emitter.emit("error", error=unknown)

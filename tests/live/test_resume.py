@@ -196,3 +196,41 @@ def test_a_killed_inline_server_resumes_its_runs_when_it_starts_again():
         events = events_of(client, run["id"])
     resumed = check_resumed(events, seen_before, clean_output)
     assert resumed["reason"] == "the server restarted" and final["status"] == "completed"
+
+
+def test_sigterm_on_a_celery_worker_hands_its_run_back_at_once(cluster, clean_output):
+    with cluster.client("owner") as client:
+        with celery_worker(cluster.env, name="leaving") as worker:
+            run = start(client, latency=0.15)
+            seen_before = wait_rounds(client, run["id"], 3)
+            asked = time.monotonic()
+            _stop(worker)  # SIGTERM to the worker and its pool, as a deploy does
+            stopped_in = time.monotonic() - asked
+        handed = client.get(f"/runs/{run['id']}").json()
+        with celery_worker(cluster.env, name="arriving") as _worker:
+            final = wait_status(client, run["id"], ("completed",), timeout=90)
+        events = events_of(client, run["id"])
+    assert handed["status"] == "queued", handed  # given back, not left to be found lost
+    assert stopped_in < 10
+    notes = [e["data"]["resumed"] for e in events if "resumed" in (e.get("data") or {})]
+    assert [(n["reason"], n["attempt"]) for n in notes] == [("its worker was shutting down", 0)]
+    assert final["status"] == "completed" and loop_output(events) == clean_output
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1)) and len(events) > seen_before
+
+
+def test_sigterm_on_the_inline_server_hands_its_runs_back_for_its_next_start():
+    env = base_env(**LIVENESS)
+    with running_server(env, users=("owner",)) as first:
+        tokens = first.tokens
+        with first.client("owner") as client:
+            clean = start(client, latency=0.0)
+            clean_output = loop_output(events_of(client, wait_status(client, clean["id"], ("completed",))["id"]))
+            run = start(client, latency=0.15)
+            wait_rounds(client, run["id"], 3)
+        _stop(first.process)  # SIGTERM
+    with server_process(env, tokens) as second, second.client("owner") as client:
+        final = wait_status(client, run["id"], ("completed",), timeout=90)
+        events = events_of(client, run["id"])
+    notes = [e["data"]["resumed"] for e in events if "resumed" in (e.get("data") or {})]
+    assert [n["reason"] for n in notes] == ["its worker was shutting down"]
+    assert final["status"] == "completed" and loop_output(events) == clean_output
