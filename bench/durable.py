@@ -10,6 +10,12 @@ it, one JSON text per event. Figures, median and p95 of each:
 4. both together: stored text to checkpoint.
 
 Target: the fold (2) of a 10,000-event run in at most 200 ms.
+
+Then forks (``runtime.forks``), in a throw-away SQLite data folder with the inline backend: a stored
+run of a judged 1,000-round loop is forked at round 500. Figures: the time from ``fork()`` to the
+new run's first own event (its events up to round 500 copied, its checkpoint folded, then dispatched),
+beside the baseline of starting a fresh run of the same workflow to its first event, and the provider
+calls the fork made for rounds before 500. Target: at most 1 s, and 0 calls before round 500.
 """
 from __future__ import annotations
 
@@ -36,6 +42,8 @@ def event_json(event: dict) -> str:
     return json.dumps(event, separators=(",", ":"), default=str)
 
 TARGET_MS = 200.0
+FORK_TARGET_S = 1.0
+FORK_ROUNDS, FORK_AT = 1_000, 500
 
 
 def document(items: int, rounds: int) -> dict:
@@ -92,5 +100,80 @@ def main(repeat: int = 20) -> None:
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
+def fork_document() -> dict:
+    judge = {"description": "Decides when it is done.",
+             "resultSchema": {"type": "object", "required": ["done"], "properties": {"done": {"type": "boolean"}}}}
+    return {"name": "bench-fork", "description": "Benchmark.", "agents": {"worker": {"description": "Works."}, "judge": judge},
+            "steps": [{"id": "refine", "agent": "worker", "instructions": "Refine.",
+                       "loop": {"maxIterations": FORK_ROUNDS, "untilAgent": "judge", "outputMode": "last"}}]}
+
+
+def fork_bench(repeat: int = 3) -> None:
+    """Fork start at round 500 of a 1,000-round loop, against a fresh run's start (see the module docstring)."""
+    import tempfile
+    import time
+
+    os.environ["DESIGNER_DATA_DIR"] = tempfile.mkdtemp(prefix="bench-fork-")
+    os.environ["RUNTIME_BACKEND"] = "inline"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from designer import workflows
+    from runtime import forks, runs
+    from runtime.models import Run, RunEvent
+    from runtime.recorder import persist_events
+
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_user("bench")
+    workflow = workflows.create(user, source=None, document=fork_document())
+    parent = Run.objects.create(owner=user, workspace=workflow.workspace, workflow=workflow, version=workflow.latest(),
+                                provider="simulated", status="completed")
+    sink = ListSink()
+    asyncio.run(run_workflow(fork_document(), run_id=str(parent.pk), sink=sink))
+    for at in range(0, len(sink.events), 2000):
+        persist_events(parent.pk, sink.events[at:at + 2000])
+    print(f"fork: a stored run of {len(sink.events)} events ({FORK_ROUNDS} judged rounds), forked at round {FORK_AT} "
+          f"(load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})")
+
+    def first_own_event(start) -> tuple[float, Run]:
+        began = time.perf_counter()
+        run = start()
+        while not RunEvent.objects.filter(run=run, seq__gt=run.start_seq).exists():
+            time.sleep(0.01)
+        return time.perf_counter() - began, run
+
+    def wait_end(run: Run) -> Run:
+        while Run.objects.get(pk=run.pk).status not in forks.FINISHED:
+            time.sleep(0.05)
+        return Run.objects.get(pk=run.pk)
+
+    fresh, forked, early_calls = [], [], []
+    for _ in range(repeat):
+        took, run = first_own_event(lambda: runs.create_run(user, workflow_id=workflow.pk, version=None, provider="simulated",
+                                                            budgets={"max_steps": 3}))
+        fresh.append(took)
+        wait_end(run)
+        took, run = first_own_event(lambda: forks.fork(user, parent.pk, at={"step": "refine", "iteration": FORK_AT}))
+        forked.append(took)
+        run = wait_end(run)
+        own = [json.loads(t) for t in RunEvent.objects.filter(run=run, seq__gt=run.start_seq, type="agent_turn")
+               .values_list("event_json", flat=True)]
+        early_calls.append(sum(1 for e in own if e["data"].get("phase") == "request"
+                               and int(e["stepId"].split(".")[1]) < FORK_AT))
+    print(f"  {'baseline: a fresh run, create_run to its first event':58s} median {statistics.median(fresh) * 1000:8.1f} ms"
+          f"   max {max(fresh) * 1000:8.1f} ms")
+    print(f"  {'fork at round 500: fork() to its first own event':58s} median {statistics.median(forked) * 1000:8.1f} ms"
+          f"   max {max(forked) * 1000:8.1f} ms")
+    print(f"  provider calls before round {FORK_AT} in the forks: {early_calls}")
+    ok = statistics.median(forked) <= FORK_TARGET_S and not any(early_calls)
+    print(f"  target: fork start <= {FORK_TARGET_S:.0f} s with 0 calls before round {FORK_AT}: {'PASS' if ok else 'FAIL'}")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
 if __name__ == "__main__":
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)
+    fork_bench()

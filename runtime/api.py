@@ -9,7 +9,7 @@ from ninja.files import UploadedFile
 
 from accounts.tokens import API_AUTH
 from accounts.workspaces import Need, chosen
-from runtime import compare, keys, limits, run_files, runs, tool_gate
+from runtime import compare, forks, keys, limits, run_files, runs, tool_gate
 from runtime.serializers import run_dict
 
 router = Router(tags=["runs"], auth=API_AUTH)
@@ -26,6 +26,16 @@ class RunIn(Schema):
     ask_before: Optional[list[str]] = None      # tools whose calls wait for a person
     workspace_upload: Optional[str] = None      # an upload id (POST /uploads): the files the run starts from
     workspace_from_run: Optional[str] = None    # or an earlier run: the files it ended with
+
+
+class ForkIn(Schema):
+    at: Any                              # {step, iteration?}: where the new run starts (checked by runtime.forks)
+    document: Optional[Any] = None       # a whole edited document, or
+    patch: Optional[Any] = None          # a JSON Patch (RFC 6902) on the parent's document
+    input: Optional[Any] = None          # {item} for a forEach item, {previous_output} for a round
+    provider: Optional[str] = None
+    model: Optional[str] = None
+    script: Optional[Any] = None
 
 
 class DenyIn(Schema):
@@ -159,6 +169,14 @@ def workspace_zip(request, run_id: str, snapshot: Optional[int] = None):
     response = HttpResponse(data, content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+@router.post("/runs/{run_id}/fork", response={201: dict})
+def fork_run(request, run_id: str, payload: ForkIn):
+    """Re-run from here: a new run starting at a step or loop iteration of this finished run, with edits."""
+    run = forks.fork(request.auth, run_id, at=payload.at, document=payload.document, patch=payload.patch,
+                     input=payload.input, provider=payload.provider, model=payload.model, script=payload.script)
+    return Status(201, run_dict(runs.reachable(request.auth, run.id)))
 
 
 @router.post("/runs/{run_id}/tool-calls/{call_id}/approve", response=dict)

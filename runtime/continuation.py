@@ -19,7 +19,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from runtime import run_files
-from runtime.checkpoints import Checkpoint, boundaries, fold, load_events
+from runtime.checkpoints import Checkpoint, boundaries, load_events
+from runtime.fork_points import state_at
 from runtime.models import Run, RunEvent, RunStatus, WorkspaceSnapshot
 from runtime.providers.simulated import script_keys
 
@@ -71,9 +72,12 @@ def hand_back(run_id, reason: str, upto: int) -> bool:
 def _requeue(run: Run, reason: str, upto: int | None, attempt: int) -> None:
     events = load_events(run.pk)
     at = _last_boundary([e for e in events if upto is None or e["seq"] <= upto])
-    checkpoint = fold(events, upto=at)
+    start, _ = start_of(run)
+    # A run that itself started from a checkpoint (a fork with an edited input, a resume) folds on from it, so
+    # that its edits are kept; its own events after that start are what it did.
+    checkpoint = state_at([e for e in events if e["seq"] <= at], at, start, run.start_seq)
     # What superseded attempts spent was spent: it counts against the budgets as it does on the bill.
-    checkpoint.spent = fold(events).spent
+    checkpoint.spent = state_at(events, events[-1]["seq"] if events else 0, start, run.start_seq).spent
     RunEvent.objects.filter(run_id=run.pk, seq__gt=at, superseded=False).update(superseded=True)
     run.start_checkpoint = {**checkpoint.as_dict(), RESUMED_KEY: {"reason": reason, "attempt": attempt, "from_seq": at,
                                                                   "of": settings.RUN_MAX_RESUMES}}

@@ -280,6 +280,7 @@ class Event(BaseModel):
     done: Optional[bool] = None
     reasoning: Optional[str] = None
     where: Optional[Where] = None
+    inherited: Optional[bool] = None  # a fork's copy of its parent's event (runtime.forks): that part was not run again
 
 
 def check(event: dict) -> None:

@@ -90,7 +90,9 @@ def seed(run: Run, root: Path) -> int:
         if upload is None:
             raise BadRequest("the uploaded files this run starts from are gone")
         return len(archive.extract_zip(bytes(upload.data), root, limits()))
-    snapshot = latest(source["from_run"])
+    # A fork starts from its parent's files as they were at the fork point; "from an earlier run": its last files.
+    snapshot = (WorkspaceSnapshot.objects.filter(run_id=source["from_run"], number=source["snapshot"]).first()
+                if isinstance(source.get("snapshot"), int) else latest(source["from_run"]))
     if snapshot is None:
         return 0
     written = 0

@@ -9,6 +9,7 @@ import math
 import statistics
 import uuid
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -101,6 +102,11 @@ def _script(raw: Any) -> dict | None:
     return data
 
 
+def check_script(raw: Any) -> dict | None:
+    """A script for the simulated provider, checked (YAML or JSON text, or its mapping); None for none."""
+    return _script(raw)
+
+
 def create_run(user, *, workflow_id: int, version: int | None, provider: str, model: str | None = None,
                script: Any = None, budgets: Any = None, policies: Any = None, ask_before: Any = None,
                workspace_upload: str | None = None, workspace_from_run: str | None = None) -> Run:
@@ -110,20 +116,8 @@ def create_run(user, *, workflow_id: int, version: int | None, provider: str, mo
     found = WorkflowVersion.objects.filter(workflow=workflow, number=number).first()
     if found is None:
         raise Http404(f"workflow {workflow_id} has no version {number}")
-    # In a worker process with a time bound, as every document check is: a run request never stalls the server.
-    report = documents.check(None, found.document).report
-    if not report.valid:
-        raise DocumentInvalid(f"version {number} has errors; fix them before running", [d.as_dict() for d in report.errors])
-    if not report.runnable:
-        blocking = [d for d in report.diagnostics if d.blocks_run]
-        raise DocumentInvalid(f"version {number} cannot run: {blocking[0].path} {blocking[0].message}",
-                              [d.as_dict() for d in blocking])
-    if provider not in provider_names():
-        raise BadRequest(f"unknown provider `{provider}` (known: {', '.join(provider_names())})")
-    key_source = keys.resolve(workspace, provider).source if provider in keys.KEYED else None
-    if provider in keys.KEYED and key_source is None:
-        # Refused before it starts: never billed silently to the server, and a run without a key would only fail later.
-        raise BadRequest(missing_key(provider))
+    check_runnable(found.document, f"version {number}")
+    key_source = provider_key(workspace, provider)
     checked_budgets, checked_script, checked_policies = _budgets(budgets), _script(script), _policies(policies)
     gated = _ask_before(ask_before)
     earlier = None
@@ -133,22 +127,59 @@ def create_run(user, *, workflow_id: int, version: int | None, provider: str, mo
         except Http404:
             raise BadRequest(f"workspace_from_run: run {workspace_from_run!r} not found") from None
     seed = run_files.checked_seed(user, workspace_upload, earlier)
+    return insert_run(user, workflow, found, provider=provider, key_source=key_source, fields={
+        "model": (model or "")[:200], "script": checked_script, "budgets": checked_budgets, "policies": checked_policies,
+        "ask_before": gated, "workspace_seed": seed})
+
+
+def check_runnable(document: Any, what: str) -> None:
+    """Refuse a document that has errors or cannot run, with its diagnostics (``what``: "version 3" ...)."""
+    # In a worker process with a time bound, as every document check is: a run request never stalls the server.
+    report = documents.check(None, document).report
+    if not report.valid:
+        raise DocumentInvalid(f"{what} has errors; fix them before running", [d.as_dict() for d in report.errors])
+    if not report.runnable:
+        blocking = [d for d in report.diagnostics if d.blocks_run]
+        raise DocumentInvalid(f"{what} cannot run: {blocking[0].path} {blocking[0].message}",
+                              [d.as_dict() for d in blocking])
+
+
+def provider_key(workspace: Workspace, provider: str) -> str | None:
+    """Where the provider's key comes from for a run in ``workspace`` (None: it needs none); refuses an
+    unknown provider, and a keyed one without a key."""
+    if provider not in provider_names():
+        raise BadRequest(f"unknown provider `{provider}` (known: {', '.join(provider_names())})")
+    key_source = keys.resolve(workspace, provider).source if provider in keys.KEYED else None
+    if provider in keys.KEYED and key_source is None:
+        # Refused before it starts: never billed silently to the server, and a run without a key would only fail later.
+        raise BadRequest(missing_key(provider))
+    return key_source
+
+
+def insert_run(user, workflow, version: WorkflowVersion, *, provider: str, key_source: str | None, fields: dict,
+               prepare: Callable[[Run], None] | None = None, audit_extra: dict | None = None,
+               dispatch: bool = True) -> Run:
+    """Store a checked run (``fields``: the Run's other columns, budgets not yet capped) within the workspace's
+    limits, and dispatch it. ``prepare(run)`` runs in the same transaction, before anyone can claim the run."""
+    workspace = workflow.workspace
     try:
         with transaction.atomic():
             # One start at a time per workspace, so two requests cannot both take the last free slot.
             Workspace.objects.select_for_update().filter(pk=workspace.pk).first()
             caps = limits.check_start(workspace)
             run = Run.objects.create(
-                owner=user, workspace=workspace, workflow=workflow, version=found, provider=provider,
-                model=(model or "")[:200], script=checked_script, budgets=limits.capped(checked_budgets, caps),
-                policies=checked_policies, backend=backends.backend_name(), ask_before=gated, workspace_seed=seed,
+                owner=user, workspace=workspace, workflow=workflow, version=version, provider=provider,
+                backend=backends.backend_name(), **{**fields, "budgets": limits.capped(fields.get("budgets") or {}, caps)},
             )
+            if prepare is not None:
+                prepare(run)
     except LimitReached as exc:
         audit.record(workspace.pk, user, "run_refused", workflow=workflow.name, limit=exc.limit)
         raise
     audit.record(workspace.pk, user, "run_started", run=str(run.id), workflow=workflow.name, provider=provider,
-                 **({"key": key_source} if key_source else {}))
-    backends.dispatch(run)
+                 **({"key": key_source} if key_source else {}), **(audit_extra or {}))
+    if dispatch:
+        backends.dispatch(run)
     return run
 
 

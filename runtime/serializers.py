@@ -33,6 +33,12 @@ def run_dict(run: Run) -> dict:
         "last_seq": run.last_seq,
         "ask_before": run.ask_before or [],
         "workspace_seed": run.workspace_seed,  # {"upload": id} or {"from_run": id}: what its files started from
+        # A fork's parent run and where it forked ({step, iteration?, kind, seq, inherited_events, edited?}); the seq it
+        # (or a resumed run) went on from, and how often it resumed after losing its worker.
+        "parent": str(run.parent_id) if run.parent_id else None,
+        "fork_point": run.fork_point,
+        "start_seq": run.start_seq,
+        "resumes": run.resumes,
     }
 
 

@@ -44,6 +44,7 @@ from runtime.engine.context import RunContext, Scope, duration, iteration_record
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, LoopMeta, Outcome
 from runtime.engine.summary import summarize
 from runtime.engine.toolcalls import snapshot_iteration
+from runtime.fork_points import PENDING_INPUT
 from runtime.policies import for_loop
 from runtime.prompting import IterationRecord, LoopView, StepOutput
 
@@ -139,8 +140,13 @@ async def run_foreach(ctx: RunContext, scope: Scope, step: dict, path: str, item
     on_error = policies.on_iteration_error if policies else "abort"
     next_index = 0
     # Items a checkpoint brought (runtime.checkpoints) are not run again; a cancelled one is.
+    # A fork may bring an item to run with an edited value instead (runtime.fork_points).
     seeded = ctx.state.loops.get(path)
+    edited: dict[int, object] = {}
     for i, entry in sorted(seeded.iterations.items()) if seeded is not None else []:
+        if entry["status"] == PENDING_INPUT:
+            edited[i] = entry.get("item")
+            continue
         if i >= n or entry["status"] not in (COMPLETED, FAILED):
             continue
         records[i] = Outcome(entry["status"], entry["content"], entry["result"], entry.get("error"))
@@ -148,7 +154,7 @@ async def run_foreach(ctx: RunContext, scope: Scope, step: dict, path: str, item
             failure.append(i)
 
     async def iteration(i: int) -> Outcome:
-        item = items[i]
+        item = edited[i] if i in edited else items[i]
         prefix = f"{path}[{i}]"
         view = LoopView(loop_id=path, kind="forEach", iteration=i, item=item, has_item=True)
         iscope = _iteration_scope(ctx, scope, step, prefix, {"item": item, "index": i}, view, deps)

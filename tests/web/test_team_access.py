@@ -9,6 +9,7 @@ A second test holds this table to docs/api.md: a route documented there and miss
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import io
 import json
@@ -23,7 +24,10 @@ from django.test import Client
 from accounts.models import Membership
 from accounts.workspaces import create_team, personal
 from designer import workflows
+from runtime.engine import run_workflow
+from runtime.events import ListSink
 from runtime.models import Run, WorkspaceBlob, WorkspaceSnapshot
+from runtime.recorder import persist_events
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -82,6 +86,15 @@ def fresh_run(team) -> str:
                                   version=workflow.latest(), provider="simulated", status="completed").pk)
 
 
+def forkable_run(team) -> str:
+    """A finished run with its events stored: what a fork starts from."""
+    run_id = fresh_run(team)
+    sink = ListSink()
+    asyncio.run(run_workflow(team["workflow"].latest().document, run_id=run_id, sink=sink, script=SCRIPT))
+    persist_events(run_id, sink.events)
+    return run_id
+
+
 def fresh_workflow(team) -> int:
     return workflows.create(team["users"]["owner"], source=DOC, document=None, workspace_id=team["workspace"].pk).pk
 
@@ -138,6 +151,9 @@ ROUTES = [
     ("POST /runs/{id}/pause", "POST", lambda t, r: f"/api/v1/runs/{t['run'].pk}/pause", None, RUN_CONTROL),
     ("POST /runs/{id}/resume", "POST", lambda t, r: f"/api/v1/runs/{t['run'].pk}/resume", None, RUN_CONTROL),
     ("POST /runs/{id}/stop", "POST", lambda t, r: f"/api/v1/runs/{t['run'].pk}/stop", None, RUN_CONTROL),
+    ("POST /runs/{id}/fork", "POST", lambda t, r: f"/api/v1/runs/{forkable_run(t)}/fork",
+     lambda t, r: {"at": {"step": "draft"}, "script": SCRIPT},
+     {"owner": 201, "admin": 201, "editor": 201, "runner": 201, "viewer": 403, "stranger": 404}),
     ("DELETE /runs/{id}", "DELETE", lambda t, r: f"/api/v1/runs/{fresh_run(t)}", None, deleted(EDIT)),
     ("GET /runs/{id}/workspace", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/workspace", None, READ),
     ("GET /runs/{id}/workspace/snapshots/{n}/files", "GET",

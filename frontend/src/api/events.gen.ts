@@ -40,6 +40,7 @@ export interface Event {
   done?: boolean | null;
   reasoning?: string | null;
   where?: Where | null;
+  inherited?: boolean | null;
 }
 
 export interface WorkflowStartData {

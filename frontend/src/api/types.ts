@@ -127,8 +127,25 @@ export interface Run {
   policies?: RunPolicies | null;
   /** Tools whose calls waited for a person in this run. */
   ask_before?: string[];
-  /** What the run's workspace started from. */
-  workspace_seed?: { upload?: string; from_run?: string } | null;
+  /** What the run's workspace started from (a fork: its parent's snapshot at the fork point). */
+  workspace_seed?: { upload?: string; from_run?: string; snapshot?: number } | null;
+  /** A fork's parent run (null: not a fork) and where it started in it (POST /runs/{id}/fork). */
+  parent?: string | null;
+  fork_point?: ForkPoint | null;
+  /** The event a fork or a resumed run went on from (0: it started at the beginning), and how often it resumed. */
+  start_seq?: number;
+  resumes?: number;
+}
+
+/** Where a fork started in its parent: a step, a repeat-until round or a forEach item, after event `seq`. */
+export interface ForkPoint {
+  step: string;
+  iteration?: number;
+  kind: 'step' | 'round' | 'item';
+  seq: number;
+  inherited_events: number;
+  /** What was changed for the fork: document, patch, input, provider, model, script. */
+  edited?: string[];
 }
 
 /** A provider the run dialog offers, and whether a run can use it now (GET /providers). */

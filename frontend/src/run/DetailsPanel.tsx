@@ -7,6 +7,7 @@ import { Pre } from './Pre';
 import { formatMs } from './reduce';
 import { StepDetails } from './StepDetails';
 import { VerdictList } from './VerdictList';
+import { ForkButton } from './fork/ForkButton';
 
 /** The chosen loop iteration, or the chosen step: output, result, prompt, verdicts. */
 export function DetailsPanel() {
@@ -21,7 +22,10 @@ export function DetailsPanel() {
       <div data-testid="iteration-details">
         <h4 className="side-title">
           {focus.loop} · iteration {ordinal(iteration.iteration)} <span className="mono muted small" title="The id the format gives this iteration">{iterationId(focus.loop, iteration)}</span>{' '}
-          <span className={`status status-${iteration.status}`}>{iteration.status}</span>
+          <span className={`status status-${iteration.status}`}>{iteration.status}</span>{' '}
+          {!focus.loop.includes('/') && (
+            <ForkButton at={{ step: focus.loop, iteration: iteration.iteration }} testId={`fork-iteration-${focus.loop}.${iteration.iteration}`} />
+          )}
         </h4>
         <div className="muted small">{formatMs(iteration.durationMs)}</div>
         {iteration.item !== undefined && (
@@ -30,7 +34,7 @@ export function DetailsPanel() {
             <Pre text={JSON.stringify(iteration.item, null, 2)} />
           </>
         )}
-        {iteration.verdict && <VerdictList iterations={[iteration]} />}
+        {iteration.verdict && <VerdictList loop={focus.loop} iterations={[iteration]} />}
         <div className="muted small" data-testid="iteration-output-label">
           Iteration output{sourceWords(iterationSources)}
         </div>
@@ -49,7 +53,7 @@ export function DetailsPanel() {
         {run ? <StepDetails title={selection.key} run={run} /> : <p className="muted">“{selection.key}” has not started.</p>}
         {loop && (
           <>
-            <VerdictList iterations={loop.iterations} />
+            <VerdictList loop={selection.key} iterations={loop.iterations} />
             <LoopOutput loopKey={selection.key} loop={loop} testId={`loop-output-${selection.key}`} />
           </>
         )}

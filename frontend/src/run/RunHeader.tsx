@@ -6,6 +6,7 @@ import { navigate } from '../router';
 import { useEditor, useEditorStore } from '../store/context';
 import { shortId } from './labels';
 import { RunFigures } from './RunFigures';
+import { ParentLink } from './fork/ParentLink';
 import { CompareWithButton } from './compare/CompareWithButton';
 import { controlsOffTitle, PauseResumeButtons, RunStatusWords, StopButton, type ControlAction } from './RunControls';
 import { isTerminal } from './socket';
@@ -86,6 +87,7 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
               watch only · {workspace.role}
             </span>
           )}
+          <ParentLink run={run} />
           <RunStatusWords status={status} reason={reason} testId="run-status" />
         </div>
         <div className="toolbar-actions">

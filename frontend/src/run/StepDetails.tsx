@@ -4,6 +4,7 @@ import { Pre } from './Pre';
 import type { StepRun } from './reduce';
 import { ToolCallList } from './ToolCallList';
 import { turnsOfStep } from './toolCalls';
+import { ForkButton } from './fork/ForkButton';
 
 /** One step's run: status, who ran it, output, the tools it called, result and the prompt it saw. */
 export function StepDetails({ title, run }: { title: string; run: StepRun }) {
@@ -12,7 +13,8 @@ export function StepDetails({ title, run }: { title: string; run: StepRun }) {
   return (
     <div className="step-details">
       <h4 className="side-title">
-        {title} <span className={`status status-${run.status}`}>{run.status}</span>
+        {title} <span className={`status status-${run.status}`}>{run.status}</span>{' '}
+        <ForkButton at={{ step: run.stepId ?? title }} />
       </h4>
       <div className="muted small">
         {[run.agent && `agent ${run.agent}`, run.model && `model ${run.model}`, run.duration, run.tokens && `${run.tokens.total} tokens`].filter(Boolean).join(' · ')}

@@ -4,6 +4,13 @@ Validates the file with the designer's rules first (an invalid document is
 refused with its diagnostics), then runs it with the chosen provider.
 ``--json`` prints the NDJSON event stream; otherwise a readable live view.
 Exit status 0 when the run completed, 1 otherwise.
+
+``runworkflow --from-run ID --at STEP[.N]`` re-runs a stored run from a step, a
+round (``write.5``) or a forEach item (``each[2]``) instead (runtime.forks): the
+fork is stored like one started from the web, on behalf of the stored run's
+owner unless ``--user`` names someone else (whose role is checked as the API
+checks it), executed in this process, and its own events are printed (the
+inherited ones are in the database, not printed again).
 """
 from __future__ import annotations
 
@@ -14,13 +21,20 @@ import uuid
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand
+from django.http import Http404
 
+from common.errors import BadRequest, Forbidden, LimitReached
+from common.orm import off_loop
 from designer import tool_specs
 from designer.documents import load_source
-from runtime import run_files
+from designer.errors import DocumentInvalid
+from runtime import forks, run_files
 from runtime.engine import Budgets, FileResolver, run_workflow
 from runtime.events import NdjsonSink, PrintSink
+from runtime.models import Run, RunEvent
 from runtime.providers import close_all, configured_providers, names
 from runtime.script import ScriptError, load_script_file
 from runtime.tools.approvals import Approvals, Decision
@@ -31,7 +45,12 @@ class Command(BaseCommand):
     help = "Run a zenflow v1 workflow file (simulated by default; no network)."
 
     def add_arguments(self, parser):
-        parser.add_argument("path", help="workflow file (YAML or JSON)")
+        parser.add_argument("path", nargs="?", help="workflow file (YAML or JSON); leave out with --from-run")
+        parser.add_argument("--from-run", help="re-run this stored run (its id) from --at, as a new stored run (a fork)")
+        parser.add_argument("--at", help="with --from-run: where the fork starts: a step id, a round (write.5) "
+                                         "or a forEach item (each[2])")
+        parser.add_argument("--user", help="with --from-run: who starts the fork (a username; needs the runner "
+                                           "role in the run's workspace); default: the stored run's owner")
         parser.add_argument("--provider", default=None, choices=names(),
                             help="default provider for bare model names (default: settings.DEFAULT_PROVIDER)")
         parser.add_argument("--script", help="scripted replies for the simulated provider (YAML or JSON)")
@@ -48,6 +67,11 @@ class Command(BaseCommand):
                                                              "answer on this terminal, e.g. bash,write")
 
     def handle(self, *args, **opts):
+        if opts.get("from_run"):
+            self._fork(opts)
+        if not opts.get("path"):
+            self.stderr.write("give a workflow file, or --from-run ID --at STEP[.N]")
+            sys.exit(1)
         path = Path(opts["path"])
         try:
             text = path.read_text(encoding="utf-8")
@@ -114,3 +138,56 @@ class Command(BaseCommand):
                                       default_provider=provider, tools=tools)
         finally:
             await close_all(providers)
+
+    def _fork(self, opts) -> None:
+        if not opts.get("at"):
+            self.stderr.write("--from-run needs --at STEP[.N] (a step id, a round like write.5, an item like each[2])")
+            sys.exit(1)
+        try:
+            parent = Run.objects.select_related("owner").get(pk=opts["from_run"])
+        except (Run.DoesNotExist, ValidationError, ValueError):
+            self.stderr.write(f"--from-run: no stored run {opts['from_run']!r}")
+            sys.exit(1)
+        user = parent.owner
+        if opts.get("user"):
+            user = get_user_model().objects.filter(username=opts["user"]).first()
+            if user is None:
+                self.stderr.write(f"--user: no user {opts['user']!r}")
+                sys.exit(1)
+        script = None
+        if opts.get("script"):
+            try:
+                script = load_script_file(opts["script"])
+            except (OSError, ScriptError) as exc:
+                self.stderr.write(f"script {opts['script']}: {exc}")
+                sys.exit(1)
+        try:
+            fork = forks.fork(user, parent.pk, at={"step": opts["at"]}, provider=opts.get("provider"), script=script,
+                              dispatch=False)
+        except (BadRequest, Forbidden, LimitReached, Http404, DocumentInvalid) as exc:
+            self.stderr.write(f"cannot fork run {parent.pk}: {exc}")
+            sys.exit(1)
+        self.stderr.write(f"run {fork.pk}: a fork of {parent.pk} at {forks.fork_point_label_of(fork)}; "
+                          f"{fork.start_seq} events inherited")
+        sink = NdjsonSink(self.stdout) if opts["json"] else PrintSink(self.stdout, verbose=opts["verbose_prompts"])
+        status = asyncio.run(self._run_stored(str(fork.pk), fork.start_seq, sink))
+        sys.exit(0 if status == "completed" else 1)
+
+    async def _run_stored(self, run_id: str, after: int, sink) -> str | None:
+        """Execute the stored run here, printing its events as they are stored."""
+        from runtime.execution import execute_run
+
+        task = asyncio.create_task(execute_run(run_id, worker="cli"))
+        while True:
+            finished = task.done()
+            for event in await off_loop(_events_after)(run_id, after):
+                await sink.emit(event)
+                after = event["seq"]
+            if finished:
+                return task.result()
+            await asyncio.sleep(0.1)
+
+
+def _events_after(run_id: str, after: int) -> list[dict]:
+    texts = RunEvent.objects.filter(run_id=run_id, seq__gt=after).order_by("seq").values_list("event_json", flat=True)
+    return [json.loads(t) for t in texts]
