@@ -110,3 +110,30 @@ class AuditEntry(models.Model):
     class Meta:
         ordering = ["-id"]
         indexes = [models.Index(fields=["workspace", "-id"])]
+
+
+class McpServer(models.Model):
+    """A user's own MCP tool server: a stdio command (run in each run's sandbox) or a streamable-HTTP URL.
+
+    Its HTTP headers and its command's environment may hold tokens: they are encrypted like provider keys and
+    only their names are ever shown. ``tools`` is what the last successful check listed (name, description,
+    input schema), for the editor's tool picker and the validator.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mcp_servers")
+    name = models.CharField(max_length=40)
+    kind = models.CharField(max_length=10, choices=[("stdio", "stdio"), ("http", "http")])
+    command = models.CharField(max_length=500, blank=True, default="")
+    args = models.JSONField(default=list, blank=True)
+    url = models.CharField(max_length=500, blank=True, default="")
+    encrypted_headers = models.TextField(blank=True, default="")
+    encrypted_env = models.TextField(blank=True, default="")
+    secret_names = models.JSONField(default=list, blank=True)   # the header (or variable) names, never values
+    tools = models.JSONField(default=list, blank=True)
+    checked_at = models.DateTimeField(null=True, blank=True)
+    check_error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "name"], name="unique_user_mcp_server_name")]
+        ordering = ["name"]

@@ -2,6 +2,7 @@
 from ninja import NinjaAPI
 
 from accounts.api import router as accounts_router
+from accounts.mcp_api import router as mcp_router
 from accounts.workspaces_api import router as workspaces_router
 from config.throttles import AnonymousPerAddress
 from designer.api import router as designer_router
@@ -21,5 +22,6 @@ api.add_router("/", designer_router, throttle=AnonymousPerAddress())
 api.add_router("/", runs_router)
 api.add_router("/", accounts_router)
 api.add_router("/", workspaces_router)
+api.add_router("/", mcp_router)
 api.add_router("/", import_router, throttle=AnonymousPerAddress())
 api.add_router("/", templates_router)

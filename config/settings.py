@@ -210,9 +210,8 @@ AGENT_WORKSPACE_MB = envint("AGENT_WORKSPACE_MB", 2048)
 # (streamable HTTP); users add their own on their account. Users' URLs reach public addresses only unless
 # MCP_URLS_ALLOW_PRIVATE (default: as PROVIDER_URLS_ALLOW_PRIVATE). MCP_SANDBOX_PATHS: host folders a stdio
 # server sees read-only (its interpreter and code), separated by ':'.
-MCP_SERVERS = envstr("MCP_SERVERS", "[]")
 try:
-    _mcp_servers = json.loads(MCP_SERVERS or "[]")
+    _mcp_servers = json.loads(envstr("MCP_SERVERS", "[]") or "[]")
 except ValueError as _exc:
     raise ImproperlyConfiguredEnv(f"MCP_SERVERS is not valid JSON ({_exc})") from None
 if not isinstance(_mcp_servers, list) or not all(

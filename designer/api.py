@@ -8,6 +8,7 @@ from django.http import Http404, HttpResponse
 from ninja import Field, File, Form, Query, Router, Schema, Status
 from ninja.files import UploadedFile
 
+from accounts import mcp_servers
 from accounts.tokens import API_AUTH
 from accounts.workspaces import role_of
 from common.dates import moment
@@ -70,7 +71,8 @@ def validate(request, payload: DocumentIn):
 
 @router.get("/tools", response=list[dict], auth=None, summary="The tools agents can be given (upstream's names first)")
 def list_tools(request):
-    return tool_specs.catalogue()
+    """Signed in (a session), the MCP tools of the administrator's servers and of yours (their last check) too."""
+    return tool_specs.catalogue(mcp_servers.tool_catalogue(request.user))
 
 
 @router.post("/render", response=RenderOut, auth=None, summary="Render a document as canonical YAML or JSON")

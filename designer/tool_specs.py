@@ -139,3 +139,17 @@ def mcp_catalogue(mcp_tools: Iterable[dict]) -> list[dict]:
     return [{"name": names[(str(t["server"]), str(t["name"]))], "description": str(t.get("description") or ""),
              "upstream": False, "mcp_server": str(t["server"]), "mcp_name": str(t["name"])}
             for t in tools if (str(t["server"]), str(t["name"])) in names]
+
+
+def provided_after_all(diagnostic, document, names: Iterable[str]) -> bool:
+    """Whether an ``unknown_tool`` diagnostic (``/agents/<agent>/tools/<i>``) is about one of ``names``: the
+    validator knows only the built-in tools; a run also has its owner's MCP tools (:func:`known_names`)."""
+    if getattr(diagnostic, "code", None) != "unknown_tool" or not isinstance(document, dict):
+        return False
+    parts = [p.replace("~1", "/").replace("~0", "~") for p in str(getattr(diagnostic, "path", "")).split("/")[1:]]
+    if len(parts) != 4 or parts[0] != "agents" or parts[2] != "tools" or not parts[3].isdigit():
+        return False
+    agent = (document.get("agents") or {}).get(parts[1])
+    tools = agent.get("tools") if isinstance(agent, dict) else None
+    index = int(parts[3])
+    return isinstance(tools, list) and index < len(tools) and tools[index] in set(names)

@@ -31,8 +31,9 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
+from accounts import mcp_servers
 from accounts.workspaces import Need
-from designer import workflows
+from designer import tool_specs, workflows
 from designer.errors import BadRequest
 from runtime import runs
 from runtime.checkpoints import Checkpoint
@@ -141,7 +142,7 @@ def edited_version(user, parent: Run, document: Any, patch: Any):
             raise BadRequest(f"patch: {exc}") from None
     if not isinstance(document, dict):
         raise BadRequest("`document` must be an object (a workflow document)")
-    runs.check_runnable(document, "the edited workflow")
+    runs.check_runnable(document, "the edited workflow", tool_specs.known_names(mcp_servers.tool_catalogue(user)))
     with transaction.atomic():
         workflow = workflows.save_version(user, parent.workflow_id, source=None, document=document)
         return workflow.latest()

@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
-from accounts import audit
+from accounts import audit, mcp_servers
 from accounts.models import Workspace
 from accounts.workspaces import Need, member_workspace_ids, require
 from common.dates import moment
@@ -116,10 +116,11 @@ def create_run(user, *, workflow_id: int, version: int | None, provider: str, mo
     found = WorkflowVersion.objects.filter(workflow=workflow, number=number).first()
     if found is None:
         raise Http404(f"workflow {workflow_id} has no version {number}")
-    check_runnable(found.document, f"version {number}")
+    mcp_tools = tool_specs.known_names(mcp_servers.tool_catalogue(user))
+    check_runnable(found.document, f"version {number}", mcp_tools)
     key_source = provider_key(workspace, provider)
     checked_budgets, checked_script, checked_policies = _budgets(budgets), _script(script), _policies(policies)
-    gated = _ask_before(ask_before)
+    gated = _ask_before(ask_before, mcp_tools)
     earlier = None
     if workspace_from_run:
         try:
@@ -132,14 +133,16 @@ def create_run(user, *, workflow_id: int, version: int | None, provider: str, mo
         "ask_before": gated, "workspace_seed": seed})
 
 
-def check_runnable(document: Any, what: str) -> None:
-    """Refuse a document that has errors or cannot run, with its diagnostics (``what``: "version 3" ...)."""
+def check_runnable(document: Any, what: str, mcp_tools: list[str] | None = None) -> None:
+    """Refuse a document that has errors or cannot run, with its diagnostics (``what``: "version 3" ...).
+    ``mcp_tools``: the run owner's MCP tools, which the validator does not know."""
     # In a worker process with a time bound, as every document check is: a run request never stalls the server.
     report = documents.check(None, document).report
     if not report.valid:
         raise DocumentInvalid(f"{what} has errors; fix them before running", [d.as_dict() for d in report.errors])
-    if not report.runnable:
-        blocking = [d for d in report.diagnostics if d.blocks_run]
+    blocking = [d for d in report.diagnostics if d.blocks_run
+                and not tool_specs.provided_after_all(d, document, mcp_tools or [])]
+    if blocking:
         raise DocumentInvalid(f"{what} cannot run: {blocking[0].path} {blocking[0].message}",
                               [d.as_dict() for d in blocking])
 
@@ -183,12 +186,11 @@ def insert_run(user, workflow, version: WorkflowVersion, *, provider: str, key_s
     return run
 
 
-def _ask_before(raw: Any) -> list[str]:
+def _ask_before(raw: Any, known: list[str]) -> list[str]:
     if raw in (None, []):
         return []
     if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
         raise BadRequest("`ask_before` must be a list of tool names")
-    known = tool_specs.known_names()
     unknown = [n for n in raw if n not in known]
     if unknown:
         raise BadRequest(f"ask_before: unknown tool(s) {', '.join(unknown)} (known: {', '.join(known)})")

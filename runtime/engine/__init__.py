@@ -127,6 +127,9 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
         count = f" (resume {resumed.get('attempt')} of {resumed.get('of')})" if resumed.get("attempt") else ""
         await emitter.emit("message", message=f"run resumed after event {resumed.get('from_seq')}: {resumed.get('reason')}{count}",
                            data={"level": "info", "resumed": resumed})
+    if tools is not None:
+        for notice in await tools.open():  # the run's MCP servers start; their tools become the run's
+            await ctx.warn(notice)
     unknown = unknown_tools_message(document.get("agents") or {})
     if unknown:
         await emitter.emit("error", error=unknown)
@@ -182,6 +185,7 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     if tools is not None:
         tools.approvals.close("the run ended")
         await tools.snapshot("end")
+        await tools.close()
     result = _result(ctx, outcomes, internal)
     result.duration_s = ctx.clock() - started
     control.state = "finished"

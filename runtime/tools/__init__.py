@@ -6,11 +6,16 @@ What each tool is (name, description, parameters) is the designer's truth
 reads; a :class:`ToolError` reaches the model as ``error: ...``. Tools know
 nothing of the engine: :mod:`runtime.engine.toolcalls` offers them, gates them,
 runs them concurrently and emits their events.
+
+A run may add tools of its own (its MCP servers', :mod:`runtime.tools.mcp`):
+:func:`use_run_tools` registers them for the current task and the tasks it
+starts, so concurrent runs in one process never see each other's.
 """
 from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,17 +76,34 @@ _REGISTRY: dict[str, str | Tool] = {
 }
 
 
+# The current run's own tools (name -> Tool), set by RunTools.open() in the run's task.
+_RUN_TOOLS: ContextVar[dict[str, Tool] | None] = ContextVar("run_tools", default=None)
+
+
+def use_run_tools(tools: dict[str, Tool]) -> None:
+    """Register a run's own tools for the current task and every task it starts from now on."""
+    _RUN_TOOLS.set(dict(tools))
+
+
+def run_tools() -> dict[str, Tool]:
+    return _RUN_TOOLS.get() or {}
+
+
 def register(name: str, tool: str | Tool) -> None:
     """Register a tool instance (or ``"module:Class"``) under ``name``."""
     _REGISTRY[name] = tool
 
 
 def names() -> list[str]:
-    """Registered names, upstream's first (in upstream's order), then ours alphabetically."""
-    return [n for n in UPSTREAM if n in _REGISTRY] + sorted(n for n in _REGISTRY if n not in UPSTREAM)
+    """Registered names, upstream's first (in upstream's order), then ours alphabetically, then the run's own."""
+    builtins = [n for n in UPSTREAM if n in _REGISTRY] + sorted(n for n in _REGISTRY if n not in UPSTREAM)
+    return builtins + [n for n in (_RUN_TOOLS.get() or {}) if n not in _REGISTRY]
 
 
 def get(name: str) -> Tool:
+    own = (_RUN_TOOLS.get() or {}).get(name)
+    if own is not None and name not in _REGISTRY:
+        return own
     try:
         target = _REGISTRY[name]
     except KeyError:
@@ -108,6 +130,6 @@ def agent_tool_names(agent: dict) -> list[str]:
 
 def unknown_tools(agents: dict) -> list[tuple[str, str]]:
     """(agent, tool) for each tool an agent lists that no registered tool has."""
-    known = set(_REGISTRY) | {"submit_result"}
+    known = set(_REGISTRY) | set(_RUN_TOOLS.get() or {}) | {"submit_result"}
     return [(name, tool) for name, agent in (agents or {}).items() if isinstance(agent, dict)
             for tool in (agent.get("tools") or []) if isinstance(tool, str) and tool not in known]

@@ -13,6 +13,11 @@ with it.
 
 Snapshots are taken when the workspace changed since the last one, and go to
 a :class:`SnapshotStore` (the database in the server, memory elsewhere).
+
+A run's MCP servers (``mcp_servers``) start in :meth:`RunTools.open`, called by
+the engine as the run starts, which registers their tools for the run
+(:func:`runtime.tools.use_run_tools`) and answers what the run should say about
+them; :meth:`RunTools.close` stops them when it ends.
 """
 from __future__ import annotations
 
@@ -23,10 +28,12 @@ import shutil
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
+from runtime import tools as registry
 from runtime.tools import ToolSettings
 from runtime.tools.approvals import Approvals
+from runtime.tools.mcp.config import McpOptions, ServerConfig
 from runtime.tools.snapshots import Changes, Manifest, compare, scan
 from runtime.tools.workspace import OutsideWorkspace, Workspace
 
@@ -81,7 +88,8 @@ def copy_name(step_path: str) -> str:
 class RunTools:
     def __init__(self, root: Path | str, *, settings: ToolSettings | None = None, isolation: str = RUN,
                  ask_before: list[str] | tuple[str, ...] = (), store: SnapshotStore | None = None,
-                 approvals: Approvals | None = None):
+                 approvals: Approvals | None = None, mcp_servers: list[ServerConfig] | None = None,
+                 mcp_options: McpOptions | None = None):
         self.workspace = Workspace(root)
         self.settings = settings or ToolSettings()
         self.isolation = isolation if isolation in (RUN, "step") else RUN
@@ -102,6 +110,31 @@ class RunTools:
         # Any tool call at all; the server records the first on the run (the UI says "not sandboxed" only then).
         self.used = False
         self.on_first_use: Callable[[], Awaitable[None]] | None = None
+        self.mcp_servers = list(mcp_servers or [])
+        self.mcp_options = mcp_options or McpOptions()
+        self.mcp: Any = None                 # RunServers, once open() started some
+        self.mcp_notices: list[str] = []     # about servers left out before the run (bad entries)
+
+    # -- the run's own tools (MCP servers) --------------------------------------
+    async def open(self) -> list[str]:
+        """Start the run's MCP servers and register their tools for this run (the current task and the tasks it
+        starts); what the run should say about them (servers that did not start, renamed tools). Calling it again
+        starts nothing and answers the same."""
+        if self.mcp is None and self.mcp_servers:
+            # Here, not at the top: the SDK takes about a second to import, and only runs with servers need it.
+            from runtime.tools.mcp.servers import RunServers
+
+            self.mcp = RunServers(self.mcp_servers, self.workspace.ensure(), self.settings, self.mcp_options)
+            await self.mcp.open(set(registry.names()) - set(registry.run_tools()))
+        # Always set, even to none: the run's task may have been started from one that ran another run.
+        registry.use_run_tools(self.mcp.tools if self.mcp is not None else {})
+        return self.mcp_notices + (self.mcp.notices if self.mcp is not None else [])
+
+    async def close(self) -> None:
+        """Stop the run's MCP servers (their whole process trees); safe to call more than once."""
+        if self.mcp is not None:
+            await self.mcp.close()
+            registry.use_run_tools({})
 
     # -- workspaces ------------------------------------------------------------
     async def begin(self, step_path: str) -> StepCopy | None:

@@ -1,0 +1,190 @@
+"""Users' own MCP tool servers: stored, listed without their secrets, checked, and handed to runs.
+
+An HTTP server's headers (tokens) and a stdio server's environment are
+encrypted with the provider keys' Fernet key; what is shown is only their
+names. A user's URL must reach public addresses only, the provider URLs' rule
+(``MCP_URLS_ALLOW_PRIVATE`` lifts it), checked when saved and again by the
+runtime at every connection.
+
+Connecting is the runtime's job, so the check calls the function named by
+``settings.MCP_CHECKER`` (a dotted path, like Django's backends): accounts
+never imports the runtime. It takes an entry (``{"name", "command", "args",
+"env"}`` or ``{"name", "url", "headers"}``) and whose it is (``owner``:
+"user" or "admin", whose URLs may reach any address), and answers the listed
+tools, or raises with the reason in words.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any
+
+from cryptography.fernet import InvalidToken
+from django.conf import settings
+from django.core.cache import cache
+from django.utils import timezone
+from django.utils.module_loading import import_string
+
+from accounts.models import McpServer
+from accounts.provider_keys import _fernet
+from common.addresses import AddressRefused, check_public_url
+from common.errors import BadRequest
+
+NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+MAX_SERVERS = 20
+MAX_SECRETS = 20
+ADMIN_TOOLS_TTL = 600        # seconds the administrator's servers' tool lists are kept (a failed listing: 60)
+
+
+def _encrypt(values: dict[str, str]) -> str:
+    return _fernet().encrypt(json.dumps(values).encode()).decode() if values else ""
+
+
+def _decrypt(token: str) -> dict[str, str]:
+    if not token:
+        return {}
+    try:
+        return json.loads(_fernet().decrypt(token.encode()).decode())
+    except (InvalidToken, ValueError):
+        return {}  # the secret changed: the server is used without them, and its calls will say it is refused
+
+
+def _strings(value: Any, what: str) -> dict[str, str]:
+    if value in (None, {}):
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(k, str) and k and isinstance(v, str)
+                                              for k, v in value.items()):
+        raise BadRequest(f"{what} must be an object of non-empty names to strings")
+    if len(value) > MAX_SECRETS:
+        raise BadRequest(f"{what}: at most {MAX_SECRETS} entries")
+    return dict(value)
+
+
+def admin_names() -> set[str]:
+    return {str(entry.get("name")) for entry in settings.MCP_SERVERS if isinstance(entry, dict)}
+
+
+def describe(server: McpServer) -> dict:
+    """What the API shows: everything but the secrets' values."""
+    return {"id": server.id, "name": server.name, "kind": server.kind, "command": server.command,
+            "args": list(server.args or []), "url": server.url,
+            ("header_names" if server.kind == "http" else "env_names"): list(server.secret_names or []),
+            "tools": [{"name": t.get("name"), "description": t.get("description", "")} for t in server.tools or []],
+            "checked_at": server.checked_at.isoformat() if server.checked_at else None,
+            "check_error": server.check_error or None}
+
+
+def list_for(user) -> list[dict]:
+    admin = [{"name": str(e.get("name")), "kind": "http" if e.get("url") else "stdio", "admin": True}
+             for e in settings.MCP_SERVERS if isinstance(e, dict)]
+    return [describe(s) for s in McpServer.objects.filter(user=user)] + admin
+
+
+def create(user, *, name: str, command: str = "", args: list[str] | None = None, env: Any = None, url: str = "",
+           headers: Any = None) -> McpServer:
+    if not NAME.match(name or ""):
+        raise BadRequest("name: 1 to 40 letters, digits, '_' or '-' (it prefixes the server's tools when names clash)")
+    if bool(command) == bool(url):
+        raise BadRequest("give exactly one of `command` (a stdio server) or `url` (a streamable-HTTP server)")
+    if name in admin_names():
+        raise BadRequest(f"name: '{name}' is the name of a server the administrator provides; choose another")
+    if McpServer.objects.filter(user=user, name=name).exists():
+        raise BadRequest(f"name: you already have an MCP server named '{name}'", status=409)
+    if McpServer.objects.filter(user=user).count() >= MAX_SERVERS:
+        raise BadRequest(f"you have {MAX_SERVERS} MCP servers already; delete one first")
+    if url:
+        if not re.match(r"^https?://[^/\s]+", url):
+            raise BadRequest("url: must be an http:// or https:// URL")
+        if not settings.MCP_URLS_ALLOW_PRIVATE:
+            try:
+                check_public_url(url)
+            except AddressRefused as exc:
+                raise BadRequest(f"url: {exc}; only public addresses are allowed (an administrator can allow "
+                                 "private ones with MCP_URLS_ALLOW_PRIVATE=1)") from None
+        secrets = _strings(headers, "headers")
+        return McpServer.objects.create(user=user, name=name, kind="http", url=url,
+                                        encrypted_headers=_encrypt(secrets), secret_names=sorted(secrets))
+    if not isinstance(args or [], list) or not all(isinstance(a, str) for a in args or []):
+        raise BadRequest("args: must be a list of strings")
+    secrets = _strings(env, "env")
+    return McpServer.objects.create(user=user, name=name, kind="stdio", command=command, args=list(args or []),
+                                    encrypted_env=_encrypt(secrets), secret_names=sorted(secrets))
+
+
+def get(user, server_id: int) -> McpServer:
+    found = McpServer.objects.filter(user=user, pk=server_id).first()
+    if found is None:
+        raise BadRequest(f"no MCP server {server_id} of yours", status=404)
+    return found
+
+
+def delete(user, server_id: int) -> None:
+    get(user, server_id).delete()
+
+
+def entry(server: McpServer) -> dict:
+    """The server as the runtime reads it, secrets decrypted (never shown, logged or stored elsewhere)."""
+    if server.kind == "http":
+        return {"name": server.name, "url": server.url, "headers": _decrypt(server.encrypted_headers)}
+    return {"name": server.name, "command": server.command, "args": list(server.args or []),
+            "env": _decrypt(server.encrypted_env)}
+
+
+def entries_for(user_id) -> list[tuple[dict, list[dict]]]:
+    """A run owner's servers for a run: (entry, tools known from the last check)."""
+    return [(entry(s), list(s.tools or [])) for s in McpServer.objects.filter(user_id=user_id)]
+
+
+def check(user, server_id: int) -> dict:
+    """Connect to the server and list its tools; the list is kept for the editor (or the error, in words)."""
+    server = get(user, server_id)
+    try:
+        tools = import_string(settings.MCP_CHECKER)(entry(server), owner="user")
+    except Exception as exc:  # the checker says why in words; whatever it is, the answer is a clear error
+        server.check_error = str(exc)[:2000] or exc.__class__.__name__
+        server.save(update_fields=["check_error"])
+        return {"ok": False, "error": server.check_error, "server": describe(server)}
+    server.tools = [{"name": t["name"], "description": t.get("description", ""),
+                     "input_schema": t.get("input_schema") or {"type": "object"}} for t in tools]
+    server.checked_at = timezone.now()
+    server.check_error = ""
+    server.save(update_fields=["tools", "checked_at", "check_error"])
+    return {"ok": True, "error": None, "server": describe(server)}
+
+
+def admin_catalogue() -> list[dict]:
+    """The administrator's servers' tools (``{"name", "description", "server"}``), listed by connecting to them
+    at most every ADMIN_TOOLS_TTL seconds (they have no check button); a server that fails is left out a minute."""
+    out = []
+    for server in settings.MCP_SERVERS:
+        if not isinstance(server, dict):
+            continue
+        key = "mcp-admin-tools:" + hashlib.sha256(json.dumps(server, sort_keys=True).encode()).hexdigest()
+        tools = cache.get(key)
+        if tools is None:
+            try:
+                tools = [{"name": t["name"], "description": t.get("description", "")}
+                         for t in import_string(settings.MCP_CHECKER)(server, owner="admin")]
+                cache.set(key, tools, ADMIN_TOOLS_TTL)
+            except Exception:  # a server down now: its tools are unknown until it answers again
+                cache.set(key, [], 60)
+                tools = []
+        out += [{**tool, "server": str(server.get("name"))} for tool in tools]
+    return out
+
+
+def tool_catalogue(user, *, admin: bool = True) -> list[dict]:
+    """The MCP tools a run of ``user`` would have, as known now: the administrator's servers' (listed, cached),
+    then the user's own from their last successful check. ``{"name", "description", "server"}``, MCP names."""
+    found = admin_catalogue() if admin else []
+    if user is None or not getattr(user, "is_authenticated", False):
+        return found
+    taken = {t["server"] for t in found}
+    for server in McpServer.objects.filter(user=user).exclude(checked_at=None):
+        if server.name in taken:
+            continue
+        for tool in server.tools or []:
+            found.append({"name": str(tool.get("name")), "description": str(tool.get("description") or ""),
+                          "server": server.name})
+    return found

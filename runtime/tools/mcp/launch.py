@@ -1,0 +1,92 @@
+"""How a stdio MCP server starts: in the run's bubblewrap sandbox, with the run's workspace.
+
+The server runs like an agent's ``bash`` command (:mod:`runtime.tools.sandbox`):
+only the workspace is writable (it is the working directory and ``$HOME``),
+no network unless ``AGENT_NETWORK``, a scratch environment plus the server's
+own ``env``, and the same per-process limits. The administrator may make more
+host folders visible read-only (``MCP_SANDBOX_PATHS``: an interpreter, the
+server's code); nothing else of the host is there.
+
+A small shell around the command writes ``mcp-exit:<code>`` on stderr when the
+server ends, so a server that dies is reported with its exit code and the last
+line it wrote.
+"""
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from mcp.client.stdio import StdioServerParameters
+
+from runtime.tools import ToolSettings
+from runtime.tools.mcp.config import ServerConfig
+from runtime.tools.sandbox import SANDBOX_WORKSPACE, ResourceLimits, SandboxUnavailable, environment, probe, sandbox_argv, unavailable_message
+
+EXIT_MARK = "mcp-exit:"
+# What the SDK's stdio_client passes on of the server process's own environment (besides PATH, HOME and TERM,
+# which the sandbox sets).
+_SDK_INHERITED = ("LOGNAME", "SHELL", "USER")
+_EXIT_LINE = re.compile(r"^mcp-exit:(-?\d+)$")
+
+
+def wrapped(command: str, args: tuple[str, ...]) -> str:
+    """``bash -c`` text that runs the server and then reports how it ended, keeping its exit code."""
+    line = " ".join(shlex.quote(part) for part in (command, *args))
+    return f'{line}; code=$?; printf "\\n{EXIT_MARK}%s\\n" "$code" >&2; exit $code'
+
+
+def exit_status(stderr: str) -> tuple[int | None, str]:
+    """(exit code, last other non-empty line) of a server's stderr; the code is None while it runs."""
+    code = None
+    last = ""
+    for line in stderr.splitlines():
+        line = line.strip()
+        found = _EXIT_LINE.match(line)
+        if found:
+            code = int(found.group(1))
+        elif line:
+            last = line
+    return code, last[:500]
+
+
+@dataclass
+class Launch:
+    config: ServerConfig
+    workspace: Path
+    settings: ToolSettings
+    extra_paths: tuple[str, ...] = ()   # MCP_SANDBOX_PATHS: host folders visible read-only at the same place
+
+    def parameters(self) -> StdioServerParameters:
+        """What the SDK's ``stdio_client`` starts; SandboxUnavailable when bubblewrap cannot run here."""
+        workspace = self.workspace.resolve()
+        workspace.mkdir(parents=True, exist_ok=True)
+        text = wrapped(self.config.command, self.config.args)
+        limits = ResourceLimits(self.settings.cpu_seconds, self.settings.memory_mb, self.settings.file_mb).argv()
+        if self.settings.sandbox == "off":
+            argv = [*limits, "env", *(f"--unset={key}" for key in _SDK_INHERITED if key not in self.config.env),
+                    "bash", "-c", text]
+            return StdioServerParameters(command=argv[0], args=argv[1:], cwd=str(workspace),
+                                         env={**environment(str(workspace)), **self.config.env})
+        reason = probe(self.settings.bwrap)
+        if reason is not None:
+            raise SandboxUnavailable(unavailable_message(reason))
+        argv = sandbox_argv(text, workspace, network=self.settings.network, bwrap=self.settings.bwrap)
+        argv[0] = shutil.which(self.settings.bwrap) or self.settings.bwrap
+        # Read-only folders go in before the workspace bind (the root is remounted read-only after it);
+        # the server's own variables after --clearenv, just before `bash -c`.
+        at = argv.index("--bind")
+        binds = [part for path in self.extra_paths if Path(path).exists()
+                 for part in ("--ro-bind", str(Path(path).resolve()), str(Path(path).absolute()))]
+        argv[at:at] = binds
+        # The server's own variables (tokens, often) must not be in an argv, which anyone on the host can read in
+        # /proc: bwrap gets them in its environment and passes them on, instead of clearing it. The scratch
+        # variables still win (--setenv), and what the SDK adds of the server's own environment goes.
+        argv.remove("--clearenv")
+        tail = len(argv) - 3
+        argv[tail:tail] = [part for key in _SDK_INHERITED if key not in self.config.env for part in ("--unsetenv", key)]
+        argv = [*limits, *argv]
+        return StdioServerParameters(command=argv[0], args=argv[1:],
+                                     env={**environment(SANDBOX_WORKSPACE), **self.config.env})
