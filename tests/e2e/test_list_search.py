@@ -196,7 +196,7 @@ def test_load_more_brings_the_next_page_of_runs_by_the_cursor(page):
         finished(page, run_id)
     page.goto(f"/runs?q={t}")
     settled(page, f"/runs?q={t}")
-    links = page.get_by_test_id("run-table").locator("tbody td:first-child a")
+    links = page.get_by_test_id("run-table").locator("tbody td a.strong")
     expect(links).to_have_count(50)
     assert page.get_by_test_id("runs-count").inner_text() == "50 of 52"
     page.get_by_test_id("load-more").click()
