@@ -13,7 +13,7 @@ from .a11y import assert_no_blocking_violations, seed, settle
 from .conftest import VIEWPORT
 
 SCHEMES = ("light", "dark")
-RUN_TABS = ("live", "details", "tools", "workspace", "metrics", "events")
+RUN_TABS = ("live", "details", "tools", "workspace", "metrics", "rounds", "events")
 
 
 @pytest.fixture
@@ -112,12 +112,51 @@ def run_tab(tab: str):
     return show
 
 
+def show_folder_import(page, seeded) -> None:
+    page.goto("/")
+    page.get_by_test_id("import-folder").click()
+    page.get_by_test_id("bundle-import").wait_for()
+
+
+def show_editor_files(page, seeded) -> None:
+    open_editor(page, seeded)
+    page.locator("[data-testid=canvas] .react-flow__pane").click(position={"x": 5, "y": 5})
+    page.get_by_role("tab", name="Files").click()
+    page.get_by_test_id("folder-panel").wait_for()
+
+
+def show_versions_compare(page, seeded) -> None:
+    page.goto(f"/workflows/{seeded['workflow']}/compare")
+    page.get_by_test_id("change-item").first.wait_for()
+    page.get_by_test_id("yaml-diff").wait_for()
+    page.get_by_test_id("compare-canvas").locator(".react-flow__node").first.wait_for()
+
+
+def show_runs_compare(page, seeded) -> None:
+    page.goto(f"/runs/{seeded['run']}/compare/{seeded['run']}")
+    page.get_by_test_id("run-compare").wait_for()
+
+
+def show_fork_dialog(page, seeded) -> None:
+    page.goto(f"/runs/{seeded['run']}")
+    page.wait_for_selector("[data-testid=run-status]:text('completed')", timeout=30_000)
+    page.locator("[data-testid='node-polish'] .node-title").click()
+    page.get_by_test_id("run-tab-details").click()
+    page.get_by_test_id("fork-verdict-polish.0").click()
+    page.get_by_test_id("fork-dialog").wait_for()
+
+
 SIGNED_IN = {
     "workflows-list": show_workflows,
     "editor-loop-selected": show_editor_loop,
     "editor-import-dialog": show_editor_import,
     "editor-run-dialog": show_editor_run_dialog,
     "other-system-import-dialog": show_other_system_import,
+    "folder-import-dialog": show_folder_import,
+    "editor-files-tab": show_editor_files,
+    "versions-compare": show_versions_compare,
+    "runs-compare": show_runs_compare,
+    "fork-dialog": show_fork_dialog,
     **{f"run-page-{t}": run_tab(t) for t in RUN_TABS},
     "runs-list": show_runs,
     "account": show_account,
