@@ -57,3 +57,28 @@ def test_a_lost_paused_run_goes_on_paused(owner_client, owner):
     assert paused["status"] == "paused"
     assert post(owner_client, f"/api/v1/runs/{run.pk}/stop", {}).status_code == 200
     assert wait_for(owner_client, str(run.pk))["status"] == "cancelled"
+
+
+def test_a_resumed_run_counts_what_it_spent_before_against_its_budget(owner_client, owner):
+    from runtime.recorder import persist_events
+
+    rounds = [{"content": f"round {i}", "result": {"done": False, "reason": "more"}} for i in range(5)]
+    script = {"tokens": {"prompt": 10, "completion": 5}, "replies": {"draft": ["a draft"], "judge": [*rounds, {"content": "ok", "result": {"done": True}}]}}
+    workflow_id = post(owner_client, "/api/v1/workflows", {"source": judge_loop("spent", 6)}).json()["id"]
+    donor = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": script}).json()
+    assert wait_for(owner_client, donor["id"])["status"] == "completed"
+    events = [e.event for e in RunEvent.objects.filter(run_id=donor["id"]).order_by("seq")]
+    second_verdict = [e["seq"] for e in events if e["type"] == "judge_verdict"][1]
+    # A run that did two rounds (draft and judge, 15 tokens each: 60 tokens) under a 100-token budget, then lost its worker.
+    workflow = Workflow.objects.get(pk=workflow_id)
+    long_ago = timezone.now() - timedelta(hours=1)
+    run = Run.objects.create(owner=owner, workspace=workflow.workspace, workflow=workflow, version=workflow.latest(), script=script,
+                             budgets={"max_tokens": 100}, status=RunStatus.RUNNING, started_at=long_ago, heartbeat_at=long_ago)
+    persist_events(run.pk, [{**e, "runId": str(run.pk)} for e in events if e["seq"] <= second_verdict])
+    reap_lost_runs()
+    done = wait_for(owner_client, str(run.pk))
+    assert done["status"] == "failed" and "token budget exceeded" in done["reason"], done["reason"]
+    after = [e.event for e in RunEvent.objects.filter(run=run, seq__gt=second_verdict, type="agent_turn")]
+    rounds_after = {e["stepId"].split(".")[1] for e in after if e["data"].get("phase") == "request"}
+    # 60 spent before, 30 a round: the budget stops it in the second round after the resume, not the fourth.
+    assert rounds_after == {"2", "3"}, rounds_after
