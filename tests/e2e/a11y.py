@@ -7,6 +7,8 @@ import re
 import time
 from pathlib import Path
 
+from tests.support.documents import polish_loop
+
 from .conftest import REPO, api
 
 AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
@@ -15,35 +17,7 @@ BLOCKING = ("serious", "critical")
 IMPACTS = tuple(os.environ.get("A11Y_IMPACTS", ",".join(BLOCKING)).split(","))
 
 # A workflow with a judged loop (the loop to select in the editor, the verdicts on the run page).
-WORKFLOW = """\
-name: audited-polish
-description: Three rounds of polishing, judged each round.
-agents:
-  writer:
-    description: Writes and rewrites the text.
-  judge:
-    description: Decides whether the text is done.
-    resultSchema:
-      type: object
-      required: [done]
-      properties:
-        done: {type: boolean}
-        reason: {type: string}
-steps:
-  - id: polish
-    loop:
-      maxIterations: 3
-      untilAgent: judge
-      outputMode: cumulative
-      steps:
-        - id: write
-          agent: writer
-          instructions: Improve the text.
-  - id: publish
-    agent: writer
-    dependsOn: [polish]
-    instructions: Publish the final text.
-"""
+WORKFLOW = polish_loop("audited-polish", 3)
 
 SCRIPT = """\
 latency: 0.01

@@ -4,37 +4,11 @@ from __future__ import annotations
 
 import re
 
+from tests.support.documents import polish_loop
+
 from .conftest import api
 
-WORKFLOW = """\
-name: slow-polish
-description: Four rounds of polishing, judged each round.
-agents:
-  writer:
-    description: Writes and rewrites the text.
-  judge:
-    description: Decides whether the text is done.
-    resultSchema:
-      type: object
-      required: [done]
-      properties:
-        done: {type: boolean}
-        reason: {type: string}
-steps:
-  - id: polish
-    loop:
-      maxIterations: 4
-      untilAgent: judge
-      outputMode: cumulative
-      steps:
-        - id: write
-          agent: writer
-          instructions: Improve the text.
-  - id: publish
-    agent: writer
-    dependsOn: [polish]
-    instructions: Publish the final text.
-"""
+WORKFLOW = polish_loop("slow-polish", 4)
 
 SCRIPT = """\
 latency: 0.35

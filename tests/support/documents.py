@@ -30,3 +30,39 @@ steps:
           agent: writer
           instructions: Write a draft.{review_step}
 """
+
+
+WORDS = {3: "Three", 4: "Four"}
+
+
+def polish_loop(name: str, rounds: int) -> str:
+    """A judged repeat-until loop `polish` (its inner step `write`) of at most ``rounds`` rounds, then `publish`."""
+    return f"""\
+name: {name}
+description: {WORDS.get(rounds, str(rounds))} rounds of polishing, judged each round.
+agents:
+  writer:
+    description: Writes and rewrites the text.
+  judge:
+    description: Decides whether the text is done.
+    resultSchema:
+      type: object
+      required: [done]
+      properties:
+        done: {{type: boolean}}
+        reason: {{type: string}}
+steps:
+  - id: polish
+    loop:
+      maxIterations: {rounds}
+      untilAgent: judge
+      outputMode: cumulative
+      steps:
+        - id: write
+          agent: writer
+          instructions: Improve the text.
+  - id: publish
+    agent: writer
+    dependsOn: [polish]
+    instructions: Publish the final text.
+"""
