@@ -1,5 +1,8 @@
-"""Account pages: login and the account page (API tokens, the personal workspace's provider keys). Sign-up: accounts/signup.py."""
+"""Account pages: login and the account page (API tokens, the personal workspace's provider keys, the user's MCP
+servers). Sign-up: accounts/signup.py."""
 from __future__ import annotations
+
+from datetime import datetime
 
 from django import forms
 from django.conf import settings
@@ -7,6 +10,8 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
 from django.shortcuts import redirect, render
 
+from accounts import mcp_servers
+from accounts.forms import McpHttpForm, McpStdioForm, refused
 from accounts.invitations import first_user
 from accounts.models import ApiToken, ProviderKey
 from accounts.provider_keys import PROVIDERS_WITH_KEYS, store_provider_key
@@ -14,6 +19,7 @@ from accounts.sockets import close_token_sockets
 from accounts.tokens import create_token
 from accounts.workspaces import personal
 from common.addresses import AddressRefused, check_public_url
+from common.errors import BadRequest
 
 
 def no_users() -> bool:
@@ -48,9 +54,55 @@ class KeyForm(forms.Form):
         return url
 
 
+def _add_mcp(user, form) -> bool:
+    if not form.is_valid():
+        return False
+    data = form.cleaned_data
+    try:
+        if isinstance(form, McpStdioForm):
+            mcp_servers.create(user, name=data["name"], command=data["command"], args=data["args"], env=data["env"])
+        else:
+            mcp_servers.create(user, name=data["name"], url=data["url"], headers=data["headers"])
+    except BadRequest as exc:
+        refused(form, exc)
+        return False
+    return True
+
+
+def _check_answer(answer: dict) -> str:
+    if not answer["ok"]:
+        return answer["error"]
+    names = [t["name"] for t in answer["server"]["tools"]]
+    return f"found {len(names)} tool{'' if len(names) == 1 else 's'}: {', '.join(names)}" if names else "found no tools"
+
+
+def _mcp_server_action(request, action: str) -> dict | None:
+    """Check or delete one of the user's servers: None when deleted, else a note on the server (or why not)."""
+    server_id = request.POST.get("server_id", "")
+    if not server_id.isdigit():
+        return {"ok": False, "text": "no MCP server was named"}
+    try:
+        if action == "delete_mcp":
+            mcp_servers.delete(request.user, int(server_id))
+            return None
+        answer = mcp_servers.check(request.user, int(server_id))
+    except BadRequest as exc:
+        return {"ok": False, "text": str(exc), "status": exc.status}
+    return {"ok": answer["ok"], "text": f"{answer['server']['name']}: {_check_answer(answer)}",
+            "server_id": answer["server"]["id"]}
+
+
+def _shown(servers: list[dict]) -> list[dict]:
+    """The API's descriptions with the check's time as a datetime, for the template's date filter."""
+    return [{**s, "checked_at": datetime.fromisoformat(s["checked_at"]) if s.get("checked_at") else None}
+            for s in servers]
+
+
 @login_required
 def account(request):
     new_token, key_error = None, None
+    mcp_forms = {"stdio": McpStdioForm(), "http": McpHttpForm()}
+    mcp_note, status = None, 200
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "create_token":
@@ -70,7 +122,21 @@ def account(request):
         elif action == "delete_key":
             ProviderKey.objects.filter(workspace=personal(request.user), provider=request.POST.get("provider")).delete()
             return redirect("/account/")
+        elif action in ("add_mcp_stdio", "add_mcp_http"):
+            kind = action.removeprefix("add_mcp_")
+            form = (McpStdioForm if kind == "stdio" else McpHttpForm)(request.POST)
+            if _add_mcp(request.user, form):
+                return redirect("/account/#mcp-servers")
+            mcp_forms[kind], status = form, 400
+        elif action in ("check_mcp", "delete_mcp"):
+            mcp_note = _mcp_server_action(request, action)
+            if mcp_note is None:
+                return redirect("/account/#mcp-servers")
+            status = mcp_note.pop("status", 200)
     keys = {k.provider: k for k in ProviderKey.objects.filter(workspace=personal(request.user))}
     providers = [{"name": p, "set": p in keys, "base_url": keys[p].base_url if p in keys else ""} for p in PROVIDERS_WITH_KEYS]
     tokens = ApiToken.objects.filter(user=request.user).order_by("-created_at")
-    return render(request, "account.html", {"tokens": tokens, "new_token": new_token, "providers": providers, "key_error": key_error})
+    return render(request, "account.html", {
+        "tokens": tokens, "new_token": new_token, "providers": providers, "key_error": key_error,
+        "mcp_servers": _shown(mcp_servers.list_for(request.user)), "mcp_forms": mcp_forms, "mcp_note": mcp_note,
+    }, status=status)

@@ -243,7 +243,8 @@ def documented_routes() -> set[str]:
 NOT_IN_A_WORKSPACE = {"GET /me", "POST /validate", "POST /render", "POST /import", "GET /templates", "GET /workspaces",
                       "POST /workspaces", "GET /runs/active/count", "POST /runs/all/pause", "POST /runs/all/resume",
                       "POST /runs/all/stop", "GET /templates/{slug}", "DELETE /workspaces/{id}/members/{user}",
-                      "GET /tools", "POST /uploads"}
+                      "GET /tools", "POST /uploads", "GET /account/mcp-servers", "POST /account/mcp-servers",
+                      "DELETE /account/mcp-servers/{id}", "POST /account/mcp-servers/{id}/check"}
 
 
 def test_the_table_covers_every_documented_route():

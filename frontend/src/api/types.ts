@@ -289,6 +289,10 @@ export interface ToolInfo {
   description: string;
   /** Other runners of the format have it too (a workflow naming it stays portable). */
   upstream: boolean;
+  /** A tool of an MCP server (the user's or the administrator's): the server's name. */
+  mcp_server?: string;
+  /** Its name on that server (`name` has the server's prefix when two tools' names clash). */
+  mcp_name?: string;
 }
 
 /** One recorded moment of a run's workspace (GET /runs/{id}/workspace). */

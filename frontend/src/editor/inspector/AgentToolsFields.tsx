@@ -3,12 +3,14 @@ import type { Json, JsonObject } from '../../doc/types';
 import { Field } from '../../forms/fields';
 import { HELP } from '../../forms/help';
 import { ToolChecklist } from '../../forms/ToolChecklist';
+import { mcpServers, withoutProvided } from '../../forms/mcpTools';
 import { namesOf, toggled, toolChoices } from '../../forms/toolChoices';
 import { useRegisteredTools } from '../../forms/useRegisteredTools';
 
 /**
  * An agent's `tools` (absent: every registered tool) and `disallowedTools`, as checkboxes of the
- * server's tools. Names in the document that the server lacks stay listed, flagged.
+ * server's tools. Names in the document that the server lacks stay listed, flagged. The user's MCP
+ * tools are listed apart, and the validator's `unknown_tool` is not shown for them (it knows built-ins only).
  */
 export function AgentToolsFields({
   agent,
@@ -25,9 +27,10 @@ export function AgentToolsFields({
   // "All tools" shows every registered tool checked; unchecking one turns it into a list of the others.
   const listed = all ? allNames : namesOf(agent.tools);
   const denied = namesOf(agent.disallowedTools);
+  const servers = mcpServers(registered);
   return (
     <>
-      <Field field="tools" label="Tools" help={HELP['agent.tools']} problems={problems('tools')}>
+      <Field field="tools" label="Tools" help={HELP['agent.tools']} problems={withoutProvided(problems('tools'), agent.tools, registered)}>
         {error && <div className="field-problem warning">Could not load this server’s tools: {error}</div>}
         <label className="check tool-all">
           {/* Leaving "all" makes a list of the registered tools: not before they are known. */}
@@ -38,6 +41,7 @@ export function AgentToolsFields({
           choices={toolChoices(registered, listed)}
           onToggle={(name, on) => set('tools')(toggled(listed, name, on))}
           testIdPrefix="agent-tool"
+          servers={servers}
           label="Tools this agent may call"
         />
       </Field>
@@ -49,6 +53,7 @@ export function AgentToolsFields({
             set('disallowedTools')(next.length ? next : undefined);
           }}
           testIdPrefix="agent-disallowed"
+          servers={servers}
           label="Tools taken from this agent"
         />
       </Field>
