@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any, Literal, Optional
 
 from django.http import Http404, HttpResponse
@@ -61,12 +62,33 @@ def validate(request, payload: DocumentIn):
     """Every error and warning with its code, class, JSON pointer and source line; the canonical YAML when valid.
     With `workflow_id` (signed in), references are also checked in that workflow's folder."""
     answer = services.validate(payload.source, payload.document)
+    user = request.user if request.user.is_authenticated else None
+    if user is not None and any(w.get("code") == "unknown_tool" for w in answer["warnings"]):
+        answer = _without_mcp_tools(answer, user)
     if payload.workflow_id is None or not isinstance(answer.get("document"), dict):
         return answer
-    user = request.user if request.user.is_authenticated else None
     if user is None:
         raise Http404(f"workflow {payload.workflow_id} not found")
     return bundles.with_folder_problems(answer, workflows.version(user, payload.workflow_id), answer["document"])
+
+
+def _checked_for(user, answer: dict, document) -> dict:
+    """A stored version's check as its reader sees it: their MCP tools are known tools."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return answer
+    if not any(w.get("code") == "unknown_tool" for w in answer["warnings"]):
+        return answer
+    return _without_mcp_tools({**answer, "document": document}, user)
+
+
+def _without_mcp_tools(answer: dict, user) -> dict:
+    """The validator knows the built-in tools only; signed in, a name one of your MCP servers provides is not
+    unknown (and no longer keeps the workflow from running)."""
+    names = tool_specs.known_names(mcp_servers.tool_catalogue(user))
+    document = answer.get("document")
+    warnings = [w for w in answer["warnings"] if not tool_specs.provided_after_all(SimpleNamespace(**w), document, names)]
+    blocked = any(d.get("blocks_run") for d in answer["errors"] + warnings)
+    return {**answer, "warnings": warnings, "runnable": answer["valid"] and not blocked}
 
 
 @router.get("/tools", response=list[dict], auth=None, summary="The tools agents can be given (upstream's names first)")
@@ -141,7 +163,8 @@ def workflow_out(version, user) -> dict:
         "workspace_name": workflow.workspace.name, "role": role_of(user, workflow.workspace_id) or "",
         "version": version.number, "document": version.document,
         "source": version.source, "layout": version.layout or {},
-        **bundles.with_folder_problems(services.stored(version.source, version.document), version),
+        **_checked_for(user, bundles.with_folder_problems(services.stored(version.source, version.document), version),
+                       version.document),
         "created_at": workflow.created_at, "updated_at": version.created_at,
     }
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -43,7 +44,9 @@ def server():
     dist = Path(os.environ.get("FRONTEND_DIST", REPO / "frontend" / "dist"))
     if not (dist / "index.html").exists():
         pytest.fail(f"{dist} is missing: run `make frontend` first (make test does)")
-    env = base_env()
+    # What a stdio MCP server may read inside the sandbox (tests/fixtures/mcp): the interpreter and the fixtures.
+    mcp = REPO / "tests" / "fixtures" / "mcp"
+    env = base_env(MCP_SANDBOX_PATHS=":".join(dict.fromkeys((sys.prefix, sys.base_prefix, str(mcp)))))
     try:
         with running_server(env, users=(USERNAME,)) as live:
             yield live.url

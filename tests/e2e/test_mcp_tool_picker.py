@@ -3,7 +3,6 @@ the account page (in the real sandbox), and its tools appear in the agent inspec
 described; ticking one saves it in the agent's `tools` with no "unknown tool" warning beside the picker."""
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -17,7 +16,6 @@ STDIO_SERVER = FIXTURES / "stdio_server.py"
 ENV_SECRET = "e2e-mcp-env-secret-0117"
 # The sandbox shows a stdio server only what it binds: the interpreter, its packages, the fixture's folder
 # (tests/fixtures/mcp/servers.py SANDBOX_PATHS). The session's server inherits this environment (base_env).
-os.environ.setdefault("MCP_SANDBOX_PATHS", ":".join(dict.fromkeys((sys.prefix, sys.base_prefix, str(FIXTURES)))))
 
 
 def add_and_check_the_fixture_server(page) -> None:

@@ -175,3 +175,17 @@ def test_a_run_gets_its_owners_servers_and_the_administrators_never_a_strangers(
     ends = [e for e in sink.events if e["type"] == "tool_call" and e["data"]["phase"] == "end"]
     assert [(e["data"]["tool_name"], e["data"]["output"]) for e in ends] == [("mine__add_numbers", "42")]
     assert ENV_SECRET not in repr(sink.events) and ENV_SECRET not in repr(notices)
+
+
+def test_validation_knows_the_signed_in_users_checked_mcp_tools(owner_client, stranger_client):
+    server = add_stdio(owner_client).json()
+    assert post(owner_client, f"{URL}/{server['id']}/check").json()["ok"] is True
+    source = ("name: t\nagents:\n  a:\n    description: Adds.\n    tools: [add_numbers]\nsteps:\n"
+              "  - id: s\n    agent: a\n    instructions: Add.\n")
+    mine = post(owner_client, "/api/v1/validate", {"source": source}).json()
+    assert [w["code"] for w in mine["warnings"]] == [] and mine["runnable"] is True
+    # Someone without that server: the name is unknown to them, and keeps the workflow from running.
+    theirs = post(stranger_client, "/api/v1/validate", {"source": source}).json()
+    assert [w["code"] for w in theirs["warnings"]] == ["unknown_tool"] and theirs["runnable"] is False
+    saved = post(owner_client, "/api/v1/workflows", {"source": source}).json()
+    assert saved["warnings"] == [] and saved["runnable"] is True

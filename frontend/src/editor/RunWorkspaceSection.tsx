@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { api, errorText } from '../api/client';
 import type { Run } from '../api/types';
+import { mcpServers } from '../forms/mcpTools';
 import { ToolChecklist } from '../forms/ToolChecklist';
 import { toggled, toolChoices } from '../forms/toolChoices';
 import { useRegisteredTools } from '../forms/useRegisteredTools';
@@ -65,6 +66,7 @@ export function RunWorkspaceSection({
           onToggle={(tool, on) => onAskBefore(toggled(askBefore, tool, on))}
           testIdPrefix="ask-before"
           label="Ask before running"
+          servers={mcpServers(tools)}
           compact
         />
       </div>
