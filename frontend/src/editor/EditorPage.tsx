@@ -16,6 +16,8 @@ import { blankDocument, createEditorStore, isDirty, type LoadInput } from '../st
 import { EditorToolbar } from './EditorToolbar';
 import { download, fileBase } from './files';
 import { ImportDialog, importText, fileText } from './ImportDialog';
+import { IncludeView } from './files/IncludeView';
+import { MainIncludeScope } from '../nodes/folder/includeScope';
 import { Inspector } from './Inspector';
 import { Palette } from './Palette';
 import { ProblemsPanel } from './ProblemsPanel';
@@ -369,22 +371,25 @@ function Editor({ workflowId }: { workflowId: number | null }) {
           {notice.text}
         </Banner>
       )}
-      <div className="editor-body">
-        <div className="canvas-wrap has-palette">
-          {loading ? <div className="canvas-empty muted">Loading…</div> : <Canvas />}
-          <Palette />
-          {!loading && emptyDoc && !readOnlyView && (
-            <div className="canvas-hint">
-              <strong>An empty workflow.</strong> Add a step or a loop from the palette, or import a YAML file.
-            </div>
-          )}
-          {dragOver && <div className="drop-overlay">Drop a YAML or JSON file to import it</div>}
-          <EditNoticeBar />
-          {!readOnlyView && <SelectionBar />}
+      <MainIncludeScope>
+        <div className="editor-body">
+          <div className="canvas-wrap has-palette">
+            {loading ? <div className="canvas-empty muted">Loading…</div> : <Canvas />}
+            <Palette />
+            {!loading && emptyDoc && !readOnlyView && (
+              <div className="canvas-hint">
+                <strong>An empty workflow.</strong> Add a step or a loop from the palette, or import a YAML file.
+              </div>
+            )}
+            {dragOver && <div className="drop-overlay">Drop a YAML or JSON file to import it</div>}
+            <EditNoticeBar />
+            {!readOnlyView && <SelectionBar />}
+            <IncludeView />
+          </div>
+          {showYaml && <YamlView />}
+          <Inspector />
         </div>
-        {showYaml && <YamlView />}
-        <Inspector />
-      </div>
+      </MainIncludeScope>
       <ProblemsPanel />
       {dialog === 'import' && <ImportDialog onClose={() => setDialog(null)} />}
       {dialog === 'commands' && (

@@ -10,6 +10,7 @@ import { NODE_KINDS } from '../nodes/registry';
 import { useEditor, useEditorStore } from '../store/context';
 import type { Selection } from '../store/editorStore';
 import { FilePanel } from './files/FilePanel';
+import { afterFolderSave } from '../nodes/folder/folderSaved';
 import { AgentsPanel } from './inspector/AgentsPanel';
 import { EdgePanel } from './inspector/EdgePanel';
 import { IncludesPanel } from './inspector/IncludesPanel';
@@ -29,23 +30,21 @@ function tabOf(selection: Selection | null): Tab | null {
     case 'includes':
     case 'workflow':
       return selection.kind;
+    case 'file':
+      return 'files';
     default:
       return null;
   }
 }
 
 /** The workflow's folder; a file saved there is a new version, so the editor's version follows. */
-function FilesTab() {
+function FilesTab({ show }: { show: string | null }) {
   const store = useEditorStore();
   const workflowId = useEditor((s) => s.workflowId);
   const readOnly = useEditor((s) => s.readOnly);
-  const onSaved = (version: number) => {
-    const s = store.getState();
-    if (s.workflowId !== null) s.markSaved(s.workflowId, version, s.savedRevision, s.savedLayoutRevision);
-  };
   return (
     <div className="insp-body">
-      <FilePanel workflowId={workflowId} readOnly={readOnly} onSaved={onSaved} />
+      <FilePanel workflowId={workflowId} readOnly={readOnly} show={show} onSaved={(version) => afterFolderSave(store, version)} />
     </div>
   );
 }
@@ -87,7 +86,7 @@ export const Inspector = memo(function Inspector() {
         {tab === 'agents' && <AgentsPanel selected={selection?.kind === 'agent' ? selection.name : null} />}
         {tab === 'options' && <OptionsPanel />}
         {tab === 'includes' && <IncludesPanel />}
-        {tab === 'files' && <FilesTab />}
+        {tab === 'files' && <FilesTab show={selection?.kind === 'file' ? selection.path : null} />}
       </>
     );
   }

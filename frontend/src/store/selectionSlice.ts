@@ -18,6 +18,7 @@ export function createSelectionSlice(set: SetEditor, get: GetEditor): SelectionS
     fitNonce: 0,
     revealKeys: [],
     revealNonce: 0,
+    drill: [],
 
     select(selection, field = null, line = null) {
       // Choosing a node (or the canvas) replaces a chosen loop iteration in the run view.
@@ -59,6 +60,14 @@ export function createSelectionSlice(set: SetEditor, get: GetEditor): SelectionS
 
     reveal(keys) {
       set({ revealKeys: [...keys], revealNonce: get().revealNonce + 1 });
+    },
+
+    openInclude(level) {
+      set({ drill: [...get().drill, level] });
+    },
+
+    closeIncludes(depth) {
+      set({ drill: get().drill.slice(0, Math.max(0, depth)) });
     },
   };
 }

@@ -11,7 +11,15 @@ export type Selection =
   | { kind: 'edge'; id: string; source: string; target: string }
   | { kind: 'agent'; name: string }
   | { kind: 'options' }
-  | { kind: 'includes' };
+  | { kind: 'includes' }
+  /** A file of the workflow's folder, shown in the inspector's Files tab. */
+  | { kind: 'file'; path: string };
+
+/** One level of an opened include: the step that includes it and the folder file it runs. */
+export interface DrillLevel {
+  step: string;
+  file: string;
+}
 
 export interface Snapshot {
   doc: WorkflowDoc;
@@ -102,6 +110,8 @@ export interface SelectionState {
   /** Steps the canvas should bring into view (pasted, duplicated), when revealNonce changes. */
   revealKeys: string[];
   revealNonce: number;
+  /** Included workflows opened read only over the canvas, outermost first (empty: the canvas shows this workflow). */
+  drill: DrillLevel[];
 }
 
 export interface SelectionActions {
@@ -114,6 +124,10 @@ export interface SelectionActions {
   requestFit(): void;
   /** Asks the canvas to pan (not zoom) so these steps are in view. */
   reveal(keys: readonly string[]): void;
+  /** Shows an included workflow over the canvas, inside the ones already open. */
+  openInclude(level: DrillLevel): void;
+  /** Goes back to `depth` open includes (0: this workflow). */
+  closeIncludes(depth: number): void;
 }
 
 export interface HistoryState {

@@ -7,7 +7,7 @@ import { Modal } from '../../components/Modal';
 import { navigate } from '../../router';
 import { mainCandidates, pickedPaths, zipPaths } from './bundleCandidates';
 import { filesOfEntry, filesOfPicked, zipFiles, type PickedFile } from './bundleZip';
-import type { BundleImported } from './folderApi';
+import type { BundleImported } from '../../nodes/folder/folderApi';
 import './files.css';
 
 const ALL = '*';

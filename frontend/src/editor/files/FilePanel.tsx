@@ -10,8 +10,8 @@ import { CodeEditor } from '../../components/CodeEditor';
 import { formatBytes } from '../../format/bytes';
 import { FileTree } from '../../run/FileTree';
 import { buildTree } from '../../run/fileTree';
-import { bundleZipUrl, fileBase64, folderApi, type FileContent, type FolderFile, type FolderSaved } from './folderApi';
-import { isTextName, pathProblem } from './folderPaths';
+import { bundleZipUrl, fileBase64, folderApi, type FileContent, type FolderFile, type FolderSaved } from '../../nodes/folder/folderApi';
+import { fileKind, isTextName, pathProblem } from '../../nodes/folder/folderPaths';
 import './files.css';
 
 /** How long typing rests before an included workflow is checked. */
@@ -71,7 +71,9 @@ function Viewer({
   const problems = useIncludeCheck(draft ?? content?.text ?? null, workflowFile && content?.text !== null);
   const extensions = useMemo(() => (workflowFile ? [yamlLang()] : []), [workflowFile]);
   if (!content) return <p className="muted">Opening {file.path}…</p>;
-  if (content.text === null)
+  // A PDF may well be ASCII, but it is an attachment to the model, not text to edit.
+  const text = fileKind(file.path) === 'image' || fileKind(file.path) === 'pdf' ? null : content.text;
+  if (text === null)
     return (
       <div className="folder-binary" data-testid="folder-binary">
         <p>
@@ -80,7 +82,7 @@ function Viewer({
         <p className="muted small">A context file like this reaches the model as an attachment where the provider supports it, and is named in the prompt where it does not.</p>
       </div>
     );
-  const changed = draft !== null && draft !== content.text;
+  const changed = draft !== null && draft !== text;
   const save = async () => {
     if (draft === null) return;
     setSaving(true);
@@ -99,7 +101,7 @@ function Viewer({
     <div className="folder-text">
       {content.truncated && <p className="muted small">Only the first 512 KiB are shown; the file cannot be edited here.</p>}
       <CodeEditor
-        value={draft ?? content.text}
+        value={draft ?? text}
         onChange={setDraft}
         extensions={extensions}
         readOnly={readOnly || content.truncated}
@@ -135,9 +137,25 @@ function Viewer({
 
 type Asking = { kind: 'new' } | { kind: 'rename'; path: string } | null;
 
-export function FilePanel({ workflowId, readOnly, onSaved }: { workflowId: number | null; readOnly: boolean; onSaved?: (version: number) => void }) {
+export function FilePanel({
+  workflowId,
+  readOnly,
+  show = null,
+  onSaved,
+}: {
+  workflowId: number | null;
+  readOnly: boolean;
+  /** A file to show, chosen elsewhere (a @file link, a context file). */
+  show?: string | null;
+  onSaved?: (version: number) => void;
+}) {
   const [files, setFiles] = useState<FolderFile[] | null>(null);
-  const [chosen, setChosen] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<string | null>(show);
+  const [shown, setShown] = useState(show);
+  if (show !== shown) {
+    setShown(show);
+    if (show) setChosen(show);
+  }
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [asking, setAsking] = useState<Asking>(null);

@@ -1,22 +1,10 @@
 // What each include step runs, as a run looks it up: a file of this workflow's folder, else the newest saved
 // workflow of that name (at its latest version), else nothing yet (GET /workflows/{id}/includes).
 import { useEffect, useState } from 'react';
-import { errorText, requestJson } from '../../api/client';
+import { errorText } from '../../api/client';
 import { Link } from '../../components/Link';
+import { includeTargets, type IncludeTarget } from '../../nodes/folder/includeLookup';
 import { useEditor } from '../../store/context';
-
-interface IncludeTarget {
-  path: string;
-  step: string | null;
-  ref: string;
-  kind: 'file' | 'saved' | 'missing';
-  file?: string;
-  workflow_id?: number;
-  name?: string;
-  version?: number;
-  valid?: boolean;
-  message?: string;
-}
 
 export function IncludeTargets() {
   const workflowId = useEditor((s) => s.workflowId);
@@ -26,7 +14,7 @@ export function IncludeTargets() {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     if (workflowId === null) return;
-    requestJson<IncludeTarget[]>('GET', `/workflows/${workflowId}/includes`).then(setTargets, (e) => setError(errorText(e)));
+    includeTargets(workflowId, savedVersion).then(setTargets, (e) => setError(errorText(e)));
   }, [workflowId, savedVersion]);
   if (workflowId === null) return <p className="muted small">Save the workflow to see what its include steps run.</p>;
   if (error) return <p className="small" role="alert">{error}</p>;

@@ -8,6 +8,7 @@ import { useFieldProblems } from '../../forms/useFieldProblems';
 import { NO_FIELDS, optStr, str } from '../../forms/values';
 import { useEditor, useEditorStore } from '../../store/context';
 import { focusPlace, restoreFocus } from '../../nodes/common/keepFocus';
+import { AtFileLink } from '../../nodes/folder/FileLinks';
 import { AgentToolsFields } from './AgentToolsFields';
 import { JsonInput } from './JsonInput';
 
@@ -41,6 +42,7 @@ export function AgentForm({ name }: { name: string }) {
       </Field>
       <Field field="prompt" label="System prompt" help={HELP['agent.prompt']} problems={problems('prompt')}>
         <TextInput field="prompt" multiline rows={4} value={str(agent.prompt)} onChange={(v) => set('prompt')(optStr(v))} />
+        <AtFileLink value={agent.prompt} />
       </Field>
       <Field field="model" label="Model" help={HELP['agent.model']} problems={problems('model')}>
         <TextInput field="model" mono value={str(agent.model)} placeholder="claude-sonnet-4-6" onChange={(v) => set('model')(optStr(v))} />

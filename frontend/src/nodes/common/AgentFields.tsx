@@ -1,6 +1,7 @@
 import { isObject, type Step } from '../../doc/types';
 import { Field, SelectInput, TextInput } from '../../forms/fields';
 import { HELP } from '../../forms/help';
+import { AtFileLink } from '../folder/FileLinks';
 import { optStr, str } from '../../forms/values';
 import { useEditor } from '../../store/context';
 import type { FieldProblems, FieldSetter } from './stepEdits';
@@ -16,6 +17,7 @@ export function AgentFields({ step, problems, set }: { step: Step; problems: Fie
       </Field>
       <Field field="instructions" label="Instructions" help={HELP['step.instructions']} problems={problems('instructions')}>
         <TextInput field="instructions" multiline rows={5} value={str(step.instructions)} onChange={(v) => set('instructions')(optStr(v))} />
+        <AtFileLink value={step.instructions} />
       </Field>
     </>
   );

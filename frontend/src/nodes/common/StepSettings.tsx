@@ -4,6 +4,7 @@ import { celVariables } from '../../doc/celScope';
 import { isObject } from '../../doc/types';
 import { Field, ListInput, NumberInput, TextInput } from '../../forms/fields';
 import { HELP } from '../../forms/help';
+import { ContextFilesList } from '../folder/FileLinks';
 import { optStr, str } from '../../forms/values';
 import { useEditor } from '../../store/context';
 import type { PanelProps } from '../types';
@@ -54,6 +55,7 @@ export function StepSettings({ stepKey, found, problems, set, lead, sparse }: Pa
       {shows('contextFiles') && (
         <Field field="contextFiles" label="Context files" help={HELP['step.contextFiles']} problems={problems('contextFiles')}>
           <ListInput field="contextFiles" value={step.contextFiles} placeholder="docs/architecture.md" onChange={(v) => set('contextFiles')(v)} />
+          <ContextFilesList value={step.contextFiles} />
         </Field>
       )}
     </>

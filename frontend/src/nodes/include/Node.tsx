@@ -4,7 +4,9 @@ import { stepChips } from '../../graph/nodeSize';
 import { useEditor } from '../../store/context';
 import { NodeLabels } from '../common/NodeLabels';
 import { Chip, Handles, ProblemBadges, RunStatus, useRunClass } from '../common/parts';
+import { useIncludeLook } from '../folder/includeScope';
 import { INCLUDE_ITEM } from './defaults';
+import { OpenInclude } from './OpenInclude';
 import type { IncludeNode as IncludeNodeType } from './types';
 
 export const IncludeNode = memo(function IncludeNode({ data, selected }: NodeProps<IncludeNodeType>) {
@@ -12,6 +14,7 @@ export const IncludeNode = memo(function IncludeNode({ data, selected }: NodePro
   const target = typeof step.include === 'string' ? step.include : '';
   const path = useEditor((s) => (s.doc.includes && typeof s.doc.includes[target] === 'string' ? s.doc.includes[target] : null));
   const runClass = useRunClass(key);
+  const { look, scope } = useIncludeLook(step);
   return (
     <div className={`node node-include${selected ? ' selected' : ''}${runClass}`} data-testid={`node-${key}`}>
       <Handles />
@@ -27,6 +30,15 @@ export const IncludeNode = memo(function IncludeNode({ data, selected }: NodePro
         <span className="muted">includes</span> <strong>{target || '—'}</strong>
       </div>
       <div className="node-text mono">{path ?? (target.includes('/') || target.endsWith('.yaml') ? 'file path' : 'not in includes')}</div>
+      {look && (
+        <div className="node-text include-look">
+          {/* Its inner steps, collapsed into one line: Open shows them. */}
+          <span className="include-summary muted" data-testid="include-summary" title={look.summary}>
+            {look.summary}
+          </span>
+          <OpenInclude step={step} look={look} scope={scope} where="node" />
+        </div>
+      )}
       <div className="chips">
         {stepChips(step, 'include').map((c) => (
           <Chip key={c.label} label={c.label} value={c.value} title={c.title} mono={c.mono} />
