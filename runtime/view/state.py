@@ -6,7 +6,8 @@ folds them here instead, into a state whose size depends on the run's shape,
 not its length: per top-level step its status, timing and tokens; per loop its
 counts by status, the items or rounds that matter now (running, failed, the
 last few finished), the judge's verdicts, the output so far (its tail) and a
-string of one status letter per item or round for the grid. :meth:`RunView.patch`
+string of one status letter per item or round for the grid, and its rounds in at
+most 500 buckets for the chart (:mod:`runtime.view.rounds`). :meth:`RunView.patch`
 gives what changed since the last patch, so watchers get a snapshot and then
 small patches at a bounded rate.
 
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runtime.contract import locate
+from runtime.view.rounds import RoundBuckets
 
 CODES = {"completed": "c", "failed": "f", "skipped": "s", "cancelled": "x"}
 RUNNING, QUEUED = "r", "."
@@ -54,6 +56,7 @@ class LoopView:
     break_reason: str | None = None
     items: list[str] = field(default_factory=list)                  # one status letter per item or round
     outcome: dict[int, str] = field(default_factory=dict)           # index -> its last final status
+    rounds: RoundBuckets = field(default_factory=RoundBuckets)      # the chart's buckets, sent apart from the rest
 
     def as_dict(self) -> dict:
         return {"id": self.id, "type": self.type, "total": self.total, "counts": dict(self.counts),
@@ -82,6 +85,7 @@ class RunView:
         self._dirty_loops: set[str] = set()
         self._dirty_items: dict[str, dict[int, str]] = {}
         self._reset_items: set[str] = set()   # loops whose whole grid string goes in the next patch
+        self._dirty_rounds: set[str] = set()
 
     @classmethod
     def of(cls, events) -> RunView:
@@ -99,11 +103,13 @@ class RunView:
     def snapshot(self) -> dict:
         return {"seq": self.seq, "run": dict(self.run), "steps": {k: dict(v) for k, v in self.steps.items()},
                 "loops": {k: v.as_dict() for k, v in self.loops.items()},
-                "items": {k: "".join(v.items) for k, v in self.loops.items()}}
+                "items": {k: "".join(v.items) for k, v in self.loops.items()},
+                "rounds": {k: v.rounds.as_dict() for k, v in self.loops.items()}}
 
     def patch(self) -> dict | None:
         """What changed since the last patch (None: nothing), and forget it."""
-        if not (self._dirty_run or self._dirty_steps or self._dirty_loops or self._dirty_items or self._reset_items):
+        if not (self._dirty_run or self._dirty_steps or self._dirty_loops or self._dirty_items or self._reset_items
+                or self._dirty_rounds):
             return None
         out: dict[str, Any] = {"seq": self.seq}
         if self._dirty_run:
@@ -117,8 +123,11 @@ class RunView:
         changes = {k: sorted(v.items()) for k, v in self._dirty_items.items() if k not in self._reset_items}
         if changes:
             out["items"] = changes
+        rounds = {k: self.loops[k].rounds.take_patch() for k in sorted(self._dirty_rounds) if k in self.loops}
+        if any(rounds.values()):
+            out["rounds"] = {k: v for k, v in rounds.items() if v}
         self._dirty_run, self._dirty_steps, self._dirty_loops, self._dirty_items = False, set(), set(), {}
-        self._reset_items = set()
+        self._reset_items, self._dirty_rounds = set(), set()
         return out
 
     @staticmethod
@@ -136,6 +145,9 @@ class RunView:
                 letters.extend(QUEUED * (index + 1 - len(letters)))
                 letters[index] = code
             snapshot["items"][loop] = "".join(letters)
+        held = snapshot.setdefault("rounds", {})
+        for loop, rounds in patch.get("rounds", {}).items():
+            held[loop] = RoundBuckets.merge_patch(held.get(loop), rounds)
         return snapshot
 
     # -- folding -----------------------------------------------------------------
@@ -183,6 +195,10 @@ class RunView:
             loop = self._loop(where["loop"])
             loop.tokens += _tokens(event)
             self._dirty_loops.add(loop.id)
+            index = where.get("item", where.get("iteration"))
+            if isinstance(index, int):
+                loop.rounds.spent(index, _tokens(event), data.get("cost_usd"))
+                self._dirty_rounds.add(loop.id)
 
     def _on_tool_call(self, event: dict, data: dict) -> None:
         self.run["tools_running"] += 1 if data.get("phase") == "start" else -1
@@ -205,6 +221,8 @@ class RunView:
             loop.started = event.get("timestamp")
             if loop.type == "forEach" and isinstance(loop.total, int):
                 loop.items = [QUEUED] * loop.total
+                loop.rounds = RoundBuckets(loop.total)  # its width known at once: no merging as it fills
+            self._dirty_rounds.add(step_id)
             self._dirty_loops.add(step_id)
 
     def _on_step_end(self, event: dict, data: dict) -> None:
@@ -229,6 +247,7 @@ class RunView:
         loop = self.loops.get(loop_id)
         if loop is None:
             loop = self.loops[loop_id] = LoopView(loop_id)
+            self._dirty_rounds.add(loop_id)
         return loop
 
     @staticmethod
@@ -268,6 +287,8 @@ class RunView:
         loop.outcome[index] = status
         loop.counts[status] = loop.counts.get(status, 0) + 1
         self._set_item(loop, index, CODES.get(status, "c"))
+        loop.rounds.finished(index, status, event.get("durationMs"), data.get("result"), before)
+        self._dirty_rounds.add(loop.id)
         entry = {"index": index, "status": status, "duration_ms": event.get("durationMs")}
         if status == "failed" and len(loop.failed) < KEEP_FAILED:
             loop.failed.append({**entry, "error": data.get("error") or event.get("error")})
@@ -285,6 +306,10 @@ class RunView:
         loop.verdicts.append({"iteration": data.get("iteration"), "done": data.get("done"),
                               "reason": data.get("reason"), "failed_open": bool(data.get("failed_open"))})
         self._dirty_loops.add(loop.id)
+        iteration = data.get("iteration")
+        if isinstance(iteration, int) and iteration >= 0:
+            loop.rounds.judged(iteration, data.get("done"), bool(data.get("failed_open")), data.get("result"))
+            self._dirty_rounds.add(loop.id)
 
     def _on_loop_end(self, event: dict, data: dict) -> None:
         loop = self._loop(event.get("stepId") or "")

@@ -109,6 +109,8 @@ async def test_a_big_foreach_keeps_a_small_view():
     snap = view.snapshot()
     assert snap["items"]["each"] == "c" * items
     assert snap["loops"]["each"]["counts"] == {"completed": items}
+    chart = len(json.dumps(snap.pop("rounds")))
+    assert chart < 60_000, chart  # at most 500 buckets, whatever the number of items
     size = len(json.dumps(snap))
     assert size < 80_000, size  # the grid string and a bounded rest, not one entry per event
     assert len(sink.events) > 5 * items

@@ -60,7 +60,7 @@ export function BigRunPage({ runId, live }: { runId: string; live: RunViewLive }
           <StepRows steps={view.steps} loops={view.loops} />
           {loops.ids.map((id) => {
             const loop = view.loops[id];
-            const props = { runId, loop, letters: view.items[id] ?? '', active, paused };
+            const props = { runId, loop, letters: view.items[id] ?? '', rounds: view.rounds?.[id], active, paused };
             return loop.type === 'repeat-until' ? <RepeatLoop key={id} {...props} /> : <ForEachLoop key={id} {...props} />;
           })}
           {loops.more > 0 && (

@@ -1,7 +1,8 @@
 import { memo, useCallback, useMemo, useState } from 'react';
 import { breakReasonLabel, plural } from '../labels';
-import type { ViewLoop } from '../view/merge';
+import type { ViewLoop, ViewRounds } from '../view/merge';
 import { countsText, loopCounts } from './bigLabels';
+import { BigRoundsChart } from './BigRoundsChart';
 import { FailedItems } from './FailedItems';
 import { ItemDetails } from './ItemDetails';
 import { ItemGrid } from './ItemGrid';
@@ -13,6 +14,8 @@ export interface LoopProps {
   loop: ViewLoop;
   /** One status letter per item or round. */
   letters: string;
+  /** Its rounds in buckets, for the chart (absent in views stored before the chart). */
+  rounds?: ViewRounds;
   /** The run is going (not finished) and not paused. */
   active: boolean;
   paused: boolean;
@@ -22,7 +25,7 @@ export interface LoopProps {
  * A forEach (or a loop nested in an iteration, whose kind the view was not told): its counts and
  * pace, the failed items, every item on one canvas, and the chosen item's details.
  */
-export const ForEachLoop = memo(function ForEachLoop({ runId, loop, letters, active, paused }: LoopProps) {
+export const ForEachLoop = memo(function ForEachLoop({ runId, loop, letters, rounds, active, paused }: LoopProps) {
   const counts = useMemo(() => loopCounts(loop, letters.length), [loop, letters.length]);
   const [cursor, setCursor] = useState<number | null>(null);
   const [opened, setOpened] = useState<number | null>(null);
@@ -62,6 +65,7 @@ export const ForEachLoop = memo(function ForEachLoop({ runId, loop, letters, act
           onClose={() => setOpened(null)}
         />
       )}
+      <BigRoundsChart loopId={loop.id} rounds={rounds} xWord="Item" />
       <LoopTail loopId={loop.id} output={loop.output} truncated={loop.output_truncated} />
     </section>
   );

@@ -1,6 +1,7 @@
 import { memo, useMemo, useState } from 'react';
 import { breakReasonLabel, plural } from '../labels';
 import { loopCounts } from './bigLabels';
+import { BigRoundsChart } from './BigRoundsChart';
 import type { LoopProps } from './ForEachLoop';
 import { ItemDetails } from './ItemDetails';
 import { LoopStats } from './LoopStats';
@@ -9,7 +10,7 @@ import { RoundStrip } from './RoundStrip';
 import { stripAround, type StripPos } from './stripWindow';
 
 /** A repeat-until: its rounds as a windowed strip with the judge's verdicts, and the chosen round's details. */
-export const RepeatLoop = memo(function RepeatLoop({ runId, loop, letters, active, paused }: LoopProps) {
+export const RepeatLoop = memo(function RepeatLoop({ runId, loop, letters, rounds: buckets, active, paused }: LoopProps) {
   // Rounds so far, not the max iterations: a loop that stops early never runs the rest.
   const counts = useMemo(() => loopCounts({ ...loop, total: letters.length }, letters.length), [loop, letters.length]);
   const [pos, setPos] = useState<StripPos>('end');
@@ -44,6 +45,7 @@ export const RepeatLoop = memo(function RepeatLoop({ runId, loop, letters, activ
           onClose={() => setOpened(null)}
         />
       )}
+      <BigRoundsChart loopId={loop.id} rounds={buckets} xWord="Round" />
       <LoopTail loopId={loop.id} output={loop.output} truncated={loop.output_truncated} />
     </section>
   );

@@ -1,14 +1,15 @@
 // One loop's rounds as a chart: a metric picked from time, tokens, cost and the numeric fields of
 // the rounds' and the judge's results; the judge's marks above the plot with a legend in words; the
 // same points as a table. Live: the series is rebuilt at most once an animation frame, and the chart
-// takes it with setData (the chart is made again only for another metric or theme).
+// takes it with setData (the chart is made again only for another metric or theme). SeriesChart draws
+// any loop's series: this page's, built from its rounds, or the big-run page's, from the server's buckets.
 import { useCallback, useId, useMemo, useState } from 'react';
 import type uPlot from 'uplot';
 import type { LoopRun } from '../reduce';
 import type { ToolLog } from '../toolCalls';
 import { chartOptions, drawMarks } from './chartOptions';
 import { roundsOfLoop } from './roundRecords';
-import { buildSeries, chartColumns, COST, metricOf, TIME, type MetricKey } from './roundSeries';
+import { buildSeries, chartColumns, COST, metricOf, TIME, type LoopSeries, type MetricKey } from './roundSeries';
 import { RoundsLegend } from './RoundsLegend';
 import { RoundsTable } from './RoundsTable';
 import { UPlotChart } from './UPlotChart';
@@ -30,10 +31,21 @@ export interface RoundsChartProps {
 export function RoundsChart({ loopKey, loop, tools }: RoundsChartProps) {
   const shown = useFrameValue(loop, loop.iterations.length > MANY_ROUNDS ? 250 : 0);
   const series = useMemo(() => buildSeries(roundsOfLoop(loopKey, shown, tools)), [loopKey, shown, tools]);
+  return <SeriesChart loopKey={loopKey} series={series} xWord={shown.loopType === 'forEach' ? 'Item' : 'Round'} />;
+}
+
+export interface SeriesChartProps {
+  loopKey: string;
+  series: LoopSeries;
+  /** 'Item' for a forEach, 'Round' for a repeat-until. */
+  xWord: string;
+}
+
+/** One loop's series: the metric picker, the chart with the judge's marks, the legend and the table. */
+export function SeriesChart({ loopKey, series, xWord }: SeriesChartProps) {
   const [picked, setPicked] = useState<MetricKey>(TIME.key);
   const metric = metricOf(series, picked);
   const bucketed = series.bucket > 1;
-  const xWord = shown.loopType === 'forEach' ? 'Item' : 'Round';
   const theme = useThemeVersion();
   const onDraw = useCallback((u: uPlot) => drawMarks(u, series.points), [series]);
   const options = useMemo(

@@ -26,7 +26,7 @@ export function RoundsTable({ loopKey, series, metric, xWord }: { loopKey: strin
           </thead>
           <tbody>
             {series.points.map((p) => (
-              <tr key={p.from} data-testid="rounds-row">
+              <tr key={p.from} data-testid="rounds-row" data-rounds={p.rounds}>
                 <th scope="row">{pointRounds(p, xWord)}</th>
                 <td data-testid="rounds-value">{pointValue(metric, p, bucketed)}</td>
                 <td data-testid="rounds-marks">{markCounts(p, bucketed)}</td>

@@ -2,8 +2,10 @@
 // (time, tokens, cost, or a numeric field of the rounds' or the judge's structured results), with
 // the judge's verdict per round as counts of marks. Past MAX_POINTS rounds, rounds are bucketed
 // (min, mean and max per bucket; marks counted) so a 10,000-item forEach draws 500 points, not
-// 10,000. Pure.
+// 10,000. A big run's rounds come already bucketed by the server (seriesOfBuckets): the same series,
+// so the same chart, legend and table draw both. Pure.
 import { isObject, type Json } from '../../doc/types';
+import type { BucketStat, RoundBucket, ViewRounds } from '../view/merge';
 import type { Mark, RoundRecord } from './roundRecords';
 
 export const MAX_POINTS = 500;
@@ -226,4 +228,54 @@ export function chartColumns(series: LoopSeries, metric: Metric): Columns {
   const mean = series.points.map((p) => p.mean[metric.key] ?? null);
   if (series.bucket === 1) return [x, mean];
   return [x, mean, series.points.map((p) => p.min[metric.key] ?? null), series.points.map((p) => p.max[metric.key] ?? null)];
+}
+
+type Values = Pick<Point, 'min' | 'mean' | 'max'>;
+
+function putStat(into: Values, key: MetricKey, stat: BucketStat | undefined, scale = 1): void {
+  const ok = stat !== undefined && stat[0] > 0;
+  into.mean[key] = ok ? stat[1] / stat[0] / scale : null;
+  into.min[key] = ok ? stat[2] / scale : null;
+  into.max[key] = ok ? stat[3] / scale : null;
+}
+
+/** A total over the bucket's rounds: its mean per round (the server keeps no per-round minimum or maximum). */
+function putTotal(into: Values, key: MetricKey, total: number | undefined, rounds: number): void {
+  into.mean[key] = total !== undefined && rounds > 0 ? total / rounds : null;
+  into.min[key] = null;
+  into.max[key] = null;
+}
+
+function marksOf(b: RoundBucket): Record<Mark, number> {
+  const v = b.verdicts ?? {};
+  // As for a round's own record: a failed round without a verdict is an error mark.
+  return { pass: v.done ?? 0, fail: v.not_done ?? 0, error: (v.failed_open ?? 0) + (b.status.failed ?? 0) };
+}
+
+/** A loop's series from the server's buckets (runtime/view/rounds.py): one point per bucket with finished rounds. */
+export function seriesOfBuckets(view: ViewRounds, fieldCap = MAX_FIELDS): LoopSeries {
+  const fields = view.fields.slice(0, fieldCap).map((f) => fieldFor(f.source === 'judge' ? 'judge' : 'result', f.path.map(String)));
+  const metrics: Metric[] = [TIME, TOKENS, COST, ...fields];
+  const width = Math.max(1, Math.floor(view.width) || 1);
+  const present = new Set<MetricKey>();
+  const points: Point[] = [];
+  let rounds = 0;
+  const numbers = Object.keys(view.buckets)
+    .map(Number)
+    .filter((b) => Number.isInteger(b) && b >= 0)
+    .sort((a, b) => a - b);
+  for (const b of numbers) {
+    const bucket = view.buckets[String(b)];
+    if (!bucket || !(bucket.n > 0)) continue;
+    const values: Values = { min: {}, mean: {}, max: {} };
+    putStat(values, TIME.key, bucket.time, 1000);
+    putTotal(values, TOKENS.key, bucket.tokens, bucket.n);
+    putTotal(values, COST.key, bucket.cost, bucket.n);
+    fields.forEach((f, i) => putStat(values, f.key, bucket.fields?.[String(i)]));
+    for (const m of metrics) if (values.mean[m.key] !== null) present.add(m.key);
+    const from = b * width;
+    points.push({ from: from + 1, to: Math.max(from + 1, Math.min(from + width, view.span)), rounds: bucket.n, ...values, marks: marksOf(bucket) });
+    rounds += bucket.n;
+  }
+  return { rounds, bucket: width, metrics, fields, present, points };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergePatch, setLetters, type View, type ViewLoop, type ViewRun } from './merge';
+import { mergePatch, mergeRounds, setLetters, type View, type ViewLoop, type ViewRun } from './merge';
 import { viewLoop } from './testLoops';
 
 const loop = (id: string, more: Partial<ViewLoop> = {}): ViewLoop => viewLoop({ id, total: 5, ...more });
@@ -94,5 +94,30 @@ describe('mergePatch', () => {
   it('starts the string of a loop it has not seen', () => {
     const next = mergePatch(view(), { seq: 8, items: { fresh: [[2, 'r']] } });
     expect(next.items.fresh).toBe('..r');
+  });
+});
+
+describe('mergeRounds', () => {
+  const bucket = (n: number) => ({ n, status: { completed: n }, tokens: n * 10 });
+  const held = { width: 1, span: 3, fields: [], buckets: { '0': bucket(1), '2': bucket(1) } };
+
+  it('replaces the touched buckets and keeps the rest', () => {
+    const next = mergeRounds(held, { full: false, width: 1, span: 4, fields: [], buckets: { '3': bucket(1), '2': bucket(1) } });
+    expect(Object.keys(next.buckets).sort()).toEqual(['0', '2', '3']);
+    expect(next.buckets['0']).toBe(held.buckets['0']);
+    expect(next.span).toBe(4);
+  });
+
+  it('takes a full patch whole (the width doubled)', () => {
+    const next = mergeRounds(held, { full: true, width: 2, span: 4, fields: [], buckets: { '1': bucket(2) } });
+    expect(next).toEqual({ width: 2, span: 4, fields: [], buckets: { '1': bucket(2) } });
+  });
+
+  it('is what mergePatch does with a patch that names a loop’s rounds', () => {
+    const base = { ...view(), rounds: { each: held } };
+    const next = mergePatch(base, { seq: 8, rounds: { other: { full: true, width: 1, span: 1, fields: [], buckets: { '0': bucket(1) } } } });
+    expect(next.rounds?.each).toBe(held);
+    expect(next.rounds?.other?.span).toBe(1);
+    expect(mergePatch(view(), { seq: 8 }).rounds).toBeUndefined();
   });
 });

@@ -82,6 +82,45 @@ export interface ViewLoop {
   break_reason: string | null;
 }
 
+/** [count, sum, min, max] of a bucket's values. */
+export type BucketStat = [count: number, sum: number, min: number, max: number];
+
+/** Consecutive rounds of a loop, folded (runtime/view/rounds.py). */
+export interface RoundBucket {
+  /** Finished rounds, each counted once by its last status. */
+  n: number;
+  status: Record<string, number>;
+  /** The judge's verdicts: done, not_done, failed_open. */
+  verdicts?: Record<string, number>;
+  /** Durations in ms. */
+  time?: BucketStat;
+  tokens: number;
+  /** Absent while no turn had a price. */
+  cost?: number;
+  /** By field index (into ViewRounds.fields). */
+  fields?: Record<string, BucketStat>;
+}
+
+export interface RoundField {
+  source: 'result' | 'judge';
+  path: string[];
+}
+
+/** A loop's rounds for its chart: bucket `b` holds rounds b*width to (b+1)*width - 1, at most 500 buckets. */
+export interface ViewRounds {
+  width: number;
+  /** The highest round seen, plus one. */
+  span: number;
+  fields: RoundField[];
+  /** By bucket number. */
+  buckets: Record<string, RoundBucket>;
+}
+
+export interface RoundsPatch extends ViewRounds {
+  /** Every bucket (the width changed, or the loop started over); else only the touched ones. */
+  full: boolean;
+}
+
 export interface View {
   seq: number;
   run: ViewRun;
@@ -89,6 +128,8 @@ export interface View {
   loops: Record<string, ViewLoop>;
   /** By loop id: one ItemLetter per item or round. */
   items: Record<string, string>;
+  /** By loop id; absent in views stored before the chart existed. */
+  rounds?: Record<string, ViewRounds>;
 }
 
 export interface ViewPatch {
@@ -100,6 +141,7 @@ export interface ViewPatch {
   items_full?: Record<string, string>;
   /** By loop id: [index, letter] pairs. */
   items?: Record<string, [number, string][]>;
+  rounds?: Record<string, RoundsPatch>;
 }
 
 export type ViewMessage = { kind: 'run'; run: Run } | { kind: 'view'; view: View } | ({ kind: 'patch' } & ViewPatch);
@@ -130,5 +172,17 @@ export function mergePatch(view: View, patch: ViewPatch): View {
     for (const [loop, changes] of Object.entries(patch.items ?? {})) items[loop] = setLetters(items[loop] ?? '', changes);
     next.items = items;
   }
+  if (patch.rounds) {
+    const rounds = { ...view.rounds };
+    for (const [loop, p] of Object.entries(patch.rounds)) rounds[loop] = mergeRounds(rounds[loop], p);
+    next.rounds = rounds;
+  }
   return next;
+}
+
+/** A loop's rounds after a patch (the server's rule: RoundBuckets.merge_patch). */
+export function mergeRounds(held: ViewRounds | undefined, patch: RoundsPatch): ViewRounds {
+  const { full, ...rest } = patch;
+  if (full || !held) return rest;
+  return { ...rest, buckets: { ...held.buckets, ...patch.buckets } };
 }
