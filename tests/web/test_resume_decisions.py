@@ -82,3 +82,34 @@ def test_a_resumed_run_counts_what_it_spent_before_against_its_budget(owner_clie
     rounds_after = {e["stepId"].split(".")[1] for e in after if e["data"].get("phase") == "request"}
     # 60 spent before, 30 a round: the budget stops it in the second round after the resume, not the fourth.
     assert rounds_after == {"2", "3"}, rounds_after
+
+
+def test_a_resumed_runs_workspace_is_put_back_as_its_boundary_left_it(owner_client, owner, settings, tmp_path):
+    import hashlib
+    import json
+
+    from runtime import run_files
+    from runtime.continuation import restore_workspace
+    from runtime.models import WorkspaceBlob, WorkspaceSnapshot
+
+    settings.WORKSPACES_DIR = tmp_path / "workspaces"
+    run = lost_run(owner_client, owner)
+    kept, changed = b"kept as it was\n", b"the boundary's text\n"
+    manifest = {}
+    for path, data in (("notes/kept.txt", kept), ("draft.md", changed)):
+        digest = hashlib.sha256(data).hexdigest()
+        WorkspaceBlob.objects.create(run=run, digest=digest, data=data)
+        manifest[path] = [len(data), 0, digest]
+    WorkspaceSnapshot.objects.create(run=run, number=1, label="dev.0", manifest=manifest, files=2, added=2)
+    RunEvent.objects.create(run=run, seq=5, type="workspace_snapshot", event_json=json.dumps(
+        {"type": "workspace_snapshot", "seq": 5, "data": {"snapshot": 1, "label": "dev.0", "workspace": "run"}}))
+    # What the lost attempt did after that boundary: a file changed, one written, one removed.
+    root = run_files.workspace_dir(run.pk)
+    (root / "notes").mkdir(parents=True)
+    (root / "draft.md").write_bytes(b"half-written by the lost attempt")
+    (root / "scratch.tmp").write_bytes(b"x")
+    assert restore_workspace(run, 9) == 3
+    files = {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    assert files == {"notes/kept.txt": kept, "draft.md": changed}
+    # A boundary before any snapshot: nothing recorded to put back.
+    assert restore_workspace(run, 4) == 0
