@@ -5,6 +5,8 @@
    adds (target: <= 50 ms, and no copy of the 199 unchanged files).
 2. Validate a workflow with 5 levels of includes in its folder (the main document's check plus the folder's
    references), beside the baseline of the main document's check alone (target: <= 30 ms).
+3. An MCP tool call round trip over stdio (sandboxed, as in a run) beside calling the same function directly,
+   and the server's start and stop (``bench/mcp.py``, also runnable alone).
 
 Prints p50 and p95 of each with the load average; asserts nothing about time.
 """
@@ -144,6 +146,10 @@ def main() -> None:
         saves(client)
     print("Validating includes (in process):")
     validation()
+    print("MCP tool calls (bench/mcp.py):")
+    from bench import mcp as mcp_bench
+
+    mcp_bench.main()
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
