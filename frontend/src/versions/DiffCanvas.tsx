@@ -2,7 +2,8 @@
 // The registry's node components read an editor store (run status, read only), so the canvas gets
 // one of its own holding the later version, as the run page does.
 import { useEffect, useState } from 'react';
-import { Background, Controls, ReactFlow, ReactFlowProvider, useNodesState, useReactFlow } from '@xyflow/react';
+import { ReactFlow, ReactFlowProvider, useNodesState, useReactFlow } from '@xyflow/react';
+import { READ_ONLY_FLOW, ReadOnlyBackdrop } from '../graph/readOnlyFlow';
 import { api } from '../api/client';
 import type { Layout, WorkflowDoc } from '../doc/types';
 import { EditorContext } from '../store/context';
@@ -67,21 +68,9 @@ function Flow({ graph, selected, onSelect }: Props) {
         onNodesChange={onNodesChange}
         onNodeClick={(_, n) => onSelect(n.id)}
         onPaneClick={() => onSelect(null)}
-        nodesDraggable={false}
-        nodesConnectable={false}
-        elementsSelectable
-        deleteKeyCode={null}
-        selectionKeyCode={null}
-        multiSelectionKeyCode={null}
-        fitView
-        fitViewOptions={{ padding: 0.15, maxZoom: 1 }}
-        minZoom={0.05}
-        maxZoom={1.75}
-        proOptions={{ hideAttribution: true }}
-        defaultEdgeOptions={{ type: 'smoothstep' }}
+        {...READ_ONLY_FLOW}
       >
-        <Background gap={20} size={1} color="var(--grid-dot)" />
-        <Controls showInteractive={false} />
+        <ReadOnlyBackdrop />
       </ReactFlow>
     </div>
   );

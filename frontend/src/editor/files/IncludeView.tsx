@@ -2,7 +2,8 @@
 // Its own include nodes open further (the breadcrumb grows). The editor's document is never swapped: this draws
 // a separate read-only store, as the version comparison does, so nothing here can edit or save.
 import { useEffect, useMemo, useState } from 'react';
-import { Background, Controls, ReactFlow, ReactFlowProvider } from '@xyflow/react';
+import { ReactFlow, ReactFlowProvider } from '@xyflow/react';
+import { READ_ONLY_FLOW, ReadOnlyBackdrop } from '../../graph/readOnlyFlow';
 import { api } from '../../api/client';
 import type { WorkflowDoc } from '../../doc/types';
 import { documentToGraph, type FlowEdge, type FlowNode } from '../../graph/mapping';
@@ -104,22 +105,9 @@ function ReadOnlyCanvas({ doc }: { doc: WorkflowDoc }) {
             nodes={graph.nodes}
             edges={graph.edges}
             nodeTypes={nodeTypes}
-            nodesDraggable={false}
-            nodesConnectable={false}
-            // Selectable, or React Flow takes pointer events off the nodes (and their Open buttons).
-            elementsSelectable
-            deleteKeyCode={null}
-            selectionKeyCode={null}
-            multiSelectionKeyCode={null}
-            fitView
-            fitViewOptions={{ padding: 0.15, maxZoom: 1 }}
-            minZoom={0.05}
-            maxZoom={1.75}
-            proOptions={{ hideAttribution: true }}
-            defaultEdgeOptions={{ type: 'smoothstep' }}
+            {...READ_ONLY_FLOW}
           >
-            <Background gap={20} size={1} color="var(--grid-dot)" />
-            <Controls showInteractive={false} />
+            <ReadOnlyBackdrop />
           </ReactFlow>
         </div>
       </ReactFlowProvider>
