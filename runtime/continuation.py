@@ -51,7 +51,7 @@ def replay_script(provider, run: Run) -> int:
         if data.get("phase") != "request" or (data.get("provider") or "simulated") != "simulated":
             continue
         path = event.get("stepId") or ""
-        script.skip(script_keys(path, path.rsplit(".", 1)[-1] if path else None, event.get("agent")))
+        script.count_given(script_keys(path, path.rsplit(".", 1)[-1] if path else None, event.get("agent")))
         counted += 1
     return counted
 

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import signal
 import socket
+import threading
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -216,17 +217,16 @@ async def hand_back_all(timeout: float = 10.0) -> list[str]:
 async def execute_run_in_worker(run_id, worker: str) -> str | None:
     """A Celery worker's run: SIGTERM (a deploy, a scale-down) hands it back to the queue instead of losing it."""
     loop = asyncio.get_running_loop()
-    try:
+    # Signals reach only a loop in the main thread (a prefork worker's task is); elsewhere a SIGTERM is not ours to
+    # catch, and the run is found lost and resumed instead.
+    handles_signals = threading.current_thread() is threading.main_thread()
+    if handles_signals:
         loop.add_signal_handler(signal.SIGTERM, request_hand_back, run_id)
-    except (NotImplementedError, RuntimeError, ValueError):  # not the main thread: no signals here
-        pass
     try:
         return await execute_run(run_id, worker=worker, redispatch=True)
     finally:
-        try:
+        if handles_signals:
             loop.remove_signal_handler(signal.SIGTERM)
-        except (NotImplementedError, RuntimeError, ValueError):
-            pass
 
 
 async def _execute(run: Run, control: RunControl) -> str:

@@ -64,7 +64,7 @@ class Script:
                 return queue[min(n, len(queue) - 1)]
         return None
 
-    def skip(self, keys: list[str]) -> None:
+    def count_given(self, keys: list[str]) -> None:
         """Count a reply as given for ``keys`` (a call an earlier attempt of the run made), as ``next_reply`` would."""
         self.next_reply(keys)
 

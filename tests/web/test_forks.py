@@ -17,20 +17,10 @@ from runtime.forks import workspace_at
 from runtime.models import Run, RunEvent
 from runtime.recorder import persist_events
 from tests.runtime.test_checkpoints import TEN_ROUNDS, TEN_SCRIPT
+from tests.runtime.test_forks import EACH, EACH_SCRIPT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-EACH = """
-name: fan
-steps:
-  - id: each
-    instructions: "Handle."
-    loop: {forEach: [a, b, c, d, e], maxConcurrency: 2, outputMode: cumulative}
-  - id: sum
-    dependsOn: [each]
-    instructions: "Sum up."
-"""
-EACH_SCRIPT = {"replies": {**{f"each[{i}]": [f"item {i}"] for i in range(5)}, "sum": ["total"]}}
 # The edited judge is satisfied sooner: it says done at round 6 (the parent's judge waited for round 9).
 STRICT_SCRIPT = {**TEN_SCRIPT, "replies": {**TEN_SCRIPT["replies"],
                                            "write.6.untilAgent": [{"content": "good", "result": {"done": True, "reason": "ok"}}]}}
