@@ -181,16 +181,23 @@ def server_process(env: dict, tokens: dict):
         _stop(process)
 
 
-def test_a_killed_inline_server_resumes_its_runs_when_it_starts_again():
+def inline_server_stopped_mid_run(stop) -> tuple[dict, dict, str, str, int]:
+    """An inline server that ran a clean run, then is stopped (``stop(process)``) in the fourth round of another:
+    (env, tokens, that run's id, the clean run's output, the run's last seq before the stop)."""
     env = base_env(**LIVENESS)
     with running_server(env, users=("owner",)) as first:
-        tokens = first.tokens
         with first.client("owner") as client:
             clean = start(client, latency=0.0)
             clean_output = loop_output(events_of(client, wait_status(client, clean["id"], ("completed",))["id"]))
             run = start(client, latency=0.15)
             seen_before = wait_rounds(client, run["id"], 3)
-        kill_hard(first.process)
+        stop(first.process)
+    return env, first.tokens, run["id"], clean_output, seen_before
+
+
+def test_a_killed_inline_server_resumes_its_runs_when_it_starts_again():
+    env, tokens, run_id, clean_output, seen_before = inline_server_stopped_mid_run(kill_hard)
+    run = {"id": run_id}
     with server_process(env, tokens) as second, second.client("owner") as client:
         final = wait_status(client, run["id"], ("completed",), timeout=90)
         events = events_of(client, run["id"])
@@ -219,15 +226,8 @@ def test_sigterm_on_a_celery_worker_hands_its_run_back_at_once(cluster, clean_ou
 
 
 def test_sigterm_on_the_inline_server_hands_its_runs_back_for_its_next_start():
-    env = base_env(**LIVENESS)
-    with running_server(env, users=("owner",)) as first:
-        tokens = first.tokens
-        with first.client("owner") as client:
-            clean = start(client, latency=0.0)
-            clean_output = loop_output(events_of(client, wait_status(client, clean["id"], ("completed",))["id"]))
-            run = start(client, latency=0.15)
-            wait_rounds(client, run["id"], 3)
-        _stop(first.process)  # SIGTERM
+    env, tokens, run_id, clean_output, _ = inline_server_stopped_mid_run(_stop)  # _stop: SIGTERM
+    run = {"id": run_id}
     with server_process(env, tokens) as second, second.client("owner") as client:
         final = wait_status(client, run["id"], ("completed",), timeout=90)
         events = events_of(client, run["id"])

@@ -2,7 +2,6 @@
 finished run, inheriting its events up to there (not run, not billed again), with edits; and the CLI."""
 import io
 import json
-import time
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -18,6 +17,7 @@ from runtime.models import Run, RunEvent
 from runtime.recorder import persist_events
 from tests.runtime.test_checkpoints import TEN_ROUNDS, TEN_SCRIPT
 from tests.runtime.test_forks import EACH, EACH_SCRIPT
+from tests.web.test_runs_api import post, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,18 +26,7 @@ STRICT_SCRIPT = {**TEN_SCRIPT, "replies": {**TEN_SCRIPT["replies"],
                                            "write.6.untilAgent": [{"content": "good", "result": {"done": True, "reason": "ok"}}]}}
 
 
-def post(client, path, body):
-    return client.post(path, data=json.dumps(body), content_type="application/json")
 
-
-def wait_for(client, run_id, timeout=30):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        body = client.get(f"/api/v1/runs/{run_id}").json()
-        if body["status"] in ("completed", "failed", "cancelled"):
-            return body
-        time.sleep(0.05)
-    raise AssertionError(f"run {run_id} still {body['status']}")
 
 
 def finished_run(client, source, script) -> dict:
