@@ -77,8 +77,13 @@ def cut(text: str, limit: int = SECTION_LIMIT) -> str:
     return text[:limit] + f"\n[... {len(text) - limit} more characters cut]"
 
 
+# One encoder, made once: json.dumps with any option builds a new encoder per call, and every
+# forEach item's prompt goes through here.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str)
+
+
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=False, default=str)
+    return _ENCODER.encode(value)
 
 
 def system_prompt(agent_name: str, agent: dict, prompt_text: str | None, has_schema: bool) -> str:

@@ -7,9 +7,11 @@ Configuration (keyword arguments, else the environment): ``base_url``
 """
 from __future__ import annotations
 
-import json
 import os
+from collections.abc import Awaitable
 from typing import Any
+
+import orjson
 
 from runtime.providers import ChatReply, ChatRequest, DeltaCallback, ToolCall, Usage
 from runtime.providers.http import HttpProvider, parse_arguments
@@ -75,10 +77,10 @@ class AnthropicProvider(HttpProvider):
         blocks: dict[int, dict] = {}
         state: dict[str, Any] = {"finish": "end_turn", "prompt": 0, "completion": 0, "model": model, "error": None}
 
-        async def on_line(line: str) -> None:
+        def on_line(line: str) -> Awaitable[None] | None:
             if not line.startswith("data:"):
-                return
-            event = json.loads(line[5:].strip() or "null") or {}
+                return None
+            event = orjson.loads(line[5:].strip() or "null") or {}
             kind = event.get("type")
             if kind == "message_start":
                 message = event.get("message") or {}
@@ -95,7 +97,7 @@ class AnthropicProvider(HttpProvider):
                 if delta.get("type") == "text_delta":
                     text.append(delta.get("text", ""))
                     if on_delta is not None and delta.get("text"):
-                        await on_delta(delta["text"])
+                        return on_delta(delta["text"])
                 elif delta.get("type") == "input_json_delta":
                     blocks.setdefault(event.get("index", 0), {"type": "tool_use", "id": "", "name": "", "json": ""})
                     blocks[event.get("index", 0)]["json"] += delta.get("partial_json", "")
@@ -106,6 +108,7 @@ class AnthropicProvider(HttpProvider):
                     state["completion"] = usage["output_tokens"]
             elif kind == "error":
                 state["error"] = (event.get("error") or {}).get("message", "stream error")
+            return None
 
         await self.stream_lines("/v1/messages", headers, body, on_line)
         if state["error"]:

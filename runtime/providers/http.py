@@ -13,6 +13,8 @@ import json
 import random
 from collections.abc import Awaitable, Callable
 
+import orjson
+
 from common.addresses import AddressRefused
 from runtime.providers import Provider, ProviderError, redact
 from runtime.providers.failures import api_error, unreachable
@@ -56,11 +58,15 @@ class HttpProvider(Provider):
 
     async def stream_lines(self, path: str, headers: dict, body: dict,
                            on_line: Callable[[str], Awaitable[None] | None]) -> None:
-        """POST ``body`` and feed each line of the streamed answer to ``on_line``."""
+        """POST ``body`` and feed each line of the streamed answer to ``on_line``.
+
+        ``on_line`` is a plain function that may return an awaitable (a text delta to hand on): a
+        coroutine per line would cost more than the line's own parsing."""
+        encoded = orjson.dumps(body, default=str)
         for attempt in range(self.max_retries + 1):
             last = attempt == self.max_retries
             try:
-                async with self.transport.post(path, headers, json.dumps(body).encode()) as response:
+                async with self.transport.post(path, headers, encoded) as response:
                     status, resp_headers = response.status, response.headers
                     if status != 200:
                         raw = await response.aread()
@@ -73,10 +79,11 @@ class HttpProvider(Provider):
                                               retryable=status in RETRY_STATUSES)
                     else:
                         try:
-                            async for line in response.aiter_lines():
-                                result = on_line(line)
-                                if result is not None:
-                                    await result
+                            async for lines in response.line_batches():
+                                for line in lines:
+                                    result = on_line(line)
+                                    if result is not None:
+                                        await result
                         except (ValueError, KeyError, TypeError, AttributeError) as exc:
                             raise self._error(f"{self.name} API sent a malformed answer: "
                                               f"{exc.__class__.__name__}: {exc}", retryable=True) from None

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Awaitable
 from typing import Any
+
+import orjson
 
 from runtime.providers import ChatReply, ChatRequest, DeltaCallback, ToolCall, Usage
 from runtime.providers.http import HttpProvider, parse_arguments
@@ -64,25 +67,24 @@ class OpenAIProvider(HttpProvider):
 
         plain: list[str] = []  # a server that ignored "stream" answers with one JSON document
 
-        async def on_line(line: str) -> None:
+        def on_line(line: str) -> Awaitable[None] | None:
             if not line.startswith("data:"):
                 if line.strip() and not line.startswith((":", "event:", "id:", "retry:")):
                     plain.append(line)
-                return
+                return None
             data = line[5:].strip()
             if not data or data == "[DONE]":
-                return
-            chunk = json.loads(data)
+                return None
+            chunk = orjson.loads(data)
             if chunk.get("usage"):
                 u = chunk["usage"]
                 state["usage"] = Usage(u.get("prompt_tokens") or 0, u.get("completion_tokens") or 0)
             state["model"] = chunk.get("model") or state["model"]
+            said: list[str] = []
             for choice in chunk.get("choices") or []:
                 delta = choice.get("delta") or {}
                 if delta.get("content"):
-                    text.append(delta["content"])
-                    if on_delta is not None:
-                        await on_delta(delta["content"])
+                    said.append(delta["content"])
                 for tc in delta.get("tool_calls") or []:
                     slot = calls.setdefault(tc.get("index", 0), {"id": "", "name": "", "arguments": ""})
                     slot["id"] = tc.get("id") or slot["id"]
@@ -91,6 +93,10 @@ class OpenAIProvider(HttpProvider):
                     slot["arguments"] += fn.get("arguments") or ""
                 if choice.get("finish_reason"):
                     state["finish"] = choice["finish_reason"]
+            if not said:
+                return None
+            text.extend(said)
+            return on_delta("".join(said)) if on_delta is not None else None
 
         await self.stream_lines("/chat/completions", headers, body, on_line)
         if plain and not text and not calls:

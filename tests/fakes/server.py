@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import threading
 from abc import ABC, abstractmethod
 from collections import deque
@@ -27,6 +28,7 @@ class Request:
     path: str
     headers: dict[str, str]
     body: bytes
+    received_at: float = field(default_factory=time.monotonic)  # when the whole body had arrived
 
     @property
     def json(self) -> Any:
