@@ -74,9 +74,12 @@ test: lint-python test-frontend test-python
 contract: install
 	$(BIN)/python manage.py event_types --write
 
-bench: install services sandbox
-	$(BIN)/python bench/validate.py
-	$(BIN)/python bench/tools.py
+# Every benchmark, one after another (about 25 minutes); each prints its figures beside its baseline
+# and the load average. The README's table is what they printed last.
+BENCHES := validate runtime events editor hostile tools liveview lists bundles mcp durable
+bench: install services sandbox chromium frontend
+	@for b in $(BENCHES); do echo "== bench/$$b.py (load $$(cut -d' ' -f1-3 /proc/loadavg))"; \
+		$(BIN)/python bench/$$b.py || exit 1; done
 
 clean:
 	rm -rf $(VENV) frontend/node_modules frontend/dist data
