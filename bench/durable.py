@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import statistics
 import sys
@@ -124,6 +125,7 @@ def fork_bench(repeat: int = 3) -> None:
     import django
 
     django.setup()
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per poll would bury the figures
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
