@@ -133,7 +133,8 @@ def test_an_include_opens_read_only_with_a_breadcrumb_back(page, tmp_path):
     page.get_by_test_id("include-view").wait_for(state="detached")
 
 
-def test_an_include_inside_an_include_opens_further(page, tmp_path):
+def import_nested_includes(page, tmp_path) -> None:
+    """include-reuse, whose included deploy workflow includes one more (smoke)."""
     workflow_id = import_folder(page, tmp_path, "include-reuse.yaml")
     deploy = (EXAMPLES / "workflows/deploy.yaml").read_text()
     nested = deploy + "  - id: smoke\n    include: checks/smoke.yaml\n    dependsOn:\n      - verify-deploy\n"
@@ -144,6 +145,9 @@ def test_an_include_inside_an_include_opens_further(page, tmp_path):
     page.reload()
     page.wait_for_selector("[data-testid=editor][data-ready='1']")
 
+
+def test_an_include_inside_an_include_opens_further(page, tmp_path):
+    import_nested_includes(page, tmp_path)
     page.locator("[data-testid=canvas] [data-testid='node-deploy-staging']").get_by_test_id("open-include-node").click()
     view = page.get_by_test_id("include-view")
     inner = view.locator("[data-testid='node-smoke']")
@@ -157,6 +161,29 @@ def test_an_include_inside_an_include_opens_further(page, tmp_path):
     view.get_by_role("button", name="deploy-staging (workflows/deploy.yaml)").click()
     view.locator("[data-testid='node-run-deploy']").wait_for()
     assert view.locator("[data-testid='node-ping']").count() == 0
+
+
+def test_escape_closes_an_open_include_a_level_at_a_time_and_editing_keys_leave_the_workflow_under_it(page, tmp_path):
+    import_nested_includes(page, tmp_path)
+    main = page.get_by_test_id("canvas")
+    node = main.locator("[data-testid='node-deploy-staging']")
+    node.click()  # selected on the main canvas, then covered by the include
+    node.get_by_test_id("open-include-node").click()
+    view = page.get_by_test_id("include-view")
+    view.locator("[data-testid='node-smoke']").get_by_test_id("open-include-node").click()
+    view.locator("[data-testid='node-ping']").wait_for()
+
+    for keys in ("Delete", "Control+a", "Backspace", "Control+x", "Control+d", "Control+z"):
+        page.keyboard.press(keys)
+    page.keyboard.press("Escape")  # back to the deploy workflow
+    view.locator("[data-testid='node-run-deploy']").wait_for()
+    assert view.locator("[data-testid='node-ping']").count() == 0
+    page.keyboard.press("Escape")  # back to the main workflow
+    view.wait_for(state="detached")
+
+    for step in ("build", "deploy-staging"):
+        assert main.locator(f"[data-testid='node-{step}']").is_visible()
+    assert page.get_by_test_id("dirty").count() == 0
 
 
 def test_an_at_file_field_opens_its_file_and_offers_to_create_a_missing_one(page, tmp_path):

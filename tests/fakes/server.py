@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Iterable

@@ -22,7 +22,8 @@ export interface KeyDialogs {
  * and Ctrl/Cmd+K opens the command palette (everywhere, but Ctrl+K not over
  * another dialog); outside text fields and dialogs, `?` shows the shortcuts,
  * Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y undo and redo, Ctrl+A selects every step, Delete removes the selection;
- * copy, cut, paste and Ctrl+D are useClipboardKeys's.
+ * copy, cut, paste and Ctrl+D are useClipboardKeys's. While an include is open over the canvas, only
+ * Escape (back one level), `?` and the keys that work everywhere do anything.
  */
 export function useEditorKeys(store: EditorStore, save: () => Promise<void>, dialogOpen: boolean, dialogs?: KeyDialogs): void {
   useClipboardKeys(store);
@@ -39,6 +40,19 @@ export function useEditorKeys(store: EditorStore, save: () => Promise<void>, dia
         return;
       }
       if (isEditable(e.target) || dialogOpen) return;
+      // An opened include covers the canvas and is read only: Escape closes it (a level at a time) and the
+      // editing keys leave the workflow underneath alone.
+      const opened = store.getState().drill.length;
+      if (opened > 0) {
+        if (isShortcut('select-none', e)) {
+          e.preventDefault();
+          store.getState().closeIncludes(opened - 1);
+        } else if (isShortcut('help', e)) {
+          e.preventDefault();
+          dialogs?.openHelp();
+        }
+        return;
+      }
       if (isShortcut('help', e)) {
         e.preventDefault();
         dialogs?.openHelp();

@@ -15,8 +15,10 @@ function isEditable(el: EventTarget | null): boolean {
   return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) || !!el.closest('.cm-editor');
 }
 
-/** Whether the event belongs to the canvas: not typed into a field, no dialog open (and, for a copy, no text selected on the page). */
-function forCanvas(e: Event, copying = false): boolean {
+/** Whether the event belongs to the canvas: not typed into a field, no dialog open, no opened include covering
+ * it (and, for a copy, no text selected on the page). */
+function forCanvas(store: EditorStore, e: Event, copying = false): boolean {
+  if (store.getState().drill.length > 0) return false;
   if (isEditable(e.target) || isEditable(document.activeElement)) return false;
   if (document.querySelector('dialog[open]')) return false;
   return !copying || (window.getSelection()?.toString() ?? '') === '';
@@ -39,7 +41,7 @@ export function useClipboardKeys(store: EditorStore): void {
   const centre = useViewCentre();
   useEffect(() => {
     const onCopy = (e: ClipboardEvent, cut: boolean) => {
-      if (!forCanvas(e, true) || selectedStepKeys(store).length === 0) return;
+      if (!forCanvas(store, e, true) || selectedStepKeys(store).length === 0) return;
       if (cut && store.getState().readOnly) return;
       const text = copyText(store);
       if (!text) return;
@@ -50,7 +52,7 @@ export function useClipboardKeys(store: EditorStore): void {
     const copy = (e: ClipboardEvent) => onCopy(e, false);
     const cut = (e: ClipboardEvent) => onCopy(e, true);
     const paste = (e: ClipboardEvent) => {
-      if (!forCanvas(e) || store.getState().readOnly) return;
+      if (!forCanvas(store, e) || store.getState().readOnly) return;
       // No clipboard data at all is a browser that keeps it from pages: the copy made in this tab stands in.
       const text = e.clipboardData ? e.clipboardData.getData('text/plain') : rememberedCopy();
       if (text === null) return;
@@ -58,7 +60,7 @@ export function useClipboardKeys(store: EditorStore): void {
       pasteText(store, text, centre());
     };
     const key = (e: KeyboardEvent) => {
-      if (!isShortcut('duplicate', e) || !forCanvas(e)) return;
+      if (!isShortcut('duplicate', e) || !forCanvas(store, e)) return;
       e.preventDefault();
       duplicateSelection(store);
     };
