@@ -9,11 +9,13 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+from django.db import IntegrityError, transaction
+
 from common import archive
 from designer import services
 from designer.errors import BadRequest
 from designer.folders import MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, MemoryFolder, PathRefused, check_totals, clean_path
-from designer.models import FileBlob, VersionFile, WorkflowVersion
+from designer.models import FileBlob, VersionFile, Workflow, WorkflowVersion
 from designer.resolve import resolve_references
 
 WORKFLOW_SUFFIXES = (".yaml", ".yml", ".json")
@@ -194,6 +196,29 @@ def blob_for(data: bytes) -> str:
     digest = hashlib.sha256(data).hexdigest()
     FileBlob.objects.bulk_create([FileBlob(sha256=digest, size=len(data), data=data)], ignore_conflicts=True)
     return digest
+
+
+def blobs_of(workflow: Workflow) -> set[str]:
+    """The stored blobs any version of ``workflow`` holds."""
+    return set(VersionFile.objects.filter(version__workflow=workflow).values_list("blob_id", flat=True).distinct())
+
+
+def drop_unheld(digests: set[str]) -> int:
+    """Delete the blobs among ``digests`` that no version holds any more (a deleted workflow's files); the count.
+
+    Only these, not every unheld blob: a save stores its new blobs before the rows that hold them. A save
+    that reuses one of these at this moment keeps it: the delete its reference blocks is given up."""
+    dropped = 0
+    ordered = sorted(digests)
+    for i in range(0, len(ordered), 500):  # SQLite's limit on a query's parameters
+        chunk = ordered[i:i + 500]
+        try:
+            with transaction.atomic():
+                held = VersionFile.objects.filter(blob_id__in=chunk).values("blob_id")
+                dropped += FileBlob.objects.filter(sha256__in=chunk).exclude(sha256__in=held).delete()[0]
+        except IntegrityError:
+            continue
+    return dropped
 
 
 def changed_folder(version: WorkflowVersion, path: str, content: bytes | None, rename_to: str | None) -> dict[str, str]:

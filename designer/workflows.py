@@ -205,8 +205,13 @@ def duplicate(user, workflow_id: int) -> Workflow:
     return copy
 
 
+@transaction.atomic
 def delete(user, workflow_id: int) -> None:
-    reachable(user, workflow_id, Need.EDIT).delete()
+    """Delete a workflow with its versions, and the stored files no other workflow holds."""
+    workflow = reachable(user, workflow_id, Need.EDIT)
+    held = bundles.blobs_of(workflow)
+    workflow.delete()
+    bundles.drop_unheld(held)
 
 
 @transaction.atomic

@@ -126,6 +126,26 @@ def test_saving_a_version_with_one_edited_prompt_stores_one_new_blob(owner_clien
     assert saved.json()["valid"] is True
 
 
+def test_deleting_a_workflow_deletes_the_stored_files_no_other_workflow_holds(owner_client):
+    first = upload(owner_client, examples_zip(), main="include-reuse.yaml").json()["workflows"][0]
+    second = upload(owner_client, zipped({"flow.yaml": b"name: f\nsteps: [{id: a, instructions: '@notes.md'}]\n",
+                                          "notes.md": b"only here\n", "shared.md": (EXAMPLES / "prompts/coder.md").read_bytes()}),
+                    main="flow.yaml").json()["workflows"][0]
+    held = {w["id"]: set(VersionFile.objects.filter(version__workflow_id=w["id"]).values_list("blob_id", flat=True))
+            for w in (first, second)}
+    shared = held[first["id"]] & held[second["id"]]
+    assert len(shared) == 1 and FileBlob.objects.count() == len(held[first["id"]] | held[second["id"]])
+
+    assert owner_client.delete(f"/api/v1/workflows/{first['id']}").status_code in (200, 204)
+    assert set(FileBlob.objects.values_list("sha256", flat=True)) == held[second["id"]]
+    # The workflow left reads its files, the shared one too.
+    assert owner_client.get(f"/api/v1/workflows/{second['id']}/file", {"path": "shared.md"}).json()["text"] == \
+        (EXAMPLES / "prompts/coder.md").read_text()
+
+    assert owner_client.delete(f"/api/v1/workflows/{second['id']}").status_code in (200, 204)
+    assert FileBlob.objects.count() == 0
+
+
 def _symlink_zip() -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as zf:
