@@ -43,13 +43,10 @@ export function useEditorKeys(store: EditorStore, save: () => Promise<void>, dia
       // An opened include covers the canvas and is read only: Escape closes it (a level at a time) and the
       // editing keys leave the workflow underneath alone.
       const opened = store.getState().drill.length;
-      if (opened > 0) {
+      if (opened > 0 && !isShortcut('help', e)) {
         if (isShortcut('select-none', e)) {
           e.preventDefault();
           store.getState().closeIncludes(opened - 1);
-        } else if (isShortcut('help', e)) {
-          e.preventDefault();
-          dialogs?.openHelp();
         }
         return;
       }
