@@ -2,15 +2,19 @@
 
 Includes, ``@`` prompts and context files name files relative to the file that names them (upstream's rule).
 In a stored folder every path is normalised and confined: no ``..`` above the folder, nothing absolute, no links
-(a zip's links are refused on the way in; a disk folder's are not followed). The same :class:`Folder` reading
+(a zip's links are refused on the way in; a disk folder's are never followed, common.beneath). The same :class:`Folder` reading
 serves files on disk (the CLI) and files in the database (the web app), so both resolve alike.
 """
 from __future__ import annotations
 
+import os
 import posixpath
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
+
+from common import beneath
 
 MAX_FILE_BYTES = 10 * 2**20     # upstream's cap on one context or prompt file
 MAX_FILES = 500                 # ours: a folder is a workflow's, not a repository's
@@ -70,25 +74,38 @@ class MemoryFolder:
 
 @dataclass
 class DiskFolder:
-    """Files under a directory on disk; symbolic links are not followed out of it."""
+    """Files under a directory on disk, opened beneath it (common.beneath): no link is followed, in or out."""
 
     root: Path
 
-    def _path(self, path: str) -> Path | None:
-        root = self.root.resolve()
-        full = (root / path).resolve()
-        return full if full.is_relative_to(root) and full.is_file() else None
+    def _open(self, path: str) -> int | None:
+        try:
+            fd = beneath.open_beneath(self.root, path, os.O_RDONLY | os.O_NONBLOCK, symlinks="refuse")
+        except OSError:
+            return None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+        return fd
 
     def read(self, path: str) -> bytes | None:
-        full = self._path(path)
+        fd = self._open(path)
+        if fd is None:
+            return None
         try:
-            return full.read_bytes() if full else None
+            with os.fdopen(fd, "rb") as handle:
+                return handle.read()
         except OSError:
             return None
 
     def size(self, path: str) -> int | None:
-        full = self._path(path)
-        return full.stat().st_size if full else None
+        fd = self._open(path)
+        if fd is None:
+            return None
+        try:
+            return os.fstat(fd).st_size
+        finally:
+            os.close(fd)
 
 
 def check_totals(files: dict[str, bytes]) -> None:

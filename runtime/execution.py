@@ -20,14 +20,18 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import mcp_servers
 from common.orm import off_loop
-from designer.errors import BadRequest
+from designer import tool_specs
+from designer.errors import BadRequest, DocumentInvalid
+from designer.runnable import check_runnable
 from designer.workflows import saved_include
 from runtime import backends, continuation, run_files, tool_gate
 from runtime.announce import announce_status, executing_here
 from runtime.engine import Budgets, RunControl, RunResult, run_workflow
 from runtime.engine.context import StepError
-from runtime.engine.includes import FileResolver
+from runtime.engine.folder import RunFolder
+from runtime.engine.includes import FileResolver, MissingInclude
 from runtime.models import ACTIVE_STATUSES, Run, RunStatus
 from runtime.providers import close_all, configured_providers
 from runtime.recorder import Recorder
@@ -130,6 +134,13 @@ def _providers_for(run: Run):
                 # The administrator's URLs are trusted; a user's reaches public addresses only.
                 overrides[name] = {"public_only": not settings.PROVIDER_URLS_ALLOW_PRIVATE}
     return configured_providers(run.provider, settings=SimpleNamespace(**config), script=run.script, **overrides)
+
+
+def _still_runnable(run: Run) -> None:
+    """Checked again where the work starts or resumes (a Celery worker, a resume, a hand-back), not only by the
+    route that queued it: the rules, the owner's MCP tools or the run itself may have changed since."""
+    mcp_tools = tool_specs.known_names(mcp_servers.tool_catalogue(run.owner))
+    check_runnable(run.version.document, f"version {run.version.number}", folder=run.version, mcp_tools=mcp_tools)
 
 
 def _tools_for(run: Run, document: dict):
@@ -241,6 +252,7 @@ async def _execute(run: Run, control: RunControl) -> str:
     watcher = None
     providers = None
     try:
+        await off_loop(_still_runnable)(run)
         tools = await off_loop(_tools_for)(run, document)
         watcher = asyncio.create_task(_watch(run.id, control, tools.approvals))
         providers = await off_loop(_providers_for)(run)
@@ -255,6 +267,7 @@ async def _execute(run: Run, control: RunControl) -> str:
         base_dir = await off_loop(run_files.source_dir)(run)
         result = await run_workflow(
             document, run_id=str(run.id), sink=recorder, providers=providers, script=run.script, base_dir=base_dir,
+            folder=run_files.workspace_dir(run.id) if base_dir else None,
             budgets=Budgets.from_dict(run.budgets), control=control,
             resolver=FolderResolver(run_files.workspace_dir(run.id), saved) if base_dir else saved,
             prices=getattr(settings, "MODEL_PRICES", {}), default_provider=run.provider, policies=run.policies,
@@ -262,6 +275,8 @@ async def _execute(run: Run, control: RunControl) -> str:
         )
     except BadRequest as exc:  # the files it should start from are gone or refused
         result = RunResult(status="failed", reason=f"the run could not start: {exc}", code="workspace")
+    except DocumentInvalid as exc:
+        result = RunResult(status="failed", reason=f"the run could not start: {exc}", code="not_runnable")
     except Exception as exc:  # the engine reports step errors itself; this is a bug or an infrastructure failure
         log.exception("run %s crashed", run_id)
         result = RunResult(status="failed", reason=f"internal error: {type(exc).__name__}", code="internal")
@@ -289,20 +304,19 @@ def _with_default_model(document: dict, model: str) -> dict:
 
 
 class FolderResolver:
-    """Includes of a folder workflow: the file next to the including one when the folder has it (never outside the
-    run's workspace), else a saved workflow of that name."""
+    """Includes of a folder workflow: the file next to the including one when the folder has it (read confined to
+    the run's workspace, runtime.engine.folder), else a saved workflow of that name."""
 
     def __init__(self, root: Path, saved: SavedWorkflowResolver):
-        self.root = root.resolve()
+        self.files = FileResolver(RunFolder(root))
         self.saved = saved
 
     def __call__(self, ref: str, base_dir):
         if base_dir is not None:
-            path = (Path(base_dir) / ref).resolve()
-            if not path.is_relative_to(self.root):
-                raise StepError(f"include {ref!r} leaves the workflow's folder")
-            if path.is_file():
-                return FileResolver()(ref, base_dir)
+            try:
+                return self.files(ref, base_dir)
+            except MissingInclude:
+                pass
         return self.saved(ref, base_dir)
 
 

@@ -62,6 +62,8 @@ def fork(user, run_id, *, at: Any, document: Any = None, patch: Any = None, inpu
     version = parent.version
     if document is not None or patch is not None:
         version = edited_version(user, parent, document, patch)
+    else:  # the parent's own version, held to today's rules: it may have started before they held
+        runs.check_runnable(version.document, f"version {version.number}", _mcp_tools(user), folder=version)
     edits = [name for name, value in (("document", document), ("patch", patch), ("input", input), ("provider", provider
              if provider != parent.provider else None), ("model", model), ("script", script)) if value is not None]
     fork_point = {**point.as_dict(), "inherited_events": len(point.events), **({"edited": edits} if edits else {})}
@@ -142,10 +144,16 @@ def edited_version(user, parent: Run, document: Any, patch: Any):
             raise BadRequest(f"patch: {exc}") from None
     if not isinstance(document, dict):
         raise BadRequest("`document` must be an object (a workflow document)")
-    runs.check_runnable(document, "the edited workflow", tool_specs.known_names(mcp_servers.tool_catalogue(user)))
+    # The edited version keeps the files of the workflow's latest version (workflows.save_version): its references
+    # resolve there.
+    runs.check_runnable(document, "the edited workflow", _mcp_tools(user), folder=parent.workflow.latest())
     with transaction.atomic():
         workflow = workflows.save_version(user, parent.workflow_id, source=None, document=document)
         return workflow.latest()
+
+
+def _mcp_tools(user) -> list[str]:
+    return tool_specs.known_names(mcp_servers.tool_catalogue(user))
 
 
 def copy_events(run: Run, events: list[dict], texts: list[str] | None = None) -> None:

@@ -25,9 +25,8 @@ from accounts.models import Workspace
 from accounts.workspaces import Need, member_workspace_ids, require
 from common.dates import moment
 from common.errors import LimitReached
-from designer import services as documents
-from designer import tool_specs
-from designer.errors import BadRequest, DocumentInvalid
+from designer import runnable, tool_specs
+from designer.errors import BadRequest
 from designer.models import WorkflowVersion
 from designer.workflows import reachable as reachable_workflow
 from runtime import backends, keys, limits, run_files
@@ -117,7 +116,7 @@ def create_run(user, *, workflow_id: int, version: int | None, provider: str, mo
     if found is None:
         raise Http404(f"workflow {workflow_id} has no version {number}")
     mcp_tools = tool_specs.known_names(mcp_servers.tool_catalogue(user))
-    check_runnable(found.document, f"version {number}", mcp_tools)
+    check_runnable(found.document, f"version {number}", mcp_tools, folder=found)
     key_source = provider_key(workspace, provider)
     checked_budgets, checked_script, checked_policies = _budgets(budgets), _script(script), _policies(policies)
     gated = _ask_before(ask_before, mcp_tools)
@@ -133,18 +132,10 @@ def create_run(user, *, workflow_id: int, version: int | None, provider: str, mo
         "ask_before": gated, "workspace_seed": seed})
 
 
-def check_runnable(document: Any, what: str, mcp_tools: list[str] | None = None) -> None:
-    """Refuse a document that has errors or cannot run, with its diagnostics (``what``: "version 3" ...).
-    ``mcp_tools``: the run owner's MCP tools, which the validator does not know."""
-    # In a worker process with a time bound, as every document check is: a run request never stalls the server.
-    report = documents.check(None, document).report
-    if not report.valid:
-        raise DocumentInvalid(f"{what} has errors; fix them before running", [d.as_dict() for d in report.errors])
-    blocking = [d for d in report.diagnostics if d.blocks_run
-                and not tool_specs.provided_after_all(d, document, mcp_tools or [])]
-    if blocking:
-        raise DocumentInvalid(f"{what} cannot run: {blocking[0].path} {blocking[0].message}",
-                              [d.as_dict() for d in blocking])
+def check_runnable(document: Any, what: str, mcp_tools: list[str] | None = None,
+                   folder: WorkflowVersion | None = None) -> None:
+    """Refuse a document that cannot run, with its diagnostics (designer.runnable: the Run button's check)."""
+    runnable.check_runnable(document, what, folder=folder, mcp_tools=mcp_tools)
 
 
 def provider_key(workspace: Workspace, provider: str) -> str | None:

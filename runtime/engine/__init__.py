@@ -39,6 +39,7 @@ from typing import Any
 
 from runtime.checkpoints import Checkpoint
 from runtime.engine.context import DEFAULT_CONCURRENCY, RunContext, Scope, duration
+from runtime.engine.folder import RunFolder
 from runtime.engine.includes import FileResolver
 from runtime.engine.registry import RunState
 from runtime.engine.scheduler import run_scope
@@ -58,6 +59,7 @@ __all__ = ["run_workflow", "Budgets", "RunControl", "RunResult", "Outcome", "Loo
 async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str, Provider] | None = None,
                        script: Script | dict | None = None, budgets: Budgets | None = None,
                        control: RunControl | None = None, resolver=None, base_dir: Path | None = None,
+                       folder: Path | None = None,
                        prices: PriceBook | dict | None = None, default_provider: str = "simulated",
                        clock: Callable[[], float] | None = None,
                        sleep: Callable[[float], Awaitable[None]] | None = None,
@@ -70,7 +72,8 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     ``providers`` maps provider names to configured instances; the default
     provider is created when missing (``simulated`` with ``script``).
     ``resolver(ref, base_dir)`` loads includes (default: files relative to
-    ``base_dir``). ``prices`` is a :class:`PriceBook` (or its overrides: model
+    ``base_dir``). ``folder`` (default: ``base_dir``) is the directory every context file, ``@`` file and
+    include must resolve in (:mod:`runtime.engine.folder`); nothing outside it is read. ``prices`` is a :class:`PriceBook` (or its overrides: model
     names to USD per million prompt and completion tokens). ``clock`` and ``sleep`` (used
     for loop ``delay``) are injectable for tests. ``policies`` are run-level
     stop rules and the iteration error policy (:mod:`runtime.policies`).
@@ -96,10 +99,12 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     observed = _Observed(sink)
     emitter = Emitter(run_id, observed)
     emitter.seq = first_seq
+    top_folder = folder if folder is not None else base_dir
+    run_folder = RunFolder(Path(top_folder)) if top_folder is not None else None
     ctx = RunContext(document=document, run_id=run_id, emitter=emitter, providers=providers,
                      default_provider=default_provider, budgets=budgets, control=control,
-                     resolver=resolver if resolver is not None else FileResolver(),
-                     base_dir=Path(base_dir) if base_dir is not None else None,
+                     resolver=resolver if resolver is not None else FileResolver(run_folder),
+                     base_dir=Path(base_dir) if base_dir is not None else None, folder=run_folder,
                      prices=prices if isinstance(prices, PriceBook) else PriceBook(overrides=dict(prices or {})),
                      clock=clock or time.monotonic, sleep=sleep or asyncio.sleep)
     ctx.run_scope, ctx.run_step = run_scope, run_step

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from designer.documents import parse_duration
+from runtime.engine.folder import FolderRefused, RunFolder
 from runtime.engine.registry import RunState
 from runtime.engine.state import Budgets, Outcome, RunControl
 from runtime.events import Emitter
@@ -84,7 +85,7 @@ def duration(value: Any) -> float | None:
 class RunContext:
     def __init__(self, *, document: dict, run_id: str, emitter: Emitter, providers: dict[str, Provider],
                  default_provider: str, budgets: Budgets, control: RunControl, resolver, base_dir: Path | None,
-                 prices: PriceBook, clock: Callable[[], float] = time.monotonic,
+                 prices: PriceBook, folder: RunFolder | None = None, clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep):
         self.document = document
         self.run_id = run_id
@@ -95,6 +96,8 @@ class RunContext:
         self.control = control
         self.resolver = resolver
         self.base_dir = base_dir
+        # Where every reference resolves, confined (runtime.engine.folder); the top file's directory by default.
+        self.folder = folder if folder is not None else (RunFolder(base_dir) if base_dir is not None else None)
         self.prices = prices
         self.clock = clock
         self.pending: set[asyncio.Future] = set()
@@ -207,25 +210,29 @@ class RunContext:
             await self.emitter.emit("message", message=text, data={"level": "warning"})
 
     # -- files -----------------------------------------------------------------
+    def _read(self, ref: str, base_dir: Path | None, what: str) -> tuple[str, bytes]:
+        if self.folder is None:
+            raise StepError(f"{what}: {ref} cannot be read: the workflow has no folder (it is a single file)")
+        try:
+            return self.folder.read(base_dir, ref, what, max_bytes=MAX_FILE_BYTES)
+        except FolderRefused as exc:
+            raise StepError(str(exc)) from None
+
     def read_text_ref(self, value: str | None, base_dir: Path | None, what: str) -> str | None:
-        """``@path`` -> the file's text (relative to the workflow file); anything else as is."""
+        """``@path`` -> the file's text (relative to the workflow file, inside its folder); anything else as is."""
         if not value or not value.startswith("@"):
             return value
-        path = _resolve_path(value[1:], base_dir, what)
+        _, data = self._read(value[1:], base_dir, what)
         try:
-            return path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise StepError(f"{what}: cannot read {value[1:]}: {exc.__class__.__name__}") from None
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise StepError(f"{what}: {value[1:]} is not UTF-8 text") from None
 
     def context_files(self, paths: list[str], base_dir: Path | None) -> list[ContextFile]:
         files = []
         for rel in paths or []:
-            path = _resolve_path(rel, base_dir, "contextFiles")
-            try:
-                data = path.read_bytes()
-            except OSError as exc:
-                raise StepError(f"contextFiles: cannot read {rel}: {exc.__class__.__name__}") from None
-            media = mimetypes.guess_type(str(path))[0] or ""
+            path, data = self._read(rel, base_dir, "contextFiles")
+            media = mimetypes.guess_type(path)[0] or ""
             text: str | None
             try:
                 text = data.decode("utf-8")
@@ -235,19 +242,6 @@ class RunContext:
                 text = None
             files.append(ContextFile(path=rel, text=text, size=len(data), media_type=media))
         return files
-
-
-def _resolve_path(rel: str, base_dir: Path | None, what: str) -> Path:
-    if base_dir is None:
-        raise StepError(f"{what}: {rel} cannot be read: the workflow has no base directory")
-    path = (base_dir / rel).resolve()
-    try:
-        size = path.stat().st_size
-    except OSError:
-        raise StepError(f"{what}: {rel} not found next to the workflow") from None
-    if size > MAX_FILE_BYTES:
-        raise StepError(f"{what}: {rel} is larger than 10 MiB")
-    return path
 
 
 def iteration_record(number: int, outcome, verdict: dict | None = None) -> IterationRecord:

@@ -11,30 +11,46 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
-from designer.documents import load_source
+from designer.documents import MAX_DOCUMENT_BYTES, load_source
 from runtime.engine.context import MAX_INCLUDE_DEPTH, RunContext, Scope, StepError
+from runtime.engine.folder import FolderRefused, Missing, RunFolder
 from runtime.engine.state import Outcome
 from runtime.engine.summary import summarize
 from runtime.engine.toolcalls import unknown_tools_message, warn_untooled
 
 
+class MissingInclude(StepError):
+    """The included file is not in the folder (a web run then looks for a saved workflow of that name)."""
+
+
 class FileResolver:
-    """Reads included files relative to the including file; refuses invalid documents."""
+    """Reads included files relative to the including file, inside the run's folder; refuses invalid documents.
+
+    ``folder``: the directory nothing is read outside of (default: the directory of the first file resolved)."""
+
+    def __init__(self, folder: RunFolder | Path | None = None):
+        self.folder = folder if isinstance(folder, RunFolder) or folder is None else RunFolder(folder)
 
     def __call__(self, ref: str, base_dir: Path | None) -> tuple[dict, Path]:
         if base_dir is None:
             raise StepError(f"include {ref!r}: the workflow has no base directory to resolve it from")
-        path = (base_dir / ref).resolve()
+        folder = self.folder or RunFolder(base_dir)
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise StepError(f"include {ref!r}: cannot read {path.name} ({exc.__class__.__name__})") from None
-        loaded = load_source(text, filename=str(path))
+            path, data = folder.read(base_dir, ref, f"include {ref!r}", max_bytes=MAX_DOCUMENT_BYTES)
+        except Missing as exc:
+            raise MissingInclude(str(exc)) from None
+        except FolderRefused as exc:
+            raise StepError(str(exc)) from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise StepError(f"include {ref!r}: {path} is not UTF-8 text") from None
+        loaded = load_source(text, filename=path)
         if not loaded.valid or not isinstance(loaded.document, dict):
             first = loaded.report.errors[0] if loaded.report.errors else None
             detail = f"{first.code}: {first.message}" if first else "not a workflow document"
             raise StepError(f"include {ref!r} is invalid ({detail})")
-        return loaded.document, path.parent
+        return loaded.document, folder.directory(path)
 
 
 async def resolve(ctx: RunContext, ref: str, base_dir: Path | None) -> tuple[dict, Path | None]:

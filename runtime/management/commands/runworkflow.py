@@ -63,6 +63,9 @@ class Command(BaseCommand):
         parser.add_argument("--run-id", help="run id for the events (default: random)")
         parser.add_argument("--workdir", help="the agents' workspace directory (default: a fresh one under "
                                               "WORKSPACES_DIR, printed at the start)")
+        parser.add_argument("--folder", help="the directory context files, @ files and includes may be read from "
+                                             "(default: the workflow file's directory); it must hold the file, and "
+                                             "widening it is said on the terminal")
         parser.add_argument("--ask-before", default="", help="comma-separated tools whose calls wait for your "
                                                              "answer on this terminal, e.g. bash,write")
 
@@ -87,6 +90,7 @@ class Command(BaseCommand):
             sys.exit(1)
         for d in loaded.report.warnings:
             self.stderr.write(f"warning: {d.path or '/'}: {d.code}: {d.message}")
+        folder = self._folder(path, opts.get("folder"))
         script = None
         if opts.get("script"):
             try:
@@ -112,7 +116,7 @@ class Command(BaseCommand):
                          isolation=(loaded.document.get("options") or {}).get("isolation") or "run",
                          ask_before=ask_before)
         tools.approvals = Approvals(on_ask=self._asker(tools))
-        result = asyncio.run(self._run(loaded.document, path, provider, script, budgets, sink, run_id, tools))
+        result = asyncio.run(self._run(loaded.document, path, folder, provider, script, budgets, sink, run_id, tools))
         sys.exit(0 if result.status == "completed" else 1)
 
     def _asker(self, tools: RunTools):
@@ -129,12 +133,27 @@ class Command(BaseCommand):
             loop.run_in_executor(None, read)
         return ask
 
-    async def _run(self, document, path, provider, script, budgets, sink, run_id, tools):
+    def _folder(self, path: Path, widened: str | None) -> Path:
+        """What the run may read: the workflow file's directory, or (said aloud) a directory above it."""
+        home = path.resolve().parent
+        if not widened:
+            return home
+        folder = Path(widened).resolve()
+        if not folder.is_dir() or not home.is_relative_to(folder):
+            self.stderr.write(f"--folder {widened}: must be a directory that holds {path}")
+            sys.exit(1)
+        if folder != home:
+            self.stderr.write(f"--folder: context files, @ files and includes may be read anywhere under {folder} "
+                              f"(not only {home})")
+        return folder
+
+    async def _run(self, document, path, folder, provider, script, budgets, sink, run_id, tools):
         providers = configured_providers(provider, settings=settings, script=script)
         try:
             return await run_workflow(document, run_id=run_id, sink=sink,
-                                      providers=providers, budgets=budgets, resolver=FileResolver(),
-                                      base_dir=path.resolve().parent, prices=getattr(settings, "MODEL_PRICES", {}),
+                                      providers=providers, budgets=budgets, resolver=FileResolver(folder),
+                                      base_dir=path.resolve().parent, folder=folder,
+                                      prices=getattr(settings, "MODEL_PRICES", {}),
                                       default_provider=provider, tools=tools)
         finally:
             await close_all(providers)
