@@ -80,6 +80,10 @@ def run(function: Callable[..., T], *args: Any, what: str = "this request") -> T
         pass
     else:
         raise RuntimeError("offload.run blocks: call it from a thread (sync_to_async), not on an event loop")
+    if multiprocessing.current_process().daemon:
+        # A Celery prefork child is daemonic, and multiprocessing gives such a process no children. It has no
+        # server loop to keep free either: the work runs here (CEL inside still runs in its own bounded processes).
+        return function(*args)
     pool, slots = _get_pool()
     if not slots.acquire(blocking=False):
         raise WorkBusy(f"the server is busy checking other documents (at most {settings.WORK_QUEUE} at once); try again in a moment")
