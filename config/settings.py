@@ -18,7 +18,7 @@ from config.env import ImproperlyConfiguredEnv, envbool, envfloat, envint, envst
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(envstr("DESIGNER_DATA_DIR", str(BASE_DIR / "data"))).resolve()
-DATA_DIR.mkdir(parents=True, exist_ok=True)
+DATA_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)  # made private; an existing one keeps its mode
 
 
 def _secret_key() -> str:
@@ -27,9 +27,13 @@ def _secret_key() -> str:
         return given
     # Generated once and kept, so sessions survive a restart of the embedded default.
     key_file = DATA_DIR / "secret_key"
-    if not key_file.exists():
-        key_file.write_text(secrets.token_urlsafe(50))
-        key_file.chmod(0o600)
+    try:  # created private in one step: never readable by others, not even for a moment
+        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_urlsafe(50))
     return key_file.read_text().strip()
 
 
