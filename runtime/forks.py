@@ -49,6 +49,10 @@ def fork(user, run_id, *, at: Any, document: Any = None, patch: Any = None, inpu
          provider: str | None = None, model: str | None = None, script: Any = None, dispatch: bool = True) -> Run:
     """A new run of the parent ``run_id`` from the point ``at`` (``{step, iteration?}``), with the edits given."""
     parent = runs.reachable(user, run_id, Need.RUN)
+    if parent.workflow.workspace_id != parent.workspace_id:
+        # A fork runs in its workflow's workspace (runs.insert_run): after a move that is one this check never saw.
+        raise BadRequest(f"run {parent.id}'s workflow has moved to another workspace since; start a new run of it "
+                         "there instead", status=409)
     if parent.status not in FINISHED:
         raise BadRequest(f"run {parent.id} is {parent.status}; only a finished, failed or cancelled run can be forked",
                          status=409)

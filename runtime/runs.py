@@ -443,9 +443,11 @@ def request_control(run: Run, action: str, user=None) -> None:
 
 
 def control_all(user, action: str) -> int:
-    """The runs the user started, all at once (a team's other runs are theirs to stop)."""
+    """The runs the user started, all at once (a team's other runs are theirs to stop), in the workspaces where
+    their role still lets them control runs: one removed from a team, or made a viewer, no longer can."""
     count = 0
-    for run in Run.objects.filter(owner=user, status__in=ACTIVE_STATUSES):
+    for run in Run.objects.filter(owner=user, status__in=ACTIVE_STATUSES,
+                                  workspace_id__in=member_workspace_ids(user, Need.RUN)):
         try:
             request_control(run, action, user)
             count += 1
@@ -455,7 +457,7 @@ def control_all(user, action: str) -> int:
 
 
 def active_count(user) -> int:
-    return Run.objects.filter(owner=user, status__in=ACTIVE_STATUSES).count()
+    return Run.objects.filter(owner=user, status__in=ACTIVE_STATUSES, workspace_id__in=member_workspace_ids(user)).count()
 
 
 _ = settings
