@@ -231,6 +231,8 @@ MCP_CALL_TIMEOUT = envfloat("MCP_CALL_TIMEOUT", 120)
 # What the account page's "check" calls to connect to a user's server (accounts never imports the runtime).
 MCP_CHECKER = "runtime.tools.mcp.deployment.check_entry"
 WORKSPACES_DIR = Path(envstr("WORKSPACES_DIR", str(DATA_DIR / "workspaces"))).resolve()
+# Private like the data dir: runs' files are their workspace members' only, whatever the host's other accounts.
+WORKSPACES_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
 WORKSPACE_RETENTION_DAYS = envfloat("WORKSPACE_RETENTION_DAYS", 30)
 WORKSPACE_UPLOAD_MAX_BYTES = envint("WORKSPACE_UPLOAD_MAX_BYTES", 50 * 2**20)
 WORKSPACE_UPLOAD_MAX_FILES = envint("WORKSPACE_UPLOAD_MAX_FILES", 5000)
