@@ -18,6 +18,7 @@ import os
 import re
 import stat
 import time
+import unicodedata
 import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
@@ -317,12 +318,78 @@ def _zip_info(path: str, mode: int, mtime: float | None = None) -> zipfile.ZipIn
     return info
 
 
+def _printable(text: str) -> str:
+    # A name read from a Linux disk may hold any bytes but '/' and NUL: those that are not UTF-8 come as lone
+    # surrogates (os.fsdecode's surrogateescape), which no zip can encode; control characters (a newline, an
+    # escape sequence) would be read by whoever lists the zip. Each becomes a visible stand-in.
+    return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else "_" if unicodedata.category(ch) == "Cc" else ch
+                   for ch in text)
+
+
+def download_name(path: str) -> str:
+    """A workspace file's name as it goes into a download: what :func:`_path_of` would accept from an upload.
+
+    An agent may name a file ``..\\..\\Users\\Public\\evil.bat`` (legal on Linux); extractors on Windows take
+    ``\\`` as a separator. So, as for uploads, ``\\`` separates; then a drive letter, empty, ``.`` and ``..``
+    parts are dropped, not refused: the file is still downloaded, beneath the folder it is unpacked into.
+    """
+    name = _printable(path).replace("\\", "/")
+    parts = [part for part in name.split("/") if part not in ("", ".", "..")]
+    while parts and _DRIVE.match(parts[0]):
+        parts[0] = _DRIVE.sub("", parts[0], count=1)
+        if parts[0] in ("", ".", ".."):
+            parts.pop(0)
+    return "/".join(parts) or "unnamed"
+
+
+def _numbered(name: str, n: int) -> str:
+    stem, dot, extension = name.rpartition(".")
+    if not stem or not dot:  # no extension, or a dotfile (".env")
+        return f"{name} ({n})"
+    return f"{stem} ({n}).{extension}"
+
+
+class _Names:
+    """Download names given so far: a name cleaned into one already given (or into a folder's, or under a file's)
+    gets a number, so no file silently replaces another in the zip."""
+
+    def __init__(self) -> None:
+        self.files: set[str] = set()
+        self.folders: set[str] = set()
+
+    def _free(self, path: str) -> bool:
+        return path not in self.files and path not in self.folders
+
+    def give(self, path: str) -> str:
+        parts = download_name(path).split("/")
+        for depth in range(len(parts) - 1):  # a folder named like a file already given: number the folder
+            folder = "/".join(parts[:depth + 1])
+            if folder in self.files:
+                above, n = parts[:depth], 2
+                while "/".join(above + [_numbered(parts[depth], n)]) in self.files:
+                    n += 1
+                parts[depth] = _numbered(parts[depth], n)
+        name, n = "/".join(parts), 2
+        while not self._free(name):
+            name = "/".join(parts[:-1] + [_numbered(parts[-1], n)])
+            n += 1
+        self.files.add(name)
+        self.folders.update("/".join(parts[:i]) for i in range(1, len(parts)))
+        return name
+
+
 def zip_entries(entries: Iterable[tuple[str, bytes]]) -> bytes:
-    """A zip (deflated) of (relative path, content) pairs, for downloads."""
+    """A zip (deflated) of (relative path, content) pairs, for downloads.
+
+    Paths are workspace names, which anyone who ran an agent chose: each goes in as :func:`download_name` makes
+    it (no ``\\``, drive, ``..`` or control characters; names that are not UTF-8 with U+FFFD where the bytes
+    were), numbered ``name (2).ext`` when that clashes with a name already in the zip.
+    """
+    names = _Names()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         for path, content in entries:
-            zf.writestr(_zip_info(path, 0o644), content)
+            zf.writestr(_zip_info(names.give(path), 0o644), content)
     return buffer.getvalue()
 
 
