@@ -9,6 +9,9 @@ link anywhere on the path is refused (what a workflow's own references get: its 
 Where the kernel has no ``openat2`` (before 5.6, or a seccomp filter that hides it) the path is walked one
 component at a time with ``O_NOFOLLOW``: a link is then never followed, even one that stays inside. That is
 stricter, never looser. Python's standard library has no ``openat2``; it is called through ctypes.
+
+Beside opening: :func:`mkdirs_beneath` makes missing directories one component at a time, each ``mkdir`` relative
+to its parent's descriptor; :func:`walk_beneath` walks a tree on descriptors (``os.scandir(fd)``), entering no link.
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import ctypes
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal
@@ -81,12 +84,28 @@ def _openat2(dir_fd: int, path: str, flags: int, mode: int, resolve: int) -> int
 def _kernel_has_openat2() -> bool:
     global _has_openat2
     if _has_openat2 is None:
+        root = os.open("/", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
-            os.close(_openat2(os.open("/", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC), ".", os.O_PATH, 0, _RESOLVE_BENEATH))
+            os.close(_openat2(root, ".", os.O_PATH, 0, _RESOLVE_BENEATH))
             _has_openat2 = True
         except OSError as exc:
             _has_openat2 = exc.errno not in (errno.ENOSYS, errno.EPERM)
+        finally:
+            os.close(root)
     return _has_openat2
+
+
+@contextmanager
+def _root_fd(root: int | str | Path) -> Iterator[int]:
+    """``root`` as a directory descriptor: a given one as it is, a path opened (and closed on leaving)."""
+    if isinstance(root, int):
+        yield root
+        return
+    fd = os.open(root, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
 
 
 def _walk(dir_fd: int, parts: list[str], flags: int, mode: int) -> int:
@@ -97,9 +116,13 @@ def _walk(dir_fd: int, parts: list[str], flags: int, mode: int) -> int:
             following = os.open(part, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=current)
             os.close(current)
             current = following
-        return os.open(parts[-1] if parts else ".", flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=current)
+        fd = os.open(parts[-1] if parts else ".", flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=current)
     finally:
         os.close(current)
+    if flags & os.O_PATH and stat.S_ISLNK(os.fstat(fd).st_mode):
+        os.close(fd)  # O_PATH | O_NOFOLLOW opens a link itself rather than failing: refuse it as any other open would
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), parts[-1])
+    return fd
 
 
 def open_beneath(root: int | str | Path, path: str, flags: int = os.O_RDONLY, mode: int = 0o644, *,
@@ -110,9 +133,7 @@ def open_beneath(root: int | str | Path, path: str, flags: int = os.O_RDONLY, mo
     file, a directory where a file was expected) as the open raised them, for the caller to put in words.
     """
     parts = lexical(path)
-    owned = not isinstance(root, int)
-    dir_fd = os.open(root, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC) if owned else root
-    try:
+    with _root_fd(root) as dir_fd:
         if _kernel_has_openat2():
             resolve = _RESOLVE_BENEATH | _RESOLVE_NO_MAGICLINKS | (_RESOLVE_NO_SYMLINKS if symlinks == "refuse" else 0)
             try:
@@ -129,9 +150,6 @@ def open_beneath(root: int | str | Path, path: str, flags: int = os.O_RDONLY, mo
             if exc.errno in (errno.ELOOP, errno.ENOTDIR) and _is_link_on_the_way(dir_fd, parts):
                 raise Refused(errno.ELOOP, f"path {path!r} goes through a symbolic link; links are not followed") from None
             raise
-    finally:
-        if owned:
-            os.close(dir_fd)
 
 
 def _is_link_on_the_way(dir_fd: int, parts: list[str]) -> bool:
@@ -154,6 +172,88 @@ def opened_dir(root: int | str | Path, path: str = ".", *, symlinks: Symlinks = 
         os.close(fd)
 
 
+def mkdirs_beneath(root: int | str | Path, path: str, mode: int = 0o755, *, symlinks: Symlinks = "inside") -> int:
+    """An ``O_PATH`` descriptor of the directory ``path`` under ``root``, made one component at a time if missing.
+
+    Each missing component is made with ``mkdir`` relative to the descriptor of its parent, and each component is
+    opened beneath the root as :func:`open_beneath` opens it, so a link swapped in on the way is refused (or, for
+    ``symlinks="inside"``, followed only while it stays beneath), never created through.
+    """
+    parts = lexical(path) if path not in ("", ".") else []
+    flags = os.O_PATH | os.O_DIRECTORY
+    with _root_fd(root) as dir_fd:
+        try:
+            return open_beneath(dir_fd, "/".join(parts) or ".", flags, symlinks=symlinks)
+        except FileNotFoundError:
+            pass
+        parent = open_beneath(dir_fd, ".", flags)
+        try:
+            for i, part in enumerate(parts):
+                prefix = "/".join(parts[: i + 1])
+                try:
+                    child = open_beneath(dir_fd, prefix, flags, symlinks=symlinks)
+                except FileNotFoundError:
+                    try:
+                        os.mkdir(part, mode, dir_fd=parent)
+                    except FileExistsError:
+                        pass  # made meanwhile; or a dangling link, which the open below reports
+                    child = open_beneath(dir_fd, prefix, flags, symlinks=symlinks)
+                os.close(parent)
+                parent = child
+        except BaseException:
+            os.close(parent)
+            raise
+        return parent
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False  # gone since the listing
+
+
+def walk_beneath(root: int | str | Path, path: str = ".", *,
+                 symlinks: Symlinks = "refuse") -> Generator[tuple[str, int, list[os.DirEntry[str]]], None, None]:
+    """Walk the directory ``path`` under ``root`` top-down, never following a link below it.
+
+    Yields ``(rel, dir_fd, entries)``: ``rel`` relative to ``path`` ("" for itself), the directory open as
+    ``dir_fd`` (for ``os.open(name, dir_fd=...)``; closed when the walk moves on, so ``entries``' own ``stat()``
+    works only until then) and its ``os.scandir`` entries. Remove entries from the list to keep the walk out of
+    those directories. Each directory is opened anew beneath ``path`` with links refused: however deep the tree,
+    three descriptors at most stay open (a stack of open parents could run out of them), and a directory swapped
+    for a link is not entered. One that vanished, was
+    replaced or cannot be read is skipped; only ``path`` itself failing to open raises.
+    """
+    with _root_fd(root) as root_fd:
+        start = open_beneath(root_fd, path, os.O_PATH | os.O_DIRECTORY, symlinks=symlinks)
+        try:
+            stack = [""]
+            while stack:
+                rel = stack.pop()
+                try:
+                    fd = open_beneath(start, rel or ".", os.O_RDONLY | os.O_DIRECTORY, symlinks="refuse")
+                except OSError:
+                    if not rel:
+                        raise
+                    continue
+                try:
+                    try:
+                        with os.scandir(fd) as listing:
+                            entries = list(listing)
+                    except OSError:
+                        if not rel:
+                            raise
+                        continue
+                    yield rel, fd, entries
+                    below = [entry.name for entry in entries if _is_dir(entry)]
+                finally:
+                    os.close(fd)
+                stack.extend(f"{rel}/{name}" if rel else name for name in reversed(below))
+        finally:
+            os.close(start)
+
+
 class TooLarge(OSError):
     """A file over the caller's size limit (read_beneath); the message gives both sizes."""
 
@@ -162,7 +262,7 @@ def read_beneath(root: int | str | Path, path: str, *, max_bytes: int, symlinks:
     """The whole of a regular file under ``root``; refuses links (by default), non-files and files over ``max_bytes``.
 
     Nonblocking open: a FIFO planted where a file was expected cannot hang the reader."""
-    fd = open_beneath(root, path, os.O_RDONLY | os.O_NONBLOCK, symlinks=symlinks)
+    fd = open_beneath(root, path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY, symlinks=symlinks)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

@@ -15,11 +15,15 @@ the file viewer, the diff and the zip.
 from __future__ import annotations
 
 import difflib
+import errno
 import hashlib
 import os
 import stat
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
+
+from common.beneath import walk_beneath
 
 MAX_STORED_BYTES = 2 * 2**20     # per file: bigger files are listed with their size, not kept
 MAX_FILES = 20_000               # per snapshot: a workspace past this is recorded in part, and says so
@@ -47,59 +51,79 @@ class Scan:
 
 
 def scan(root: Path, previous: Manifest | None = None, known_digests: set[str] | None = None) -> Scan:
-    """Walk ``root`` (symlinks are listed nowhere and never followed) and hash what changed."""
+    """Walk ``root`` (symlinks are listed nowhere and never followed) and hash what changed.
+
+    The agents' ``bash`` may swap any entry for a symlink while this runs: directories are opened on descriptors
+    beneath the root with links refused (:func:`common.beneath.walk_beneath`), and a file is opened relative to its
+    directory's descriptor with ``O_NOFOLLOW`` and described by ``fstat`` of what was opened, so what is hashed and
+    stored is always the file the manifest names, never a link's target (the server's secret key, say)."""
     previous = previous or {}
     known = known_digests if known_digests is not None else set()
     manifest: Manifest = {}
     blobs: dict[str, bytes] = {}
     partial = False
-    stack = [""]
-    while stack:
-        rel_dir = stack.pop()
-        try:
-            entries = list(os.scandir(os.path.join(root, rel_dir) if rel_dir else root))
-        except OSError:
-            continue
-        for entry in entries:
-            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
-            try:
-                info = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if stat.S_ISDIR(info.st_mode):
-                stack.append(rel)
-            elif stat.S_ISREG(info.st_mode):
-                if len(manifest) >= MAX_FILES:
-                    partial = True
-                    continue
-                before = previous.get(rel)
-                if before is not None and before.size == info.st_size and before.mtime_ns == info.st_mtime_ns:
-                    manifest[rel] = before
-                    continue
-                digest, data = _hash(entry.path, info.st_size)
-                manifest[rel] = FileState(info.st_size, info.st_mtime_ns, digest)
-                if data is not None and digest not in known:
-                    blobs[digest] = data
-                    known.add(digest)
+    try:
+        with closing(walk_beneath(root)) as walk:
+            for rel_dir, dir_fd, entries in walk:
+                for entry in entries:
+                    rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+                    try:
+                        info = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if not stat.S_ISREG(info.st_mode):
+                        continue  # directories are walked; links, FIFOs, sockets and devices are listed nowhere
+                    if len(manifest) >= MAX_FILES:
+                        partial = True
+                        continue
+                    before = previous.get(rel)
+                    if before is not None and before.size == info.st_size and before.mtime_ns == info.st_mtime_ns:
+                        manifest[rel] = before  # the stat read no content: a link swapped in since shows nothing
+                        continue
+                    hashed = _hash_at(dir_fd, entry.name)
+                    if hashed is None:
+                        continue  # gone, or no longer a regular file, since the listing
+                    state, data = hashed
+                    manifest[rel] = state
+                    if data is not None and state.digest not in known:
+                        blobs[state.digest] = data
+                        known.add(state.digest)
+    except OSError:
+        pass  # the root itself is missing or unreadable: nothing to record
     return Scan(manifest, blobs, partial)
 
 
-def _hash(path: str, size: int) -> tuple[str, bytes | None]:
-    digest = hashlib.sha256()
-    keep = size <= MAX_STORED_BYTES
-    parts: list[bytes] = []
+def _hash_at(dir_fd: int, name: str) -> tuple[FileState, bytes | None] | None:
     try:
-        with open(path, "rb", buffering=0) as handle:
-            while chunk := handle.read(1 << 20):
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ELOOP, errno.ENXIO, errno.ENOTDIR, errno.EISDIR):
+            return None
+        try:
+            info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        except OSError:
+            return None
+        return (FileState(info.st_size, info.st_mtime_ns, "unreadable"), None) if stat.S_ISREG(info.st_mode) else None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        digest = hashlib.sha256()
+        keep = info.st_size <= MAX_STORED_BYTES
+        parts: list[bytes] = []
+        try:
+            while chunk := os.read(fd, 1 << 20):
                 digest.update(chunk)
                 if keep:
                     parts.append(chunk)
-    except OSError:
-        return "unreadable", None
+        except OSError:
+            return FileState(info.st_size, info.st_mtime_ns, "unreadable"), None
+    finally:
+        os.close(fd)
     data = b"".join(parts) if keep else None
     if data is not None and len(data) > MAX_STORED_BYTES:
         data = None  # grew while being read
-    return digest.hexdigest(), data
+    return FileState(info.st_size, info.st_mtime_ns, digest.hexdigest()), data
 
 
 @dataclass

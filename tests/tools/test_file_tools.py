@@ -103,3 +103,18 @@ async def test_bad_arguments_are_errors_the_model_can_read(ws):
         await call("bash", ws, command="")
     with pytest.raises(ToolError, match="`timeout_seconds`"):
         await call("bash", ws, command="true", timeout_seconds="soon")
+
+
+async def test_a_symlink_that_stays_inside_is_followed_and_an_absolute_path_inside_is_accepted(ws):
+    (ws.root / "src").mkdir()
+    (ws.root / "src/a.txt").write_text("alpha\n")
+    os.symlink("src", ws.root / "inner-dir")
+    os.symlink("src/a.txt", ws.root / "inner-file")
+    assert (await call("read", ws, path="inner-file")).output == "alpha\n"
+    assert (await call("read", ws, path=str(ws.root / "src/a.txt"))).output == "alpha\n"
+    assert (await call("grep", ws, pattern="alpha", path="inner-dir")).output == "inner-dir/a.txt:1:alpha"
+    assert (await call("write", ws, path="inner-dir/b.txt", content="beta")).output == "wrote 4 bytes to inner-dir/b.txt"
+    assert (ws.root / "src/b.txt").read_text() == "beta"
+    # glob lists a link that points inside, never one that points out, and enters no linked directory.
+    assert (await call("glob", ws, pattern="*")).output == "inner-dir\ninner-file\nsrc"
+    assert (await call("glob", ws, pattern="**/*.txt")).output == "src/a.txt\nsrc/b.txt"
