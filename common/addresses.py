@@ -5,7 +5,13 @@ open, that lets anyone with an account make the server call its own network
 (loopback services, the cloud metadata endpoint, private hosts) and read the
 answers in run errors. Unless an administrator allows private addresses, such a
 URL may only reach public ones, checked when it is saved and again at every
-connection (a name can resolve elsewhere later).
+connection (a name can resolve elsewhere later): the provider transport
+(``runtime/providers/transport.py``) and the MCP client (``runtime/tools/mcp/client.py``)
+check each address they connect to, address literals included, and follow no
+redirect.
+
+Every check goes through :func:`is_public`, so a test can stand in a loopback
+address for a public one by patching that one function.
 """
 from __future__ import annotations
 
@@ -26,11 +32,16 @@ def is_public(ip: str) -> bool:
     return address.is_global and not address.is_multicast
 
 
+def check_address(host: str, ip: str) -> None:
+    """Raises AddressRefused unless ``ip`` (an address ``host`` resolved to, or ``host`` itself) is public."""
+    if not is_public(ip):
+        raise AddressRefused(f"{host} resolves to {ip}, a private or local address")
+
+
 def _checked(host: str, infos: list) -> list[str]:
     ips = list(dict.fromkeys(info[4][0] for info in infos))
     for ip in ips:
-        if not is_public(ip):
-            raise AddressRefused(f"{host} resolves to {ip}, a private or local address")
+        check_address(host, ip)
     if not ips:
         raise AddressRefused(f"{host} does not resolve")
     return ips

@@ -33,6 +33,13 @@ def api_error(name: str, status: int, message: str) -> str:
     return f"{who} API error {detail}."
 
 
+def redirected(name: str, status: int, where: str | None) -> str:
+    """A 3xx answer, never followed: the base URL must be the address that answers."""
+    said = f"to {where}" if where else "without saying where to"
+    return (f"{label(name)} answered with a redirect ({status}) {said}; redirects are not followed: give its final "
+            f"address as the base URL on {ACCOUNT} (or in OPENAI_BASE_URL / ANTHROPIC_BASE_URL).")
+
+
 def unreachable(name: str, detail: str) -> str:
     return (f"Cannot reach {label(name)}: {detail}. Check the base URL on {ACCOUNT} "
             "(or the server's network and OPENAI_BASE_URL / ANTHROPIC_BASE_URL).")

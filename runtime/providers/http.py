@@ -1,5 +1,7 @@
 """What the HTTP providers share: one transport, streaming lines, retry with backoff.
 
+A redirect (3xx) fails the call at once, naming where it pointed; it is never
+followed (a user's URL could otherwise be sent on to a private address).
 429 and 5xx answers (and dropped connections) are retried up to
 ``max_retries`` times, waiting ``Retry-After`` when the server gives it,
 otherwise ``backoff * 2**attempt`` (capped, with jitter). Error texts are
@@ -12,12 +14,13 @@ import asyncio
 import json
 import random
 from collections.abc import Awaitable, Callable
+from urllib.parse import urljoin, urlsplit
 
 import orjson
 
 from common.addresses import AddressRefused
 from runtime.providers import Provider, ProviderError, redact
-from runtime.providers.failures import api_error, unreachable
+from runtime.providers.failures import api_error, redirected, unreachable
 from runtime.providers.transport import Transport, TransportError
 
 RETRY_STATUSES = {408, 409, 429, 500, 502, 503, 504, 529}
@@ -68,6 +71,9 @@ class HttpProvider(Provider):
             try:
                 async with self.transport.post(path, headers, encoded) as response:
                     status, resp_headers = response.status, response.headers
+                    if 300 <= status < 400:  # not followed, and its body not read
+                        where = _where(self.base_url + path, resp_headers.get("location"))
+                        raise self._error(redirected(self.name, status, where), status=status, retryable=False)
                     if status != 200:
                         raw = await response.aread()
                         message = _error_message(raw) or response.reason
@@ -97,6 +103,24 @@ class HttpProvider(Provider):
                     raise self._error(unreachable(self.name, str(exc)), retryable=True) from None
                 self.retries_done += 1
                 await asyncio.sleep(self._wait(attempt, None))
+
+
+def _where(url: str, location: str | None) -> str | None:
+    """Where a redirect points, for the error: scheme, host and path, without userinfo, query or fragment."""
+    if not location:
+        return None
+    try:
+        parts = urlsplit(urljoin(url, location.strip()))
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        return None
+    if ":" in host:
+        host = f"[{host}]"
+    shown = f"{parts.scheme}://{host}{port}{parts.path}" if parts.scheme and host else None
+    if shown is None or not shown.isprintable():
+        return None
+    return shown if len(shown) <= 200 else shown[:200] + "…"
 
 
 def _error_message(raw: bytes) -> str:

@@ -4,28 +4,34 @@ aiohttp keeps a keep-alive pool sized for a forEach fan-out (a hundred parallel
 streams against a local vLLM or Ollama cost about the server's own latency),
 speaks TLS, chunked bodies and proxies (``HTTPS_PROXY`` / ``HTTP_PROXY`` from
 the environment, looked up once per provider), and reads a streamed answer line
-by line.
+by line. No redirect is followed: a 3xx answer is handed to the provider, which
+fails the call naming where it pointed (the base URL must be the final address).
 
 A user-chosen base URL may reach public addresses only (see
-:mod:`common.addresses`). The check happens in the resolver, with
-the DNS cache off, so every new connection goes to an address that was checked
-at that moment: a name that later resolves elsewhere (DNS rebinding) is refused.
-Behind a proxy the proxy connects, so the host is checked before each request.
+:mod:`common.addresses`). Directly, the connector checks every address it is
+about to connect to, with the DNS cache off: a name's addresses as resolved at
+that moment (a name that later resolves elsewhere, DNS rebinding, is refused)
+and an address literal, which aiohttp never hands to a resolver. Behind a proxy
+(the administrator's, trusted) the proxy connects: the host is resolved and
+checked here before each request, and the request names the checked address
+(``CONNECT 203.0.113.7:443``, TLS still verifying the host's name), so the
+proxy's own lookup never decides where it goes. For plain ``http://`` through a
+proxy the server then sees the address, not the name, as the request's host.
 """
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from urllib.parse import urlsplit
 
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
+from aiohttp.tracing import Trace
 from yarl import URL
 
-from common.addresses import AddressRefused, is_public, public_addresses
+from common.addresses import AddressRefused, check_address, public_addresses
 from runtime.providers import eager_writes
 
 # A streamed line can carry a whole tool call's arguments; aiohttp's default buffer (64 KiB) is too small.
@@ -48,14 +54,31 @@ class PublicResolver(AbstractResolver):
         except OSError:
             raise AddressRefused(f"{host} does not resolve") from None
         for entry in found:
-            if not is_public(entry["host"]):
-                raise AddressRefused(f"{host} resolves to {entry['host']}, a private or local address")
+            check_address(host, entry["host"])
         if not found:
             raise AddressRefused(f"{host} does not resolve")
         return found
 
     async def close(self) -> None:
         await self._system.close()
+
+
+class PublicConnector(aiohttp.TCPConnector):
+    """A connector that connects to public addresses only, however the host is written.
+
+    aiohttp connects to an address literal (``127.0.0.1``, ``[::1]``) without asking the resolver, so the
+    check sits where every connection's addresses come from, names and literals alike."""
+
+    def __init__(self, *, limit: int, limit_per_host: int):
+        super().__init__(limit=limit, limit_per_host=limit_per_host, resolver=PublicResolver(), use_dns_cache=False)
+
+    async def _resolve_host(self, host: str, port: int, traces: Sequence[Trace] | None = None) -> list[ResolveResult]:
+        found = await super()._resolve_host(host, port, traces=traces)
+        if not found:
+            raise AddressRefused(f"{host} does not resolve")
+        for entry in found:
+            check_address(host, entry["host"])
+        return found
 
 
 class Response:
@@ -98,10 +121,11 @@ class Transport:
     def _open(self) -> aiohttp.ClientSession:
         if self._session is None or self._session.closed:
             eager_writes.install()  # a request leaves when made, not a loop pass later (Python 3.11)
-            connector = aiohttp.TCPConnector(
-                limit=self.max_connections, limit_per_host=self.max_connections,
-                resolver=PublicResolver() if self.public_only else None,
-                use_dns_cache=not self.public_only)
+            connector: aiohttp.TCPConnector
+            if self.public_only and not self.proxy:
+                connector = PublicConnector(limit=self.max_connections, limit_per_host=self.max_connections)
+            else:  # trusted, or through the proxy: the only address connected to is the proxy's
+                connector = aiohttp.TCPConnector(limit=self.max_connections, limit_per_host=self.max_connections)
             # trust_env would read the proxy variables and ~/.netrc at every request (about 0.4 ms each):
             # the proxy is looked up once instead.
             self._session = aiohttp.ClientSession(
@@ -113,13 +137,14 @@ class Transport:
     async def post(self, path: str, headers: dict, body: bytes) -> AsyncIterator[Response]:
         session = self._open()
         url = f"{self.base_url}{path}"
-        if self.public_only and (self.proxy or _is_address(urlsplit(url).hostname or "")):
-            # The resolver never sees an address literal, nor a host a proxy connects to: check them here.
-            parts = urlsplit(url)
-            await public_addresses(parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80))
+        target: str | URL = url
+        headers = {"content-type": "application/json", **headers}
+        server_hostname = None
+        if self.public_only and self.proxy:
+            target, headers["Host"], server_hostname = await _pinned(url)
         try:
-            async with session.post(url, data=body, headers={"content-type": "application/json", **headers},
-                                    proxy=self.proxy) as raw:
+            async with session.post(target, data=body, headers=headers, proxy=self.proxy, allow_redirects=False,
+                                    server_hostname=server_hostname) as raw:
                 yield Response(raw)
         except AddressRefused:
             raise
@@ -132,12 +157,14 @@ class Transport:
             self._session = None
 
 
-def _is_address(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return True
+async def _pinned(url: str) -> tuple[URL, str, str | None]:
+    """For a request through a proxy: the URL with its host replaced by a checked public address of it, the
+    Host header naming the host, and the name TLS verifies (None for plain HTTP)."""
+    parsed = URL(url)
+    host = parsed.raw_host or ""
+    addresses = await public_addresses(host, parsed.port or 0)
+    tls_name = host if parsed.scheme == "https" else None
+    return parsed.with_host(addresses[0]), parsed.host_port_subcomponent or host, tls_name
 
 
 def _env_proxy(url: str) -> str | None:

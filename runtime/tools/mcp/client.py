@@ -8,6 +8,15 @@ session it publishes. A stdio server starts in the run's sandbox (see
 later call fail with the server's name, its exit code and its last stderr
 line, read from the file its stderr goes to. Nothing here raises into the run
 except :class:`McpUnavailable` from :meth:`Connection.start`, said in words.
+
+A user's HTTP server (``public_only``, unless ``MCP_URLS_ALLOW_PRIVATE``) is
+reached through :class:`PublicBackend`: at every new connection the host is
+resolved, each of its addresses checked (:mod:`common.addresses`) and the
+socket opened to a checked address, TLS still verifying the host's name and the
+Host header naming it, so a name that resolves elsewhere later (DNS rebinding)
+is refused. Such a client reads no proxy from the environment (a proxy would
+resolve the name itself); the SDK follows redirects only within the URL's
+origin, and each of those connections is checked the same way.
 """
 from __future__ import annotations
 
@@ -19,6 +28,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import anyio
+import httpcore2
 import httpx2
 from mcp.client.session import ClientSession
 from mcp.client.stdio import stdio_client
@@ -34,6 +45,7 @@ from runtime.tools.mcp.launch import Launch, exit_status
 from runtime.tools.sandbox import MAX_OUTPUT, TRUNCATION_NOTE, SandboxUnavailable
 
 CLOSE_TIMEOUT = 8.0   # the SDK's own shutdown waits at most ~6 s (stdin closed, SIGTERM, SIGKILL)
+PUBLIC_ONLY = "; only public addresses are allowed"
 
 
 class McpUnavailable(Exception):
@@ -60,6 +72,7 @@ class Connection:
         self._stop = asyncio.Event()
         self._task: asyncio.Task | None = None
         self._errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") if launch else None
+        self._backend: PublicBackend | None = None
 
     @property
     def name(self) -> str:
@@ -122,21 +135,36 @@ class Connection:
     async def _transport(self, stack: contextlib.AsyncExitStack) -> tuple[Any, Any]:
         if self.config.kind == HTTP:
             await self._check_address()
-            client = create_mcp_http_client(headers=dict(self.config.headers),
-                                            timeout=httpx2.Timeout(30.0, read=max(self.call_timeout, 30.0) + 5))
+            timeout = httpx2.Timeout(30.0, read=max(self.call_timeout, 30.0) + 5)
+            if self._public_only:
+                self._backend = PublicBackend()
+                client = httpx2.AsyncClient(headers=dict(self.config.headers), timeout=timeout, trust_env=False,
+                                            transport=_public_transport(self._backend))
+            else:
+                client = create_mcp_http_client(headers=dict(self.config.headers), timeout=timeout)
             await stack.enter_async_context(client)
             return await stack.enter_async_context(streamable_http_client(self.config.url, http_client=client))
         assert self.launch is not None and self._errlog is not None
         return await stack.enter_async_context(stdio_client(self.launch.parameters(), errlog=self._errlog))
 
+    @property
+    def _public_only(self) -> bool:
+        return self.config.public_only and not self.allow_private
+
     async def _check_address(self) -> None:
-        if not self.config.public_only or self.allow_private:
+        """Before the SDK starts: a refused URL is said at once (every connection is checked again)."""
+        if not self._public_only:
             return
         parts = urlsplit(self.config.url)
         try:
             await public_addresses(parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80))
         except AddressRefused as exc:
-            raise McpUnavailable(f"MCP server '{self.name}': {exc}; only public addresses are allowed") from None
+            raise McpUnavailable(f"MCP server '{self.name}': {exc}{PUBLIC_ONLY}") from None
+
+    def _refused(self) -> str | None:
+        """The refusal of the last connection the backend would not open, in words, if any."""
+        refused = self._backend.refused if self._backend is not None else None
+        return f"MCP server '{self.name}': {refused}{PUBLIC_ONLY}" if refused is not None else None
 
     # -- calls -------------------------------------------------------------------
     async def call(self, tool: str, arguments: dict, timeout: float | None = None) -> ToolResult:
@@ -160,7 +188,7 @@ class Connection:
         except TimeoutError:
             raise ToolError(f"MCP server '{self.name}': {tool} did not answer within {timeout:g}s") from None
         except Exception as exc:  # a broken stream, a bad answer: the server, not the run, is at fault
-            self.failure = self._stopped_message() if self._gone() else None
+            self.failure = self._refused() or (self._stopped_message() if self._gone() else None)
             raise ToolError(self.failure or f"MCP server '{self.name}': the call failed "
                                             f"({exc.__class__.__name__}: {_short(exc)})") from None
         text = _text_of(result)
@@ -193,6 +221,9 @@ class Connection:
     def _explain(self, exc: BaseException, *, starting: bool) -> str:
         if isinstance(exc, McpUnavailable):
             return str(exc)
+        refused = self._refused()
+        if refused:
+            return refused
         if isinstance(exc, SandboxUnavailable):
             return f"MCP server '{self.name}' could not start: {exc}"
         if self.launch is not None:
@@ -205,6 +236,58 @@ class Connection:
             exc = _innermost(exc)
         verb = "could not be reached" if starting else "stopped answering"
         return f"MCP server '{self.name}' {verb} ({exc.__class__.__name__}: {_short(exc)})"
+
+
+class PublicBackend(httpcore2.AsyncNetworkBackend):
+    """Opens a connection only to a public address of the host, resolved and checked for this connection.
+
+    httpcore hands the backend the URL's host and port and starts TLS on the stream afterwards with the host's
+    name, so the certificate is verified for the name while the socket goes to the address that was checked."""
+
+    def __init__(self) -> None:
+        self._sockets = httpcore2.AnyIOBackend()
+        self.refused: AddressRefused | None = None   # the last refusal, for the words of the failure
+
+    async def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+                          socket_options: Any = None) -> httpcore2.AsyncNetworkStream:
+        try:
+            with anyio.fail_after(timeout):
+                addresses = await public_addresses(host, port)
+        except TimeoutError:
+            raise httpcore2.ConnectTimeout(f"{host} did not resolve in time") from None
+        except AddressRefused as exc:
+            self.refused = exc
+            raise httpcore2.ConnectError(f"{exc}{PUBLIC_ONLY}") from None
+        failed: Exception | None = None
+        for address in addresses:
+            try:
+                return await self._sockets.connect_tcp(address, port, timeout=timeout, local_address=local_address,
+                                                       socket_options=socket_options)
+            except (httpcore2.ConnectError, httpcore2.ConnectTimeout) as exc:
+                failed = exc
+        assert failed is not None  # public_addresses never answers an empty list
+        raise failed
+
+    async def connect_unix_socket(self, path: str, timeout: float | None = None,
+                                  socket_options: Any = None) -> httpcore2.AsyncNetworkStream:
+        raise httpcore2.ConnectError("a public-only client does not open local sockets")
+
+    async def sleep(self, seconds: float) -> None:
+        await anyio.sleep(seconds)
+
+
+_TLS: list[Any] = []  # one TLS context for every public-only client: building one reads the CA store (~70 ms)
+
+
+def _public_transport(backend: PublicBackend) -> httpx2.AsyncHTTPTransport:
+    """httpx's own transport over a pool whose connections the backend opens (httpx takes no backend itself)."""
+    if not _TLS:
+        _TLS.append(httpx2.create_ssl_context())  # honours SSL_CERT_FILE / SSL_CERT_DIR, as before
+    transport = httpx2.AsyncHTTPTransport(verify=_TLS[0], trust_env=False)
+    transport._pool = httpcore2.AsyncConnectionPool(ssl_context=_TLS[0], network_backend=backend,
+                                                    max_connections=100, max_keepalive_connections=20,
+                                                    keepalive_expiry=5.0)
+    return transport
 
 
 async def _list_tools(session: ClientSession) -> list[RemoteTool]:
