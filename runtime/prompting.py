@@ -18,12 +18,15 @@ User text, in this order, each part a ``## `` section and left out when empty:
 The judge of a repeat-until loop gets :func:`judge_prompt` instead: the loop's
 task and the history of every iteration so far, with earlier verdicts.
 
-Long texts are cut to :data:`SECTION_LIMIT` characters with a visible marker.
+Long texts are cut to :data:`SECTION_LIMIT` characters with a visible marker,
+except a dependency whose output is kept whole (``StepOutput.preserve``: a
+cumulative repeat-until, as upstream exempts it from its per-dependency cut).
 The engine records the result in the ``agent_turn`` request event.
 """
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +40,7 @@ class StepOutput:
     status: str
     content: str = ""
     result: Any = None
+    preserve: bool = False  # reaches the prompt uncut (a cumulative loop's whole history)
 
 
 @dataclass
@@ -99,6 +103,8 @@ def system_prompt(agent_name: str, agent: dict, prompt_text: str | None, has_sch
 
 def _output_section(title: str, out: StepOutput, limit: int = SECTION_LIMIT) -> str:
     lines = [f"## {title} ({out.status})"]
+    if out.preserve:
+        limit = sys.maxsize  # a cumulative loop's whole history: never cut
     if out.content:
         lines.append(cut(out.content, limit))
     if out.result is not None:
