@@ -15,6 +15,10 @@ User text, in this order, each part a ``## `` section and left out when empty:
    and feedback.
 6. ``Context file: path`` - text files inlined; binary files named only.
 
+Control characters other than tab and newline (C0 with the carriage return,
+DEL and C1, as zenflow's parser strips them) never reach a prompt: every text
+built here goes out without them, whatever part they came from.
+
 The judge of a repeat-until loop gets :func:`judge_prompt` instead: the loop's
 task and the history of every iteration so far, with earlier verdicts.
 
@@ -26,6 +30,7 @@ The engine records the result in the ``agent_turn`` request event.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,6 +86,14 @@ def cut(text: str, limit: int = SECTION_LIMIT) -> str:
     return text[:limit] + f"\n[... {len(text) - limit} more characters cut]"
 
 
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def without_controls(text: str) -> str:
+    """``text`` without control characters; tab and newline are kept."""
+    return _CONTROLS.sub("", text)
+
+
 # One encoder, made once: json.dumps with any option builds a new encoder per call, and every
 # forEach item's prompt goes through here.
 _ENCODER = json.JSONEncoder(ensure_ascii=False, default=str)
@@ -98,7 +111,7 @@ def system_prompt(agent_name: str, agent: dict, prompt_text: str | None, has_sch
         parts.append("When you have finished, call the submit_result tool once with your structured "
                      "result; its parameters are the required result schema. If it reports errors, "
                      "fix them and call it again.")
-    return "\n\n".join(parts)
+    return without_controls("\n\n".join(parts))
 
 
 def _output_section(title: str, out: StepOutput, limit: int = SECTION_LIMIT) -> str:
@@ -170,7 +183,7 @@ def user_prompt(*, goal: str, task: str, dependencies: list[StepOutput], loop: L
             parts.append(f"## Context file: {f.path}\n[{f.media_type or 'binary'} file, {f.size} bytes, not inlined]")
         else:
             parts.append(f"## Context file: {f.path}\n{cut(f.text)}")
-    return "\n\n".join(parts)
+    return without_controls("\n\n".join(parts))
 
 
 def judge_prompt(*, goal: str, loop_id: str, loop_task: str, iteration: int, max_iterations: int,
@@ -194,4 +207,4 @@ def judge_prompt(*, goal: str, loop_id: str, loop_task: str, iteration: int, max
                          + (f", reason: {rec.verdict['reason']}" if rec.verdict.get("reason") else ""))
         lines.append("\n".join(block))
     parts.append("\n\n".join(lines))
-    return "\n\n".join(parts)
+    return without_controls("\n\n".join(parts))
