@@ -10,12 +10,15 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model, login, password_validation
 from django.contrib.auth.forms import UserCreationForm
-from django.db import transaction
+from django.db import connection, transaction
 from django.shortcuts import redirect, render
 
 from accounts import audit, invitations
 from accounts.login_limits import address_failed, address_locked, lockout_response
 from accounts.workspaces import make_personal
+
+# The advisory lock's number (any constant; nothing else here takes advisory locks): "owner" in ASCII.
+_FIRST_ACCOUNT_LOCK = 0x6F776E6572
 
 
 class SignupForm(UserCreationForm):
@@ -33,6 +36,12 @@ def _closed_reason(mode: str) -> str:
 
 
 def signup(request):
+    return _signup(request)
+
+
+def _signup(request, *, lost_race: bool = False):
+    # lost_race: judged anew after another sign-up took the owner account first; whatever this answers is no
+    # guess at a link or a domain, so it is not counted against the address.
     first_user = invitations.first_user()
     token = request.POST.get("invite") or request.GET.get("invite") or ""
     invitation = None
@@ -50,7 +59,7 @@ def signup(request):
     if not may_join and not (request.method == "POST" and by_domain):
         if request.method == "GET" and domains:
             return _form(request, SignupForm(), first_user, None, token, domains_only=True)
-        if request.method == "POST":
+        if request.method == "POST" and not lost_race:
             address_failed(request, sender=signup)
         return render(request, "signup_closed.html", {"reason": _closed_reason(mode)}, status=403)
     if request.method != "POST":
@@ -59,25 +68,49 @@ def signup(request):
         return lockout_response(request)
     form = SignupForm(request.POST)
     if not form.is_valid():
-        address_failed(request, sender=signup)
+        if not lost_race:
+            address_failed(request, sender=signup)
         return _form(request, form, first_user, invitation, token)
     with transaction.atomic():
-        user = form.save(commit=False)
-        if first_user:
-            user.is_staff = user.is_superuser = True
-        user.save()
-        audit.record(make_personal(user).pk, user, "signed_up",
-                     **({"via": "invitation"} if by_link else {"via": "domain"} if by_domain and not may_join else {}))
-        if by_link:
-            try:
-                invitations.redeem(token, user)
-            except invitations.InvitationInvalid as exc:  # used by someone else a moment ago
-                transaction.set_rollback(True)
-                return render(request, "join.html", {"problem": str(exc)}, status=410)
+        if first_user and not _still_first():
+            # Someone else became the owner while this form was being checked: this is a second account now, let
+            # in only as one would be (an invitation, SIGNUP=open, a listed domain), so the page is judged anew.
+            retry = True
+        else:
+            retry = False
+            user = form.save(commit=False)
+            if first_user:
+                user.is_staff = user.is_superuser = True
+            user.save()
+            audit.record(make_personal(user).pk, user, "signed_up",
+                         **({"via": "invitation"} if by_link else {"via": "domain"} if by_domain and not may_join else {}))
+            if by_link:
+                try:
+                    invitations.redeem(token, user)
+                except invitations.InvitationInvalid as exc:  # used by someone else a moment ago
+                    transaction.set_rollback(True)
+                    return render(request, "join.html", {"problem": str(exc)}, status=410)
+    if retry:
+        return _signup(request, lost_race=True)
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     if by_link and invitation is not None and invitation.workspace_id:
         return redirect(f"/?workspace={invitation.workspace_id}")
     return redirect("/")
+
+
+def _still_first() -> bool:
+    """Whether no account exists yet, asked inside the sign-up's transaction so that only one sign-up can hear yes.
+
+    Two people opening a fresh install at once would both have been told "first" before either saved. On
+    PostgreSQL a transaction-scoped advisory lock makes sign-ups that could be first wait for each other: the
+    later one's count, a new statement after the lock, sees the earlier one's committed account. On SQLite every
+    transaction begins IMMEDIATE (settings: ``transaction_mode``), holding the database's only write lock, so
+    sign-ups already run one at a time (and were it DEFERRED, the second writer would fail, never both succeed).
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_FIRST_ACCOUNT_LOCK])
+    return invitations.first_user()
 
 
 def _form(request, form, first_user: bool, invitation, token: str, domains_only: bool = False):
