@@ -3,12 +3,17 @@
 The ``bash`` tool runs whatever a model writes, so the command must not see
 the server: its environment (API keys, ``SECRET_KEY``, ``DATABASE_URL``), its
 files (the data folder, the project source, other runs' workspaces) or, unless
-the deployment allows it, the network. In ``"bwrap"`` mode the command runs in
+the deployment allows it, the network. Nor may it gain anything the server has:
+the server may run as root, and a command that is root in its sandbox can
+remount the host's ``/usr`` writable. In ``"bwrap"`` mode the command runs in
 a bubblewrap sandbox where only the run's workspace is writable (at
-``/workspace``), the system directories are read-only, ``/tmp`` is private and
-every namespace is fresh. ``AGENT_SANDBOX=off`` (mode ``"off"``) is the
-administrator's way out on hosts where bubblewrap cannot run: the command then
-runs directly in the workspace, with the same scratch environment, best effort.
+``/workspace``), the system directories are read-only, ``/tmp`` is private,
+every namespace is fresh, and the command is an ordinary user of its own user
+namespace with no capability, no way to gain one and no way to make a nested
+namespace. ``AGENT_SANDBOX=off`` (mode ``"off"``) is the administrator's way
+out on hosts where bubblewrap cannot run: the command then runs directly in the
+workspace, as the server's own user, with the same scratch environment; none of
+the above holds.
 
 Either way the output is capped, the time is bounded, and nothing the command
 started outlives the call: not at the timeout, not when the engine cancels the
@@ -45,6 +50,19 @@ _SYSTEM_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 _ETC = ("alternatives", "ld.so.cache", "localtime", "ssl", "ca-certificates")
 _ETC_NETWORK = ("resolv.conf", "hosts", "nsswitch.conf")
 
+# Who the command is inside its user namespace. Not 0, so nothing in there takes it for root; not 65534, the
+# kernel's overflow id, which is how every host owner the namespace does not map shows up, so st_uid still tells
+# the command's own files from the host's. bwrap maps it to the server's own uid (the one mapping it can make):
+# on the host, what the command writes in the workspace is the server's, to read, change and delete.
+SANDBOX_UID = 1000
+SANDBOX_GID = 1000
+# bwrap started by root only *tries* a user namespace under --unshare-all, and skips it: the command was root with
+# every capability. --unshare-user insists; as a non-zero uid in it the command keeps no capability (--cap-drop ALL
+# empties the bounding set as well, whoever started bwrap); --disable-userns refuses it the nested namespace in
+# which it would be root again. bwrap always sets no_new_privs, so no setuid file gives any of it back.
+_UNPRIVILEGED = ("--unshare-user", "--disable-userns", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_GID),
+                 "--cap-drop", "ALL")
+
 
 class SandboxUnavailable(Exception):
     """bwrap is missing or refuses to start; the message says so in words a user understands.
@@ -78,7 +96,7 @@ def sandbox_argv(command: str, workspace: Path, *, network: bool = False, bwrap:
     Only what is bound exists inside: anything not named here (the data folder, the project source,
     ``/root``, other workspaces) is simply absent.
     """
-    argv = [bwrap, "--unshare-all"]
+    argv = [bwrap, "--unshare-all", *_UNPRIVILEGED]
     if network:
         argv.append("--share-net")
     argv += ["--die-with-parent", "--new-session", "--ro-bind", "/usr", "/usr"]

@@ -1,7 +1,9 @@
 """How a stdio MCP server starts: in the run's bubblewrap sandbox, with the run's workspace.
 
 The server runs like an agent's ``bash`` command (:mod:`runtime.tools.sandbox`):
-only the workspace is writable (it is the working directory and ``$HOME``),
+an unprivileged user of its own user namespace with no capability (whoever
+starts it; a user's server is started by any signed-in user's check), only the
+workspace is writable (it is the working directory and ``$HOME``),
 no network unless ``AGENT_NETWORK``, a scratch environment plus the server's
 own ``env``, and the same per-process limits. The administrator may make more
 host folders visible read-only (``MCP_SANDBOX_PATHS``: an interpreter, the
