@@ -18,6 +18,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
+import time
 from typing import Any
 
 from cryptography.fernet import InvalidToken
@@ -34,7 +36,9 @@ from common.errors import BadRequest
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 MAX_SERVERS = 20
 MAX_SECRETS = 20
-ADMIN_TOOLS_TTL = 600        # seconds the administrator's servers' tool lists are kept (a failed listing: 60)
+ADMIN_TOOLS_TTL = 600        # seconds the administrator's servers' tool lists are fresh (a failed listing: 60)
+ADMIN_FAILED_TTL = 60
+ADMIN_TOOLS_KEPT = 7 * 86400  # seconds an old list is still served while a fresh one is being made
 
 
 def _encrypt(values: dict[str, str]) -> str:
@@ -153,33 +157,67 @@ def check(user, server_id: int) -> dict:
     return {"ok": True, "error": None, "server": describe(server)}
 
 
+def _admin_key(server: dict) -> str:
+    return "mcp-admin-tools:" + hashlib.sha256(json.dumps(server, sort_keys=True).encode()).hexdigest()
+
+
+def _list_admin(server: dict, key: str, lock: str) -> list[dict]:
+    """Connect to one administrator's server, keep what it lists (or, failing, nothing for a minute); free the lock."""
+    try:
+        try:
+            tools = [{"name": t["name"], "description": t.get("description", "")}
+                     for t in import_string(settings.MCP_CHECKER)(server, owner="admin")]
+            fresh_for = ADMIN_TOOLS_TTL
+        except Exception:  # a server down now: its tools are unknown until it answers again
+            tools, fresh_for = [], ADMIN_FAILED_TTL
+        cache.set(key, {"tools": tools, "until": time.time() + fresh_for}, ADMIN_TOOLS_KEPT)
+        return tools
+    finally:
+        cache.delete(lock)
+
+
+def _admin_tools(server: dict) -> list[dict]:
+    """One administrator's server's tools from the cache. Only the caller that takes the server's lock (an atomic
+    ``cache.add``, across processes with Redis) connects: when nothing is known yet it lists the tools itself and
+    the others wait for it; when what is known is old, it is served as it is while a thread lists anew."""
+    key = _admin_key(server)
+    known = cache.get(key)
+    if known is not None and known["until"] > time.time():
+        return known["tools"]
+    lock = key + ":listing"
+    if cache.add(lock, 1, timeout=int(settings.MCP_START_TIMEOUT) + 30):
+        if known is None:
+            return _list_admin(server, key, lock)
+        threading.Thread(target=_list_admin, args=(server, key, lock), name="mcp-admin-tools", daemon=True).start()
+        return known["tools"]
+    deadline = time.monotonic() + settings.MCP_START_TIMEOUT + 5
+    while known is None and time.monotonic() < deadline and cache.get(lock) is not None:
+        time.sleep(0.1)  # another request is listing them right now: its answer, not a second server
+        known = cache.get(key)
+    known = known or cache.get(key)
+    return known["tools"] if known is not None else []
+
+
 def admin_catalogue() -> list[dict]:
     """The administrator's servers' tools (``{"name", "description", "server"}``), listed by connecting to them
-    at most every ADMIN_TOOLS_TTL seconds (they have no check button); a server that fails is left out a minute."""
+    at most every ADMIN_TOOLS_TTL seconds (they have no check button); a server that fails is left out a minute.
+    One listing at a time per server, whoever asks: see :func:`_admin_tools`."""
     out = []
     for server in settings.MCP_SERVERS:
-        if not isinstance(server, dict):
-            continue
-        key = "mcp-admin-tools:" + hashlib.sha256(json.dumps(server, sort_keys=True).encode()).hexdigest()
-        tools = cache.get(key)
-        if tools is None:
-            try:
-                tools = [{"name": t["name"], "description": t.get("description", "")}
-                         for t in import_string(settings.MCP_CHECKER)(server, owner="admin")]
-                cache.set(key, tools, ADMIN_TOOLS_TTL)
-            except Exception:  # a server down now: its tools are unknown until it answers again
-                cache.set(key, [], 60)
-                tools = []
-        out += [{**tool, "server": str(server.get("name"))} for tool in tools]
+        if isinstance(server, dict):
+            out += [{**tool, "server": str(server.get("name"))} for tool in _admin_tools(server)]
     return out
 
 
 def tool_catalogue(user, *, admin: bool = True) -> list[dict]:
     """The MCP tools a run of ``user`` would have, as known now: the administrator's servers' (listed, cached),
-    then the user's own from their last successful check. ``{"name", "description", "server"}``, MCP names."""
-    found = admin_catalogue() if admin else []
+    then the user's own from their last successful check. ``{"name", "description", "server"}``, MCP names.
+
+    Nobody signed in gets none: listing the administrator's servers starts their processes or connects to them,
+    which no anonymous request may cause."""
     if user is None or not getattr(user, "is_authenticated", False):
-        return found
+        return []
+    found = admin_catalogue() if admin else []
     taken = {t["server"] for t in found}
     for server in McpServer.objects.filter(user=user).exclude(checked_at=None):
         if server.name in taken:

@@ -93,7 +93,8 @@ def _without_mcp_tools(answer: dict, user) -> dict:
 
 @router.get("/tools", response=list[dict], auth=None, summary="The tools agents can be given (upstream's names first)")
 def list_tools(request):
-    """Signed in (a session), the MCP tools of the administrator's servers and of yours (their last check) too."""
+    """Signed in (a session), the MCP tools of the administrator's servers (as last listed) and of yours (their
+    last check) too; not signed in, the built-in tools only (listing a server may start it)."""
     return tool_specs.catalogue(mcp_servers.tool_catalogue(request.user))
 
 

@@ -134,7 +134,7 @@ def test_the_catalogue_lists_the_administrators_tools_first_and_keeps_a_users_se
     mcp = [t for t in listed if t.get("mcp_server")]
     assert {t["mcp_server"] for t in mcp} == {"admin-tools"}
     assert {t["name"] for t in mcp} >= {"add_numbers", "echo", "admin-tools__read"}
-    assert tool_specs.catalogue(mcp_servers.tool_catalogue(None))[-1]["mcp_server"] == "admin-tools"
+    assert mcp_servers.tool_catalogue(None) == []  # nobody signed in starts the administrator's servers
 
 
 DOCUMENT = {"name": "mcp", "description": "Uses an MCP tool.",
