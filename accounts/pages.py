@@ -14,7 +14,7 @@ from accounts import mcp_servers
 from accounts.forms import McpHttpForm, McpStdioForm, refused
 from accounts.invitations import first_user
 from accounts.models import ApiToken, ProviderKey
-from accounts.provider_keys import PROVIDERS_WITH_KEYS, store_provider_key
+from accounts.provider_keys import PROVIDERS_WITH_KEYS, base_url_problem, shown_base_url, store_provider_key
 from accounts.sockets import close_token_sockets
 from accounts.tokens import create_token
 from accounts.workspaces import personal
@@ -44,6 +44,8 @@ class KeyForm(forms.Form):
 
     def clean_base_url(self):
         url = self.cleaned_data["base_url"]
+        if url and (problem := base_url_problem(url)):
+            raise forms.ValidationError(f"the base URL {problem}.")
         if url and not settings.PROVIDER_URLS_ALLOW_PRIVATE:
             try:
                 check_public_url(url)
@@ -134,7 +136,7 @@ def account(request):
                 return redirect("/account/#mcp-servers")
             status = mcp_note.pop("status", 200)
     keys = {k.provider: k for k in ProviderKey.objects.filter(workspace=personal(request.user))}
-    providers = [{"name": p, "set": p in keys, "base_url": keys[p].base_url if p in keys else ""} for p in PROVIDERS_WITH_KEYS]
+    providers = [{"name": p, "set": p in keys, "base_url": shown_base_url(keys[p].base_url) if p in keys else ""} for p in PROVIDERS_WITH_KEYS]
     tokens = ApiToken.objects.filter(user=request.user).order_by("-created_at")
     return render(request, "account.html", {
         "tokens": tokens, "new_token": new_token, "providers": providers, "key_error": key_error,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from urllib.parse import urlsplit, urlunsplit
 
 from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
@@ -20,6 +21,43 @@ PROVIDERS_WITH_KEYS = ("openai", "anthropic")
 def _fernet() -> Fernet:
     secret = getattr(settings, "PROVIDER_KEYS_SECRET", "") or settings.SECRET_KEY
     return Fernet(base64.urlsafe_b64encode(hashlib.sha256(("provider-keys:" + secret).encode()).digest()))
+
+
+def base_url_problem(url: str) -> str | None:
+    """What keeps ``url`` from being saved as a provider's base URL, in words (None: nothing).
+
+    A base URL is shown to everyone in the workspace (viewers too) and named in the errors of the runs that use
+    it, so it may hold no secret: no ``user:password@`` (the key goes in the key field), no query string and no
+    fragment (where keys ride too: ``?key=...``). The caller names the field.
+    """
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError:
+        return "is not a URL"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return "must be an http:// or https:// URL with a host name"
+    if "@" in parts.netloc:
+        return ("must not hold a user name or password (user:password@...): it is shown to everyone in the "
+                "workspace; put the key in the key field")
+    if "?" in url:
+        return "must not have a query string (?...): it is shown to everyone in the workspace and named in errors"
+    if "#" in url:
+        return "must not have a fragment (#...)"
+    return None
+
+
+def shown_base_url(url: str) -> str:
+    """A stored base URL as it is shown: one saved before the rule above keeps no user, password, query or
+    fragment on the page."""
+    if not url:
+        return url
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ""
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
 def store_provider_key(workspace, by, provider: str, api_key: str, base_url: str = "") -> None:

@@ -10,7 +10,7 @@ from ninja import Field, Router, Schema, Status
 
 from accounts import audit, invitations, workspaces
 from accounts.models import ProviderKey, Role
-from accounts.provider_keys import PROVIDERS_WITH_KEYS, store_provider_key
+from accounts.provider_keys import PROVIDERS_WITH_KEYS, base_url_problem, shown_base_url, store_provider_key
 from accounts.tokens import API_AUTH
 from accounts.workspaces import Need, require
 from common.addresses import AddressRefused, check_public_url
@@ -145,13 +145,15 @@ def list_keys(request, workspace_id: int):
     """Which providers the workspace has its own key for (never the key)."""
     require(request.auth, workspace_id, Need.READ, "workspace")
     stored = {k.provider: k for k in ProviderKey.objects.filter(workspace_id=workspace_id).select_related("user")}
-    return [{"provider": p, "set": p in stored, "base_url": stored[p].base_url if p in stored else "",
+    return [{"provider": p, "set": p in stored, "base_url": shown_base_url(stored[p].base_url) if p in stored else "",
              "stored_by": stored[p].user.get_username() if p in stored else ""} for p in PROVIDERS_WITH_KEYS]
 
 
 @router.put("/workspaces/{workspace_id}/keys", response=list[dict])
 def store_key(request, workspace_id: int, payload: KeyIn):
     require(request.auth, workspace_id, Need.MANAGE, "workspace")
+    if payload.base_url and (problem := base_url_problem(payload.base_url)):
+        raise BadRequest(f"base_url: {problem}")
     if payload.base_url and not settings.PROVIDER_URLS_ALLOW_PRIVATE:
         try:
             check_public_url(payload.base_url)
