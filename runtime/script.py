@@ -16,8 +16,11 @@ A script is YAML or JSON::
 
 Each call to the provider takes the next reply for the first key that
 matches, so an agent that submits an invalid result and is asked again gets
-the following reply. A reply may also set ``latency`` and ``tokens`` for
-itself.
+the following reply. So does an agent with a ``resultSchema`` that answered
+with text only and is reminded to call ``submit_result``: ``draft: ["my answer",
+{result: {...}}]`` scripts the text answer, then the submission the reminder
+gets (a second text reply fails the step, quoting it). A reply may also set
+``latency`` and ``tokens`` for itself.
 """
 from __future__ import annotations
 

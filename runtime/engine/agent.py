@@ -8,9 +8,21 @@ ends the conversation (first valid call wins) or goes back to the agent as
 calls ends it. :func:`run_agent_step` builds a step's prompt and turns the
 conversation into the step's outcome; :func:`run_judge` does the same for an
 ``untilAgent`` judge, which fails open.
+
+An agent with a ``resultSchema`` whose conversation ends without a valid
+``submit_result`` (it answered with text only, or ran out of ``maxTurns``) is
+reminded once, as zenflow's runner does: one more user message naming
+``submit_result``, and on that turn only ``submit_result`` is offered, with the
+provider told a tool call is required. The answer to it counts; an invalid
+submission on that turn gets one more turn to fix it (:data:`REMINDER_TURNS`).
+Invalid submissions count against ``maxRetries`` wherever they happen, the
+reminder's included. When the reminder fails too, the error quotes the agent's
+last text. The reminder is an ordinary request turn in the events: its
+``input`` is the reminder and its ``tools`` say what was offered.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +36,12 @@ from runtime.results import check_result, submit_tool, unwrap
 from runtime.tools.workspace import Workspace
 
 NO_SUBMIT = "resultSchema defined but submit_result never called"
+REMINDER = ("Your answer did not call submit_result, and this task's result can only be given through it. "
+            "Call the submit_result tool now with your final result (its parameters are the result schema); "
+            "a plain-text answer cannot be accepted.")
+# Requests the reminder may take: its answer, and one more when that answer was an invalid submission.
+REMINDER_TURNS = 2
+LAST_TEXT_LIMIT = 500  # characters of the agent's last text quoted in the error
 
 
 @dataclass
@@ -89,7 +107,13 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
         if ctx.clock() - last_sent[0] >= DELTA_WINDOW:
             await flush_deltas()
 
-    for turn in range(1, max_turns + 1):
+    offer, offer_names, tool_choice = tools, allowed, None
+    reminder_turns = 0   # > 0 while the reminder is under way: the requests it may still take
+    last_text = ""
+    ran_out = False
+    turn = 0
+    while True:
+        turn += 1
         data: dict[str, Any] = {"phase": "request", "model": model or model_name or provider_name,
                                 "provider": provider_name, "turn": turn}
         if turn == 1:
@@ -98,12 +122,16 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
                 data["tools"] = [t["name"] for t in tools]
         else:
             data["input"] = [m["content"] for m in messages[-len(last_calls):]] if last_calls else []
+            if reminder_turns:
+                data["tools"] = [t["name"] for t in offer]
+                if not last_calls:
+                    data["input"] = [messages[-1]["content"]]
         if turn == 1 and counted:
             await ctx.count_step()  # no await between the count and its event: checkpoints see both or neither
         await emit("agent_turn", step_id=step_path, agent=agent_name, agentId=agent_id, data=data)
-        request = ChatRequest(model=model_name, messages=messages, tools=tools, temperature=agent.get("temperature"),
+        request = ChatRequest(model=model_name, messages=messages, tools=offer, temperature=agent.get("temperature"),
                               top_p=agent.get("topP"), step_path=step_path, step_id=step_id, agent=agent_name,
-                              result_schema=schema)
+                              result_schema=schema, tool_choice=tool_choice)
         started = ctx.clock()
         streamed = False
         reply = await provider.chat(request, on_delta)
@@ -127,24 +155,52 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
                          "cost_usd": cost, **({"unpriced_model": billed} if cost is None else {})})
         if reply.content:
             parts.append(reply.content)
+            last_text = reply.content
         messages.append({"role": "assistant", "content": reply.content, "tool_calls": reply.tool_calls})
         last_calls = reply.tool_calls
-        if not reply.tool_calls:
+        if reply.tool_calls:
+            rejected_before = conv.rejected
+            contents = await run_calls(ctx, reply.tool_calls, allowed=offer_names, workspace=workspace,
+                                       step_path=step_path, agent_name=agent_name, agent_id=agent_id,
+                                       submit=lambda call: _submit(ctx, conv, call, schema, step_path, agent_name,
+                                                                   agent_id))
+            for call, content in zip(reply.tool_calls, contents, strict=True):
+                messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": content})
+            if conv.submitted:
+                break
+            invalid += conv.rejected - rejected_before
+            if max_invalid is not None and invalid > max_invalid:
+                conv.error = f"submit_result was rejected {invalid} times (maxRetries {max_invalid})"
+                break
+        if reminder_turns:
+            reminder_turns -= 1
+            if reminder_turns and reply.tool_calls:
+                continue  # the reminder's answer was refused: one more turn to fix it
+            conv.error = _not_submitted(last_text, max_turns if ran_out else None)
             break
-        rejected_before = conv.rejected
-        contents = await run_calls(ctx, reply.tool_calls, allowed=allowed, workspace=workspace, step_path=step_path,
-                                   agent_name=agent_name, agent_id=agent_id,
-                                   submit=lambda call: _submit(ctx, conv, call, schema, step_path, agent_name, agent_id))
-        for call, content in zip(reply.tool_calls, contents, strict=True):
-            messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": content})
-        if conv.submitted:
+        if reply.tool_calls and turn < max_turns:
+            continue
+        if not schema:
             break
-        invalid += conv.rejected - rejected_before
-        if max_invalid is not None and invalid > max_invalid:
-            conv.error = f"submit_result was rejected {invalid} times (maxRetries {max_invalid})"
-            break
+        # The conversation ended without a result: remind the agent once, offering submit_result alone.
+        ran_out = bool(reply.tool_calls)
+        reminder_turns = REMINDER_TURNS
+        offer, offer_names, tool_choice = [submit_tool(schema)], [], "required"
+        messages.append({"role": "user", "content": REMINDER})
+        last_calls = []
     conv.content = "\n\n".join(parts)
     return conv
+
+
+def _not_submitted(last_text: str, max_turns: int | None) -> str:
+    """Why a step with a resultSchema has no result after the reminder, quoting the agent's last text."""
+    where = f" within maxTurns ({max_turns})" if max_turns is not None else ""
+    text = " ".join(last_text.split())
+    if not text:
+        return f"{NO_SUBMIT}{where}, not even after a reminder; the agent wrote no text"
+    if len(text) > LAST_TEXT_LIMIT:
+        text = text[:LAST_TEXT_LIMIT] + "…"
+    return f"{NO_SUBMIT}{where}, not even after a reminder; its last message: {json.dumps(text, ensure_ascii=False)}"
 
 
 async def _submit(ctx: RunContext, conv: Conversation, call: ToolCall, schema: dict | None,

@@ -63,6 +63,8 @@ class ChatRequest:
     step_id: str = ""
     agent: str = ""
     result_schema: dict | None = None
+    # "required": the reply must call one of ``tools`` (the submit_result reminder); None: the model chooses.
+    tool_choice: str | None = None
 
 
 @dataclass

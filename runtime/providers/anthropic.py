@@ -39,6 +39,10 @@ def to_anthropic(messages: list[dict]) -> tuple[str, list[dict]]:
                 out[-1]["content"].append(block)
             else:
                 out.append({"role": "user", "content": [block]})
+        elif out and out[-1]["role"] == "user" and isinstance(out[-1]["content"], list):
+            # A user message right after tool results (the submit_result reminder once maxTurns ran out)
+            # joins their turn: the roles must alternate.
+            out[-1]["content"].append({"type": "text", "text": m["content"]})
         else:
             out.append({"role": "user", "content": m["content"]})
     return system, out
@@ -64,6 +68,8 @@ class AnthropicProvider(HttpProvider):
         if request.tools:
             body["tools"] = [{"name": t["name"], "description": t["description"], "input_schema": t["parameters"]}
                              for t in request.tools]
+            if request.tool_choice == "required":
+                body["tool_choice"] = {"type": "any"}  # a tool must be called (the submit_result reminder)
         if request.temperature is not None:
             body["temperature"] = min(request.temperature, 1.0)  # the Messages API takes 0..1
         if request.top_p is not None:

@@ -4,8 +4,9 @@ Configuration (keyword arguments, else the environment): ``base_url``
 (``OPENAI_BASE_URL``, default ``https://api.openai.com/v1``), ``api_key``
 (``OPENAI_API_KEY``; optional for local servers), ``default_model``
 (``OPENAI_MODEL``, default ``gpt-4o-mini``). Replies stream (text arrives as
-deltas); ``submit_result`` is offered as a function tool; usage comes from the
-final chunk (``stream_options.include_usage``).
+deltas); ``submit_result`` is offered as a function tool (with ``tool_choice:
+"required"`` when a request must call a tool: the submit_result reminder); usage
+comes from the final chunk (``stream_options.include_usage``).
 """
 from __future__ import annotations
 
@@ -53,6 +54,8 @@ class OpenAIProvider(HttpProvider):
         if request.tools:
             body["tools"] = [{"type": "function", "function": {"name": t["name"], "description": t["description"],
                                                                "parameters": t["parameters"]}} for t in request.tools]
+            if request.tool_choice == "required":
+                body["tool_choice"] = "required"
         if request.temperature is not None:
             body["temperature"] = request.temperature
         if request.top_p is not None:

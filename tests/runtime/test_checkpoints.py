@@ -97,6 +97,7 @@ async def test_a_judged_loop_keeps_its_verdicts_and_cumulative_output_at_every_b
           judge:
             - {content: "not yet", result: {done: false, reason: "tests missing"}}
             - "no verdict at all"
+            - "none after the reminder either"
             - {content: "ship it", result: {done: true, reason: "ok"}}
           review: ["v1", "v2", "v3"]
         tokens: {prompt: 7, completion: 3}

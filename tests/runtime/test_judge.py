@@ -58,13 +58,14 @@ async def test_the_judges_reason_and_text_reach_the_next_iteration():
 async def test_the_judge_fails_open_when_it_never_submits_a_result():
     s = script("""
         replies:
-          judge: ["I think it needs more tests", {content: "done", result: {done: true}}]
+          judge: ["I think it needs more tests", "Really, more tests", {content: "done", result: {done: true}}]
     """)
     result, sink = await run(doc(JUDGED), s)
     assert result.status == "completed"
     first = sink.of_type("judge_verdict")[0]["data"]
     assert first["failed_open"] is True and first["done"] is None
-    assert "submit_result never called" in first["error"]
+    assert "submit_result never called, not even after a reminder" in first["error"]
+    assert '"Really, more tests"' in first["error"]
     assert "I think it needs more tests" in prompts(sink, "dev.1.implement")[0]
     assert result.loops["dev"]["rounds_completed"] == 2
 

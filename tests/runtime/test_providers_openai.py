@@ -129,7 +129,7 @@ async def test_an_invalid_submit_goes_back_to_the_agent_with_json_paths_and_a_va
 
 
 async def test_a_step_whose_agent_never_submits_fails(server):
-    server.add({"content": "I refuse to use tools."})
+    server.add({"content": "I refuse to use tools."}, {"content": "Still no tools."})
     d = doc("""
         name: stubborn
         agents:
@@ -141,7 +141,9 @@ async def test_a_step_whose_agent_never_submits_fails(server):
     result = await run_workflow(d, run_id="r", sink=sink, providers={"openai": provider(server)},
                                 default_provider="openai")
     assert result.status == "failed"
-    assert step_end(sink, "s")["error"] == "resultSchema defined but submit_result never called"
+    assert step_end(sink, "s")["error"] == ("resultSchema defined but submit_result never called, not even after "
+                                             'a reminder; its last message: "Still no tools."')
+    assert len(server.requests) == 2
 
 
 async def test_output_events_stream_from_a_real_provider(server):

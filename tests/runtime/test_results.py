@@ -67,5 +67,7 @@ async def test_max_turns_bounds_a_conversation_that_keeps_submitting_invalid_res
     d["agents"]["tagger"]["maxTurns"] = 3
     result, sink = await run(d, script("replies: {tag: [{result: {tags: 'nope'}}]}"))
     assert result.status == "failed"
-    assert len([e for e in sink.of_type("agent_turn") if e["data"]["phase"] == "request"]) == 3
-    assert step_end(sink, "tag")["error"] == "resultSchema defined but submit_result never called"
+    # Three turns, then the submit_result reminder's two (its answer was refused, so it had one more).
+    assert len([e for e in sink.of_type("agent_turn") if e["data"]["phase"] == "request"]) == 5
+    assert step_end(sink, "tag")["error"] == ("resultSchema defined but submit_result never called within "
+                                               "maxTurns (3), not even after a reminder; the agent wrote no text")
