@@ -8,9 +8,10 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
+from django.db import transaction
 from django.shortcuts import redirect, render
 
-from accounts import mcp_servers
+from accounts import audit, mcp_servers
 from accounts.forms import McpHttpForm, McpStdioForm, refused
 from accounts.invitations import first_user
 from accounts.models import ApiToken, ProviderKey
@@ -117,12 +118,18 @@ def account(request):
         elif action == "set_key":
             form = KeyForm(request.POST)
             if form.is_valid():
-                store_provider_key(personal(request.user), request.user, form.cleaned_data["provider"],
-                                   form.cleaned_data["api_key"], form.cleaned_data["base_url"])
+                workspace = personal(request.user)
+                with transaction.atomic():  # the key and its audit row, as the API's PUT .../keys writes them
+                    store_provider_key(workspace, request.user, form.cleaned_data["provider"],
+                                       form.cleaned_data["api_key"], form.cleaned_data["base_url"])
+                    audit.record(workspace.pk, request.user, "key_stored", provider=form.cleaned_data["provider"])
                 return redirect("/account/")
             key_error = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
         elif action == "delete_key":
-            ProviderKey.objects.filter(workspace=personal(request.user), provider=request.POST.get("provider")).delete()
+            workspace, provider = personal(request.user), request.POST.get("provider", "")
+            with transaction.atomic():
+                if ProviderKey.objects.filter(workspace=workspace, provider=provider).delete()[0]:
+                    audit.record(workspace.pk, request.user, "key_deleted", provider=provider)
             return redirect("/account/")
         elif action in ("add_mcp_stdio", "add_mcp_http"):
             kind = action.removeprefix("add_mcp_")
