@@ -8,6 +8,7 @@ from designer.source import Positions
 from designer.validation.expressions import expression_diagnostics
 from designer.validation.semantic import semantic_diagnostics
 from designer.validation.structural import structural_diagnostics
+from designer.validation.text import text_diagnostics
 
 
 def validate_document(document: Any, positions: Positions | None = None) -> Report:
@@ -15,6 +16,7 @@ def validate_document(document: Any, positions: Positions | None = None) -> Repo
     report.extend(structural_diagnostics(document))
     report.extend(semantic_diagnostics(document))
     report.extend(expression_diagnostics(document))
+    report.extend(text_diagnostics(document))
     if positions:
         locate(report.diagnostics, positions)
     return report
