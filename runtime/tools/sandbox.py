@@ -47,7 +47,9 @@ _PROBE_TIMEOUT = 10.0
 # Top-level names that are symlinks into /usr on merged-/usr systems (directories on older ones).
 _SYSTEM_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 # The read-only /etc a shell and common tools need: nothing with accounts, hosts' secrets or configuration.
-_ETC = ("alternatives", "ld.so.cache", "localtime", "ssl", "ca-certificates")
+# Of /etc/ssl only the certificates and OpenSSL's configuration: beside them /etc/ssl/private holds the host's TLS
+# keys, mode 0700 root, and when the server is root the command reads as the owner.
+_ETC = ("alternatives", "ld.so.cache", "localtime", "ssl/certs", "ssl/openssl.cnf", "ca-certificates")
 _ETC_NETWORK = ("resolv.conf", "hosts", "nsswitch.conf")
 
 # Who the command is inside its user namespace. Not 0, so nothing in there takes it for root; not 65534, the
@@ -106,7 +108,10 @@ def sandbox_argv(command: str, workspace: Path, *, network: bool = False, bwrap:
             argv += ["--symlink", os.readlink(host), str(host)]
         elif host.is_dir():
             argv += ["--ro-bind", str(host), str(host)]
-    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    # /proc read-only: the kernel lets the host's uid 0 write sysctls (kernel.core_pattern: a program run as root on
+    # the next crash) without asking for any capability, and when the server is root the command's uid 1000 is the
+    # host's 0. bwrap covers /proc/sys only when the directory itself is writable, which it never is.
+    argv += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     for name in _ETC + (_ETC_NETWORK if network else ()):
         host = Path("/etc", name)
         if host.exists():

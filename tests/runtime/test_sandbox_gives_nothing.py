@@ -80,6 +80,10 @@ def write_usr_bin():
     open("/usr/bin/unshare", "r+b").close()
 
 
+def open_for_writing(path):
+    os.close(os.open(path, os.O_WRONLY))  # nothing is written, even if it were allowed
+
+
 def ptrace(pid):
     result = libc.ptrace(ctypes.c_long(PTRACE_ATTACH), ctypes.c_long(int(pid)), None, None)
     if result == 0:
@@ -246,6 +250,31 @@ async def test_a_command_cannot_write_to_usr_even_what_looks_like_its_own(ws):
     assert "Read-only file system" in output
     assert outcome(output, "write_usr_bin") == "EROFS"
     assert not Path("/usr", name).exists() and not Path("/usr/bin", name).exists()
+
+
+async def test_a_command_cannot_change_the_kernels_settings(ws):
+    # With the server as root the command is the host's uid 0 to the kernel, which lets that uid write sysctls
+    # without any capability: kernel.core_pattern names a program the kernel runs as root on the next crash.
+    sysctl = Path("/proc/sys/kernel/printk_ratelimit")
+    before = sysctl.read_text()
+    output = await inside(ws, f"cat {sysctl} > {sysctl}; echo rewrite=$?; "
+                              f"python3 attempts.py open_for_writing /proc/sys/kernel/core_pattern; "
+                              f"python3 attempts.py open_for_writing /proc/sys/vm/drop_caches")
+    assert "rewrite=1" in output and "Read-only file system" in output
+    assert [line for line in output.splitlines() if line.startswith("open_for_writing: ")] == [
+        "open_for_writing: EROFS"] * 2
+    assert sysctl.read_text() == before
+
+
+async def test_a_command_cannot_see_the_hosts_private_keys_but_has_its_certificates(ws):
+    if not Path("/etc/ssl/private").is_dir():
+        pytest.skip("this host keeps no /etc/ssl/private")
+    # Mode 0700 root: as root the server's command would read it as the owner; it must not be there at all.
+    output = await inside(ws, "ls -d /etc/ssl/private; python3 -c 'import ssl; "
+                              "print(len(ssl.create_default_context().get_ca_certs(binary_form=True)) > 0, "
+                              "ssl.get_default_verify_paths().openssl_cafile)'")
+    assert "No such file or directory" in output
+    assert output.splitlines()[-1] == "True /usr/lib/ssl/cert.pem"
 
 
 async def test_a_command_sees_no_process_but_its_own(ws):
