@@ -1,19 +1,22 @@
 """The account page's MCP server forms: lines typed in text areas parsed into what accounts.mcp_servers takes.
 
 The service is the one judge of a server (names, URLs, duplicates); these forms only turn "NAME=value" and
-"Name: value" lines into dicts and put the service's refusal next to the field it names.
+"Name: value" lines into dicts and put the service's refusal next to the field it names. A variable the service
+refuses (accounts.mcp_servers.env_name_problem) is named with its line, by the service's own rule.
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from django import forms
 
+from accounts import mcp_servers
 from common.errors import BadRequest
 
 MAX_LINES = 100
 SECRET_FIELDS = ("env", "headers")  # written once, never rendered back (not even after a refused submit)
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ENV_NAME = mcp_servers.ENV_NAME
 _HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an HTTP token (RFC 9110)
 
 
@@ -24,13 +27,16 @@ def _lines(text: str) -> list[tuple[int, str]]:
     return found
 
 
-def _pairs(text: str, separator: str, name_rule: re.Pattern, example: str) -> dict[str, str]:
+def _pairs(text: str, separator: str, name_rule: re.Pattern, example: str,
+           name_problem: Callable[[str], str | None] = lambda name: None) -> dict[str, str]:
     out: dict[str, str] = {}
     for number, line in _lines(text):
         name, found, value = line.partition(separator)
         name, value = name.strip(), value.strip()
         if not found or not name_rule.match(name):
             raise forms.ValidationError(f"line {number}: write one {example} per line")
+        if problem := name_problem(name):
+            raise forms.ValidationError(f"line {number}: {problem}")
         if not value:
             raise forms.ValidationError(f"line {number}: '{name}' has no value")
         if name in out:
@@ -49,7 +55,7 @@ class McpStdioForm(forms.Form):
         return [line for _, line in _lines(self.cleaned_data["args"])]
 
     def clean_env(self) -> dict[str, str]:
-        return _pairs(self.cleaned_data["env"], "=", _ENV_NAME, "NAME=value")
+        return _pairs(self.cleaned_data["env"], "=", _ENV_NAME, "NAME=value", mcp_servers.env_name_problem)
 
 
 class McpHttpForm(forms.Form):

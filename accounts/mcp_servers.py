@@ -54,6 +54,32 @@ def _decrypt(token: str) -> dict[str, str]:
         return {}  # the secret changed: the server is used without them, and its calls will say it is refused
 
 
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# Variables that make a program run code, or load files, of the value's choosing before (or instead of) what it
+# was asked to run: the dynamic loader's (LD_*, and glibc's list of variables it ignores in setuid programs),
+# glibc's allocator's, and the shells' start-up files and options. A stdio server's environment reaches programs
+# on the host that start the sandbox (prlimit, bubblewrap) and the bash that starts the server: through these a
+# user could run code there, outside the sandbox. Variables a language reads (PYTHONPATH, NODE_OPTIONS, PERL5OPT,
+# ...) are allowed: only the server's own interpreter, inside the sandbox, reads them, and it runs the user's own
+# command, which can do anything those could.
+DENIED_ENV_PREFIXES = ("LD_", "MALLOC_", "BASH_FUNC_", "DYLD_")
+DENIED_ENV_NAMES = frozenset({
+    "GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH", "NIS_PATH", "NLSPATH",
+    "RESOLV_HOST_CONF", "RES_OPTIONS", "TZDIR",     # glibc: unsafe for setuid programs, so unsafe here
+    "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "BASH_XTRACEFD",    # a shell's start-up: files run, tracing
+})
+
+
+def env_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be in a stdio server's environment, in words naming it (None: it can)."""
+    if not ENV_NAME.match(name):
+        return f"{name!r} is not a variable name (letters, digits and '_', not starting with a digit)"
+    if name in DENIED_ENV_NAMES or name.startswith(DENIED_ENV_PREFIXES):
+        return (f"{name!r} is not allowed: it makes the loader or the shell that start the server run code or "
+                "load files of its choosing")
+    return None
+
+
 def _strings(value: Any, what: str) -> dict[str, str]:
     if value in (None, {}):
         return {}
@@ -112,6 +138,9 @@ def create(user, *, name: str, command: str = "", args: list[str] | None = None,
     if not isinstance(args or [], list) or not all(isinstance(a, str) for a in args or []):
         raise BadRequest("args: must be a list of strings")
     secrets = _strings(env, "env")
+    for variable in secrets:
+        if problem := env_name_problem(variable):
+            raise BadRequest(f"env: {problem}")
     return McpServer.objects.create(user=user, name=name, kind="stdio", command=command, args=list(args or []),
                                     encrypted_env=_encrypt(secrets), secret_names=sorted(secrets))
 
