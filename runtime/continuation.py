@@ -2,8 +2,9 @@
 
 A run whose worker stops beating is not failed while it may resume (``RESUME_LOST_RUNS``, at most
 ``RUN_MAX_RESUMES`` times): its state at the last boundary its events reached (:mod:`runtime.checkpoints`)
-becomes its start, the events after that boundary are marked superseded (kept, never deleted), its workspace
-is put back as the snapshot at that boundary left it, and it is queued again for any live worker (the server
+becomes its start, the events after that boundary are marked superseded (kept, never deleted) with the workspace
+snapshots they announced, its workspace is put back as the snapshot at that boundary left it (again where it
+executes next: :func:`runtime.run_files.build_run_tools`), and it is queued again for any live worker (the server
 itself on the inline backend). What it had spent, superseded attempts included, still counts against its
 budgets. The engine then skips what is finished and numbers its events on from the last one stored, so
 watchers see one stream, with a message saying where it resumed and why.
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import json
 import logging
-from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
@@ -21,7 +21,7 @@ from django.utils import timezone
 from runtime import run_files
 from runtime.checkpoints import Checkpoint, boundaries, load_events
 from runtime.fork_points import state_at
-from runtime.models import Run, RunEvent, RunStatus, WorkspaceSnapshot
+from runtime.models import Run, RunEvent, RunStatus
 from runtime.providers.simulated import script_keys
 
 log = logging.getLogger(__name__)
@@ -79,6 +79,8 @@ def _requeue(run: Run, reason: str, upto: int | None, attempt: int) -> None:
     # What superseded attempts spent was spent: it counts against the budgets as it does on the bill.
     checkpoint.spent = state_at(events, events[-1]["seq"] if events else 0, start, run.start_seq).spent
     RunEvent.objects.filter(run_id=run.pk, seq__gt=at, superseded=False).update(superseded=True)
+    # The snapshots those events announced are superseded with them; ones whose event was lost are dropped.
+    run_files.forget_unannounced(run.pk)
     run.start_checkpoint = {**checkpoint.as_dict(), RESUMED_KEY: {"reason": reason, "attempt": attempt, "from_seq": at,
                                                                   "of": settings.RUN_MAX_RESUMES}}
     run.start_seq, run.resumes = at, attempt
@@ -120,45 +122,9 @@ def _last_boundary(events: list[dict]) -> int:
 
 
 def restore_workspace(run: Run, seq: int) -> int:
-    """Put the run's workspace back as its last snapshot at or before event ``seq`` left it (files a later
-    attempt wrote are removed, changed ones rewritten; files too big to have been kept stay as they are).
-    Returns the number of files written or removed; 0 when the run never recorded its workspace."""
-    number = _snapshot_at(run.pk, seq)
-    if number is None:
-        return 0
-    snapshot = WorkspaceSnapshot.objects.get(run=run, number=number)
-    root = run_files.workspace_dir(run.pk)
-    if not root.is_dir():
-        root.mkdir(parents=True, exist_ok=True)
-    wanted = dict(run_files.snapshot_contents(snapshot))
-    changed = 0
-    for path in _files_under(root):
-        if path not in wanted:
-            (root / path).unlink()
-            changed += 1
-    for path, content in wanted.items():
-        if content is None:
-            continue  # too big to have been kept: what is on disk is the best there is
-        target = root / path
-        if target.is_file() and not target.is_symlink() and target.read_bytes() == content:
-            continue
-        if target.is_symlink() or target.is_dir():
-            continue  # never written through a link, never over a folder
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content)
-        changed += 1
-    return changed
-
-
-def _snapshot_at(run_id, seq: int) -> int | None:
-    texts = RunEvent.objects.filter(run_id=run_id, type="workspace_snapshot", seq__lte=seq).order_by("-seq").values_list(
-        "event_json", flat=True)
-    for text in texts:
-        data = json.loads(text).get("data") or {}
-        if data.get("workspace", "run") == "run" and isinstance(data.get("snapshot"), int):
-            return data["snapshot"]
-    return None
-
-
-def _files_under(root: Path) -> list[str]:
-    return [str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and not p.is_symlink()]
+    """Put the run's workspace back as its last own snapshot at or before event ``seq`` left it (files a later
+    attempt wrote are removed, changed ones rewritten, nothing written through a link an agent left; files too big
+    to have been kept stay as they are). Returns the number of files written or removed; 0 when the run had recorded
+    no files by then (it then starts from its seed again: :func:`runtime.run_files.build_run_tools`)."""
+    number = run_files.snapshot_at(run.pk, seq)
+    return run_files.put_back(run, number) if number is not None else 0

@@ -6,9 +6,18 @@ The files themselves are on the executing machine's disk
 are in the database (:class:`DatabaseStore`), so the run page shows the tree,
 files, diffs and the zip whichever machine ran it, and after the directory is
 pruned (``WORKSPACE_RETENTION_DAYS``).
+
+A resumed run goes on from what it stored (:func:`recorded`): its files are put
+back where it executes as its latest snapshot left them (:func:`put_back`), and
+its next snapshots are numbered after every one stored. Snapshots an attempt
+took after its run's last boundary stay, as its events do, and are marked
+superseded with them; they are never the run's latest files. Every write here
+goes beneath the workspace without following a link an agent left there.
 """
 from __future__ import annotations
 
+import json
+import os
 import posixpath
 import shutil
 import time
@@ -21,15 +30,15 @@ from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
 
-from common import archive
+from common import archive, beneath
 from common.orm import off_loop
 from designer import bundles
 from designer.errors import BadRequest
-from runtime.models import ACTIVE_STATUSES, Run, ToolApproval, WorkspaceBlob, WorkspaceSnapshot, WorkspaceUpload
+from runtime.models import ACTIVE_STATUSES, Run, RunEvent, ToolApproval, WorkspaceBlob, WorkspaceSnapshot, WorkspaceUpload
 from runtime.tools import ToolSettings
 from runtime.tools.approvals import Approvals
 from runtime.tools.mcp import deployment as mcp_deployment
-from runtime.tools.session import RUN, RunTools, SnapshotRecord
+from runtime.tools.session import RUN, RunTools, SnapshotRecord, Stored, remove_file, write_file
 from runtime.tools.snapshots import from_json, text_of, to_json, unified
 
 MAX_VIEW_CHARS = 512 * 1024
@@ -95,17 +104,8 @@ def seed(run: Run, root: Path) -> int:
                 if isinstance(source.get("snapshot"), int) else latest(source["from_run"]))
     if snapshot is None:
         return 0
-    written = 0
-    for path, content in snapshot_contents(snapshot):
-        if content is None:
-            continue
-        target = (root / path).resolve()
-        if root.resolve() not in target.parents:
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content)
-        written += 1
-    return written
+    return sum(1 for path, content in snapshot_contents(snapshot)
+               if content is not None and write_file(root, path, content))
 
 
 def seed_folder(run: Run, root: Path) -> int:
@@ -115,15 +115,9 @@ def seed_folder(run: Run, root: Path) -> int:
     if not bundles.is_folder(version):
         return 0
     main = {version.main_path: (version.source or "").encode()} if version.main_path and version.source else {}
-    written = 0
-    for path, content in {**main, **bundles.files_of(version)}.items():
-        target = root / path  # stored paths are confined (designer.folders.clean_path)
-        if target.exists() or target.is_symlink():
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content)
-        written += 1
-    return written
+    root.mkdir(parents=True, exist_ok=True)
+    return sum(1 for path, content in {**main, **bundles.files_of(version)}.items()
+               if write_file(root, path, content, existing="keep"))
 
 
 def source_dir(run: Run) -> Path | None:
@@ -136,15 +130,22 @@ def source_dir(run: Run) -> Path | None:
 def build_run_tools(run: Run, document: dict) -> RunTools:
     """The run's tools as the deployment and the run ask: workspace, sandbox, isolation, gate, store."""
     root = workspace_dir(run.id)
-    seed(run, root)
-    seed_folder(run, root)
+    stored = recorded(run)
+    if stored.base is not None:
+        # Put back here, where it executes: the resume did it where the run was found lost, maybe another machine.
+        put_back(run, stored.base)
+    else:
+        if root.exists():  # it went on from before it recorded any files: from its start again, less what it wrote
+            shutil.rmtree(root, ignore_errors=True)  # links in it are removed, never followed
+        seed(run, root)
+        seed_folder(run, root)
     isolation = ((document.get("options") or {}).get("isolation") or RUN)
     # The administrator's MCP servers and the run owner's own: started when the run starts (RunTools.open).
     servers, problems = mcp_deployment.servers_for(run.owner_id)
     tools = RunTools(root, settings=tool_settings(),
                      isolation=isolation if isolation in (RUN, "step") else RUN, ask_before=list(run.ask_before or []),
                      store=DatabaseStore(run.id), approvals=Approvals(on_ask=_asker(run.id)),
-                     mcp_servers=servers, mcp_options=mcp_deployment.options())
+                     mcp_servers=servers, mcp_options=mcp_deployment.options(), stored=stored)
     tools.mcp_notices += problems
     run_id = run.id
 
@@ -153,6 +154,103 @@ def build_run_tools(run: Run, document: dict) -> RunTools:
 
     tools.on_first_use = first_use
     return tools
+
+
+# -- a run that goes on from what it stored (resumed) ------------------------------------
+
+def recorded(run: Run) -> Stored:
+    """What the run stored before (nothing for a new run or a fork's first start): the highest snapshot number, and
+    its latest files (:func:`latest`) with the labels taken up to them, which its RunTools go on from."""
+    rows = list(WorkspaceSnapshot.objects.filter(run=run).order_by("number").values_list("number", "label", "workspace"))
+    if not rows:
+        return Stored()
+    gone = superseded(run.pk)
+    live = [(number, label) for number, label, workspace in rows if workspace == RUN and number not in gone]
+    if not live:
+        return Stored(number=rows[-1][0])
+    base = live[-1][0]
+    manifest = from_json(WorkspaceSnapshot.objects.get(run=run, number=base).manifest)
+    return Stored(number=rows[-1][0], base=base, manifest=manifest, by_label={label: n for n, label in live})
+
+
+def _announced(run_id, **where) -> list[dict]:
+    """The data of the run's own ``workspace_snapshot`` events in order (a fork's inherited ones name its parent's)."""
+    texts = RunEvent.objects.filter(run_id=run_id, type="workspace_snapshot", **where).order_by("seq").values_list(
+        "event_json", flat=True)
+    found = []
+    for event in map(json.loads, texts):
+        data = event.get("data") or {}
+        if not event.get("inherited") and isinstance(data.get("snapshot"), int):
+            found.append(data)
+    return found
+
+
+def superseded(run_id) -> set[int]:
+    """Snapshots an attempt took after the boundary its run resumed from: their events are superseded, and so are they."""
+    return {data["snapshot"] for data in _announced(run_id, superseded=True)}
+
+
+def snapshot_at(run_id, seq: int) -> int | None:
+    """The run's workspace snapshot its files were at after event ``seq``: its last own one at or before it."""
+    for data in reversed(_announced(run_id, superseded=False, seq__lte=seq)):
+        if data.get("workspace", RUN) == RUN:
+            return data["snapshot"]
+    return None
+
+
+def forget_unannounced(run_id) -> int:
+    """Delete the run's snapshots no stored event names: a lost worker took them after its last kept event (or a
+    hand-back dropped that event). No boundary's files are in them, nothing refers to them, and with no event there
+    is nothing to mark superseded. Returns how many."""
+    announced = {data["snapshot"] for data in _announced(run_id)}
+    stored = set(WorkspaceSnapshot.objects.filter(run_id=run_id).values_list("number", flat=True))
+    if not stored - announced:
+        return 0
+    return WorkspaceSnapshot.objects.filter(run_id=run_id, number__in=sorted(stored - announced)).delete()[0]
+
+
+def put_back(run: Run, number: int) -> int:
+    """Make the run's workspace what its snapshot ``number`` recorded: files it did not have are removed, changed
+    and missing ones written (whatever an agent put in their way, a link or a folder, is removed first: a link
+    itself, never what it points to). Files too big to have been kept stay as they are; links and empty folders,
+    which snapshots do not record, are left unless in the way. Returns the number of files written or removed."""
+    snapshot = WorkspaceSnapshot.objects.get(run=run, number=number)
+    root = workspace_dir(run.pk)
+    root.mkdir(parents=True, exist_ok=True)
+    wanted = dict(snapshot_contents(snapshot))
+    changed = 0
+    if not snapshot.partial:  # a partial snapshot does not list every file: none is removed for missing from it
+        changed += sum(1 for path in _regular_files(root) if path not in wanted and remove_file(root, path))
+    for path, content in wanted.items():
+        if content is not None and not _holds(root, path, content) and write_file(root, path, content, existing="replace"):
+            changed += 1
+    return changed
+
+
+def _holds(root: Path, path: str, content: bytes) -> bool:
+    try:
+        return beneath.read_beneath(root, path, max_bytes=len(content), symlinks="refuse") == content
+    except OSError:
+        return False
+
+
+def _regular_files(root: Path) -> list[str]:
+    """The regular files beneath ``root`` (relative paths); each folder opened beneath it, none entered through a link."""
+    found: list[str] = []
+    stack = [""]
+    while stack:
+        rel = stack.pop()
+        try:
+            with beneath.opened_dir(root, rel or ".", symlinks="refuse") as fd, os.scandir(fd) as entries:
+                for entry in entries:
+                    path = f"{rel}/{entry.name}" if rel else entry.name
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(path)
+                    elif entry.is_file(follow_symlinks=False):
+                        found.append(path)
+        except OSError:
+            continue  # gone or replaced meanwhile
+    return found
 
 
 def tool_settings() -> ToolSettings:
@@ -223,7 +321,9 @@ def prune(days: float | None = None, now: float | None = None) -> list[str]:
 # -- reading it back (the API) ------------------------------------------------------------
 
 def latest(run_id) -> WorkspaceSnapshot | None:
-    return WorkspaceSnapshot.objects.filter(run_id=run_id, workspace=RUN).order_by("-number").first()
+    """The run's files as last recorded: its last snapshot of the run's workspace that no resume superseded."""
+    return WorkspaceSnapshot.objects.filter(run_id=run_id, workspace=RUN).exclude(number__in=superseded(run_id)) \
+        .order_by("-number").first()
 
 
 def _snapshot(run: Run, number: int) -> WorkspaceSnapshot:
@@ -249,12 +349,13 @@ def info(run: Run) -> dict:
         "number", "label", "step_id", "workspace", "base", "files", "added", "modified", "removed", "partial",
         "created_at")
     uses = bool(run.ask_before) or bool(rows) or run.tools_used
+    gone = superseded(run.pk) if run.start_checkpoint else set()  # only a run that went on from a checkpoint has any
     return {"sandbox": run.sandbox or settings.AGENT_SANDBOX, "network": settings.AGENT_NETWORK,
             "isolation": ((run.version.document.get("options") or {}).get("isolation") or RUN),
             "ask_before": list(run.ask_before or []), "uses_tools": bool(uses),
             "on_disk": workspace_dir(run.id).is_dir(),
-            "snapshots": [{**r, "step_id": r["step_id"] or None, "created": r.pop("created_at").isoformat()}
-                          for r in rows]}
+            "snapshots": [{**r, "step_id": r["step_id"] or None, "created": r.pop("created_at").isoformat(),
+                           "superseded": r["number"] in gone} for r in rows]}
 
 
 def files(run: Run, number: int) -> dict:

@@ -12,7 +12,16 @@ conflict. Copies live beside the workspace (``<run>.steps/``) and are deleted
 with it.
 
 Snapshots are taken when the workspace changed since the last one, and go to
-a :class:`SnapshotStore` (the database in the server, memory elsewhere).
+a :class:`SnapshotStore` (the database in the server, memory elsewhere). A run
+that goes on from what it stored before (a resumed run) hands its RunTools a
+:class:`Stored`: snapshots are numbered after every one already stored, and the
+next one of the run's workspace is counted from the one its files were put
+back to.
+
+The server writes into workspaces agents have had their hands on: a folder
+there may have become a link to ``/etc``. :func:`open_to_write` and
+:func:`remove_file` never go through a link, and a step's copy keeps links as
+links.
 
 A run's MCP servers (``mcp_servers``) start in :meth:`RunTools.open`, called by
 the engine as the run starts, which registers their tools for the run
@@ -22,20 +31,23 @@ them; :meth:`RunTools.close` stops them when it ends.
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import re
 import shutil
+import stat
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
+from common import beneath
 from runtime import tools as registry
 from runtime.tools import ToolSettings
 from runtime.tools.approvals import Approvals
 from runtime.tools.mcp.config import McpOptions, ServerConfig
 from runtime.tools.snapshots import Changes, Manifest, compare, scan
-from runtime.tools.workspace import OutsideWorkspace, Workspace
+from runtime.tools.workspace import Workspace
 
 RUN = "run"
 INLINE_FILES = 64  # workspaces smaller than this (at their last snapshot) are scanned on the event loop
@@ -73,6 +85,16 @@ class MemoryStore:
 
 
 @dataclass
+class Stored:
+    """What a run stored before this RunTools was made (it resumed): it goes on from there."""
+
+    number: int = 0                     # the highest snapshot number stored, superseded ones included
+    base: int | None = None             # the run workspace's snapshot its files were put back to
+    manifest: Manifest = field(default_factory=dict)   # that snapshot's
+    by_label: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
 class StepCopy:
     name: str
     workspace: Workspace
@@ -89,7 +111,7 @@ class RunTools:
     def __init__(self, root: Path | str, *, settings: ToolSettings | None = None, isolation: str = RUN,
                  ask_before: list[str] | tuple[str, ...] = (), store: SnapshotStore | None = None,
                  approvals: Approvals | None = None, mcp_servers: list[ServerConfig] | None = None,
-                 mcp_options: McpOptions | None = None):
+                 mcp_options: McpOptions | None = None, stored: Stored | None = None):
         self.workspace = Workspace(root)
         self.settings = settings or ToolSettings()
         self.isolation = isolation if isolation in (RUN, "step") else RUN
@@ -114,6 +136,20 @@ class RunTools:
         self.mcp_options = mcp_options or McpOptions()
         self.mcp: Any = None                 # RunServers, once open() started some
         self.mcp_notices: list[str] = []     # about servers left out before the run (bad entries)
+        if stored is not None:
+            self._go_on_from(stored)
+
+    def _go_on_from(self, stored: Stored) -> None:
+        """Number after everything stored (a snapshot number is unique in its run), and count the run workspace's
+        next changes from the snapshot its files were put back to, as if the run had never stopped. Step copies start
+        afresh: a step that runs again copies the workspace again."""
+        self._number = stored.number
+        self.by_label.update(stored.by_label)
+        if stored.base is not None:
+            self._manifests[RUN] = dict(stored.manifest)
+            self._last[RUN] = stored.base
+            self.size = sum(state.size for state in stored.manifest.values())
+            self._known.update(state.digest for state in stored.manifest.values())  # their contents are stored
 
     # -- the run's own tools (MCP servers) --------------------------------------
     async def open(self) -> list[str]:
@@ -148,7 +184,7 @@ class RunTools:
         def copy() -> Manifest:
             if target.exists():
                 shutil.rmtree(target)  # a retried step starts again from the run's workspace
-            shutil.copytree(source, target, symlinks=True)
+            shutil.copytree(source, target, symlinks=True, copy_function=_copy_regular)
             return scan(target, None, set()).manifest
 
         async with self._lock:
@@ -167,23 +203,18 @@ class RunTools:
     def _merge(self, copy: StepCopy) -> list[str]:
         now = scan(copy.workspace.ensure(), copy.base, set()).manifest
         changes = compare(copy.base, now)
-        current = scan(self.workspace.ensure(), self._manifests.get(RUN), set()).manifest
+        root = self.workspace.ensure()
+        current = scan(root, self._manifests.get(RUN), set()).manifest
         conflicts = []
         for path in changes.added + changes.modified + changes.removed:
             base, mine = copy.base.get(path), current.get(path)
             if (base.digest if base else None) != (mine.digest if mine else None):
                 conflicts.append(path)
-                continue
-            try:
-                target = self.workspace.resolve(path)
-            except OutsideWorkspace:
-                conflicts.append(path)
-                continue
-            if path in now:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(copy.workspace.ensure() / path, target, follow_symlinks=False)
-            elif target.is_file() and not target.is_symlink():
-                os.unlink(target)
+            elif path in now:
+                if not _copy_into(copy.workspace.ensure(), root, path):
+                    conflicts.append(path)  # a link or a folder is in the way in the run's workspace
+            else:
+                remove_file(root, path)
         return sorted(conflicts)
 
     def over_quota(self) -> str | None:
@@ -231,3 +262,169 @@ class RunTools:
         if self.on_record is not None:
             await self.on_record(record)
         return record
+
+
+# -- writing beneath a workspace, never through a link -----------------------------------
+# common.beneath opens a file beneath a root; the folders on the way are made here, one component at a time.
+
+Existing = Literal["truncate", "keep", "replace"]
+_DIR = os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def open_to_write(root: Path, path: str, *, existing: Existing = "truncate", mode: int = 0o644) -> int | None:
+    """A descriptor to write the regular file ``path`` beneath ``root``, its folders made where missing, no link
+    followed anywhere on the way; None when that cannot be done (a link, a file where a folder goes, a folder or a
+    FIFO where the file goes, a path that leaves the root).
+
+    ``existing``: a file already there is rewritten (``truncate``) or kept (``keep``: None); ``replace`` removes
+    whatever is in the way first (a link itself, never what it points to) and makes the file anew.
+    """
+    try:
+        parts = beneath.lexical(path)
+    except beneath.Refused:
+        return None
+    if not parts:
+        return None
+    root_fd = os.open(root, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    parent = os.dup(root_fd)
+    try:
+        for part in parts[:-1]:
+            following = _folder(parent, part, replace=existing == "replace")
+            os.close(parent)
+            parent = following
+            if parent < 0:
+                return None
+        if existing == "replace":
+            _remove_entry(parent, parts[-1])
+        flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK  # O_NONBLOCK: a FIFO there fails at once instead of hanging
+        flags |= os.O_EXCL if existing in ("keep", "replace") else os.O_TRUNC
+        try:
+            fd = beneath.open_beneath(root_fd, path, flags, mode, symlinks="refuse")
+        except (beneath.Refused, FileExistsError, IsADirectoryError):
+            return None
+        except OSError as exc:
+            if exc.errno in (errno.ENXIO, errno.ELOOP, errno.ENOTDIR):
+                return None
+            raise
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+        return fd
+    finally:
+        if parent >= 0:
+            os.close(parent)
+        os.close(root_fd)
+
+
+def write_file(root: Path, path: str, data: bytes, *, existing: Existing = "truncate") -> bool:
+    """Write ``data`` as ``path`` beneath ``root`` (see :func:`open_to_write`); False when it was not written."""
+    fd = open_to_write(root, path, existing=existing)
+    if fd is None:
+        return False
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
+    return True
+
+
+def remove_file(root: Path, path: str) -> bool:
+    """Remove the regular file or the link ``path`` beneath ``root`` (a link itself, never what it points to), with no
+    link followed on the way; False when there was none."""
+    try:
+        parts = beneath.lexical(path)
+        if not parts:
+            return False
+        folder = beneath.open_beneath(root, "/".join(parts[:-1]) or ".", os.O_PATH | os.O_DIRECTORY,
+                                      symlinks="refuse")
+    except OSError:
+        return False
+    try:
+        if stat.S_ISDIR(os.lstat(parts[-1], dir_fd=folder).st_mode):
+            return False
+        os.unlink(parts[-1], dir_fd=folder)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(folder)
+
+
+def _folder(parent: int, name: str, *, replace: bool) -> int:
+    """An O_PATH descriptor of the folder ``name`` in ``parent``, made if missing; -1 when something else is there
+    (``replace``: it is removed and a folder made in its place)."""
+    for _ in range(3):  # it may be made or removed by someone else between the calls: look again, a bounded time
+        try:
+            return os.open(name, _DIR, dir_fd=parent)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            if exc.errno not in (errno.ENOTDIR, errno.ELOOP) or not replace:
+                return -1
+            _remove_entry(parent, name)
+        try:
+            os.mkdir(name, 0o755, dir_fd=parent)
+        except FileExistsError:
+            pass
+    return -1
+
+
+def _remove_entry(parent: int, name: str) -> None:
+    """Whatever ``name`` is in ``parent``: a folder with all it holds (links in it removed, not followed), else the
+    entry itself."""
+    try:
+        info = os.lstat(name, dir_fd=parent)
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(info.st_mode):
+        shutil.rmtree(name, dir_fd=parent)
+    else:
+        os.unlink(name, dir_fd=parent)
+
+
+def _copy_into(source_root: Path, root: Path, path: str) -> bool:
+    """A step copy's file ``path`` into the run's workspace (content and mode), reading and writing through no link."""
+    try:
+        source = beneath.open_beneath(source_root, path, os.O_RDONLY | os.O_NONBLOCK, symlinks="refuse")
+    except OSError:
+        return False
+    try:
+        info = os.fstat(source)
+        if not stat.S_ISREG(info.st_mode):
+            return False
+        target = open_to_write(root, path)
+        if target is None:
+            return False
+        try:
+            _pour(source, target)
+            os.fchmod(target, stat.S_IMODE(info.st_mode))
+        finally:
+            os.close(target)
+        return True
+    finally:
+        os.close(source)
+
+
+def _copy_regular(source_path: str, target_path: str) -> None:
+    """copytree's copy of one entry (links it makes itself): a regular file with its mode and times. Anything else (a
+    FIFO, a socket, a file swapped for a link meanwhile) is left out: opening a FIFO would hang the step."""
+    try:
+        source = os.open(source_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        info = os.fstat(source)
+        if not stat.S_ISREG(info.st_mode):
+            return
+        target = os.open(target_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                         stat.S_IMODE(info.st_mode))
+        try:
+            _pour(source, target)
+            os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
+        finally:
+            os.close(target)
+    finally:
+        os.close(source)
+
+
+def _pour(source: int, target: int) -> None:
+    while os.sendfile(target, source, None, 1 << 30):
+        pass

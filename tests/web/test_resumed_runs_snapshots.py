@@ -1,0 +1,117 @@
+"""A resumed run's workspace snapshots: numbered after every one the lost attempt stored, counted from the one its
+files were put back to; the lost attempt's announced snapshots stay, marked superseded as their events are, and are
+never the run's latest files; one it stored but never announced (its event was lost with the worker) is dropped."""
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from designer.models import Workflow
+from runtime import run_files
+from runtime.execution import reap_lost_runs
+from runtime.models import Run, RunEvent, RunStatus, WorkspaceBlob, WorkspaceSnapshot
+from runtime.recorder import persist_events
+from tests.web.test_runs_api import post, wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TWO_STEPS = """
+version: 1
+name: snapshots
+agents:
+  w: {description: writes, tools: [write]}
+steps:
+  - {id: first, agent: w}
+  - {id: second, agent: w, dependsOn: [first]}
+"""
+SCRIPT = {"replies": {
+    "first": [{"tool_calls": [{"name": "write", "arguments": {"path": "a.txt", "content": "a\n"}}]}, "one"],
+    "second": [{"tool_calls": [{"name": "write", "arguments": {"path": "b.txt", "content": "b\n"}}]}, "two"],
+}}
+
+
+@pytest.fixture(autouse=True)
+def workspaces(settings, tmp_path):
+    settings.WORKSPACES_DIR = tmp_path / "workspaces"
+
+
+def stored_snapshot(run: Run, number: int, label: str, files: dict[str, bytes], base: int | None) -> None:
+    manifest = {}
+    for path, data in files.items():
+        digest = hashlib.sha256(data).hexdigest()
+        WorkspaceBlob.objects.get_or_create(run=run, digest=digest, defaults={"data": data})
+        manifest[path] = [len(data), 0, digest]
+    WorkspaceSnapshot.objects.create(run=run, number=number, label=label, step_id=label, manifest=manifest,
+                                     files=len(files), base=base)
+
+
+def announced(seq: int, number: int, label: str) -> dict:
+    return {"type": "workspace_snapshot", "seq": seq, "stepId": label,
+            "data": {"snapshot": number, "label": label, "workspace": "run"}}
+
+
+def lost_in_the_second_step(owner_client, owner) -> Run:
+    """A run that finished `first` (snapshot 1), then in `second` stored snapshot 2 (announced) and 3 (its event
+    lost with the worker) and left files on disk, before its worker stopped beating."""
+    workflow = Workflow.objects.get(pk=post(owner_client, "/api/v1/workflows", {"source": TWO_STEPS}).json()["id"])
+    long_ago = timezone.now() - timedelta(hours=1)
+    run = Run.objects.create(owner=owner, workspace=workflow.workspace, workflow=workflow, version=workflow.latest(),
+                             script=SCRIPT, status=RunStatus.RUNNING, started_at=long_ago, heartbeat_at=long_ago)
+    stored_snapshot(run, 1, "first", {"a.txt": b"a\n"}, None)
+    stored_snapshot(run, 2, "second", {"a.txt": b"a\n", "lost.txt": b"lost\n"}, 1)
+    stored_snapshot(run, 3, "end", {"a.txt": b"a\n", "lost.txt": b"lost\n", "lost-too.txt": b"x"}, 2)
+    persist_events(run.pk, [
+        {"type": "workflow_start", "seq": 1, "data": {"total": 2}},
+        announced(2, 1, "first"),
+        {"type": "step_end", "seq": 3, "stepId": "first", "data": {"status": "completed", "content": "one"}},
+        {"type": "step_start", "seq": 4, "stepId": "second", "data": {}},
+        announced(5, 2, "second"),
+    ])
+    root = run_files.workspace_dir(run.pk)
+    root.mkdir(parents=True)
+    for name, data in (("a.txt", b"a\n"), ("lost.txt", b"lost\n"), ("lost-too.txt", b"x")):
+        (root / name).write_bytes(data)
+    return run
+
+
+def test_a_resumed_runs_snapshots_number_on_and_the_lost_attempts_are_superseded(owner_client, owner):
+    run = lost_in_the_second_step(owner_client, owner)
+
+    assert reap_lost_runs() == [str(run.pk)]
+    done = wait_for(owner_client, str(run.pk))
+
+    assert done["status"] == "completed", done["reason"]
+    snapshots = owner_client.get(f"/api/v1/runs/{run.pk}/workspace").json()["snapshots"]
+    by_number = {s["number"]: s for s in snapshots}
+    assert [s["number"] for s in snapshots] == sorted(by_number)
+    assert by_number[1]["superseded"] is False
+    assert by_number[2]["superseded"] is True and by_number[2]["label"] == "second"  # kept, as its event is
+    assert RunEvent.objects.get(run=run, seq=5).superseded
+    # The lost attempt's "end" (snapshot 3) was never announced: dropped, its number free; the run's own go after 2.
+    again = [s for s in snapshots if s["number"] > 2]
+    assert [s["label"] for s in again] == ["second"] and not again[0]["superseded"]
+    rerun = again[0]["number"]
+    diff = owner_client.get(f"/api/v1/runs/{run.pk}/workspace/snapshots/{rerun}/diff").json()
+    assert diff["base"] == 1 and [(c["path"], c["change"]) for c in diff["changes"]] == [("b.txt", "added")]
+    # The run's latest files are the resumed attempt's, on disk and in the database alike.
+    assert run_files.latest(run.pk).number == rerun
+    listed = owner_client.get(f"/api/v1/runs/{run.pk}/workspace/snapshots/{rerun}/files").json()["files"]
+    assert [f["path"] for f in listed] == ["a.txt", "b.txt"]
+    root = run_files.workspace_dir(run.pk)
+    assert sorted(p.name for p in root.iterdir()) == ["a.txt", "b.txt"]
+
+
+def test_a_resumed_run_that_changes_no_more_files_has_the_boundarys_as_its_latest(owner_client, owner):
+    run = lost_in_the_second_step(owner_client, owner)
+    Run.objects.filter(pk=run.pk).update(script={"replies": {**SCRIPT["replies"], "second": ["nothing to write"]}})
+
+    reap_lost_runs()
+    done = wait_for(owner_client, str(run.pk))
+
+    assert done["status"] == "completed", done["reason"]
+    assert run_files.latest(run.pk).number == 1  # not the superseded snapshot 2, which has lost.txt
+    zipped = owner_client.get(f"/api/v1/runs/{run.pk}/workspace.zip")
+    assert zipped.status_code == 200 and "workspace-1.zip" in zipped["Content-Disposition"]
