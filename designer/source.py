@@ -1,12 +1,16 @@
 """Turn workflow text (YAML or JSON) into a plain document, with positions.
 
 YAML is read as a stream of libyaml events and built here, not by a YAML
-library's constructor, for three reasons: anchors, aliases, tags and merge
-keys are refused at the event that carries them (so an alias bomb is refused
-before anything is expanded); duplicate keys are caught with their line; and
-every node's line and column is recorded under its JSON pointer so a
-diagnostic can point at the source. Plain scalars resolve by the YAML 1.2 core
-schema, as the reference runner reads them (``yes`` stays a string).
+library's constructor, for three reasons: anchors, aliases and merge keys
+(``<<``) are resolved as the reference runner's parser resolves them, each alias
+counted as the values it repeats while it is built (so an alias bomb stops at
+the value cap, never expanded further), and tags are refused; duplicate keys
+are caught with their line; and every node's line and column is recorded under
+its JSON pointer so a diagnostic can point at the source (content an alias or
+merge key repeats is placed at the alias). Plain scalars resolve by the YAML
+1.2 core schema, as the reference runner reads them (``yes`` stays a string).
+A file holds one document; empty documents after it (a trailing ``---``) are
+read past, as the reference runner reads only the first.
 
 Text and data alike are held to caps checked while reading, before anything recurses:
 size, depth, number of values, and only values a store and any JSON reader can hold
@@ -18,6 +22,7 @@ import json
 import math
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, Protocol
 
@@ -327,31 +332,42 @@ def _find_key(text: str, key: str) -> tuple[int | None, int | None]:
 
 
 class _EventBuilder:
+    """Builds the document from libyaml's events, resolving anchors, aliases and merge keys.
+
+    When the text has anchors, every event read is kept on a tape; an anchored node is
+    remembered as its stretch of the tape, and an alias reads that stretch again where it
+    stands (so each use is a new value, counted against the value cap as it is built: an alias
+    bomb stops at the cap, never expanded further). A node reached through an alias is placed
+    at the alias, where the repeated value enters the document.
+    """
+
     def __init__(self, text: str, max_values: int = MAX_VALUES):
         self.text = text
         self.positions: Positions = {}
         self.max_values = max_values
+        self.values = 0
+        self.tape: list[yaml.Event] = []
+        self.at = -1  # the tape index of the event last read
+        self.anchors: dict[str, tuple[int, int]] = {}  # anchor -> its node's stretch of the tape
+        self.open_anchors: set[str] = set()  # anchors whose node is still being read
+        self.targets: dict[int, tuple[int, int]] = {}  # an alias's tape index -> the stretch it named
+        self.replaying: list[Iterator[int]] = []
 
     def build(self) -> tuple[Any, Positions]:
         try:
-            events = yaml.parse(self.text, Loader=yaml.CSafeLoader)
-            self.events = iter(events)
+            events = iter(yaml.parse(self.text, Loader=yaml.CSafeLoader))
+            # Without an anchor in the text there is nothing to read again: no tape.
+            self._read = self._read_recorded if "&" in self.text else events.__next__
+            self.events = events
             self._expect(yaml.StreamStartEvent)
-            first = next(self.events)
+            first = self._read()
             if isinstance(first, yaml.StreamEndEvent):
                 return None, self.positions
             if not isinstance(first, yaml.DocumentStartEvent):
                 raise _Refused("syntax", "unexpected YAML structure", *_mark(first))
-            value = self._node(next(self.events), [], 0)
+            value = self._node(self._read(), "", 0)
             self._expect(yaml.DocumentEndEvent)
-            trailing = next(self.events)
-            if not isinstance(trailing, yaml.StreamEndEvent):
-                raise _Refused(
-                    "multiple_documents",
-                    "the file holds more than one YAML document; a workflow is one document",
-                    *_mark(trailing),
-                    hint="remove the `---` separator and what follows it",
-                )
+            self._end_of_stream()
             return value, self.positions
         except yaml.MarkedYAMLError as exc:
             problem = exc.problem or exc.context or "syntax error"
@@ -366,79 +382,191 @@ class _EventBuilder:
         except yaml.YAMLError as exc:
             raise _Refused("syntax", f"YAML error: {str(exc).splitlines()[0] if str(exc) else 'unreadable'}", None, None) from None
 
-    def _expect(self, kind: type[yaml.Event]) -> yaml.Event:
+    def _end_of_stream(self) -> None:
+        """After the document: the end, or empty documents only (``---`` and nothing after it, as the
+        reference runner reads one document and no more)."""
+        while True:
+            event = self._read()
+            if isinstance(event, yaml.StreamEndEvent):
+                return
+            content = self._read() if isinstance(event, yaml.DocumentStartEvent) else None
+            empty = isinstance(content, yaml.ScalarEvent) and content.value == "" and content.implicit[0] \
+                and not content.anchor and not content.tag
+            if not empty or not isinstance(self._read(), yaml.DocumentEndEvent):
+                raise _Refused(
+                    "multiple_documents",
+                    "the file holds more than one YAML document; a workflow is one document",
+                    *_mark(event),
+                    hint="remove the `---` separator and what follows it",
+                )
+
+    def _read_recorded(self) -> yaml.Event:
+        """The next event: from the text (kept on the tape), or from the tape while an alias is read again."""
+        if self.replaying:
+            self.at = next(self.replaying[-1])
+            return self.tape[self.at]
         event = next(self.events)
+        self.tape.append(event)
+        self.at = len(self.tape) - 1
+        return event
+
+    def _expect(self, kind: type[yaml.Event]) -> yaml.Event:
+        event = self._read()
         if not isinstance(event, kind):
             raise _Refused("syntax", "unexpected YAML structure", *_mark(event))
         return event
 
-    def _refuse_features(self, event: yaml.Event) -> None:
-        if isinstance(event, yaml.AliasEvent):
-            raise _Refused(
-                "yaml_alias",
-                f"YAML aliases (*{event.anchor}) are not allowed in workflows",
-                *_mark(event),
-                hint="write the value out in full; zenflow documents use no YAML-specific features",
-            )
-        anchor = getattr(event, "anchor", None)
-        if anchor:
-            raise _Refused(
-                "yaml_anchor",
-                f"YAML anchors (&{anchor}) are not allowed in workflows",
-                *_mark(event),
-                hint="remove the anchor; zenflow documents use no YAML-specific features",
-            )
+    def _refuse_tag(self, event: yaml.Event) -> None:
         tag = getattr(event, "tag", None)
         if tag and tag != "!":
             raise _Refused("yaml_tag", f"YAML tags ({tag}) are not allowed in workflows", *_mark(event), hint="remove the tag")
         if tag == "!":
             raise _Refused("yaml_tag", "YAML tags (!) are not allowed in workflows", *_mark(event), hint="remove the tag")
 
-    def _node(self, event: yaml.Event, path: list, depth: int) -> Any:
+    def _target(self, alias: yaml.AliasEvent) -> tuple[int, int]:
+        """The stretch of the tape an alias names: the node its anchor was last given to before it."""
+        if self.replaying:
+            return self.targets[self.at]
+        name = alias.anchor or ""
+        if name in self.open_anchors:
+            raise _Refused("yaml_alias", f"the alias *{name} is inside the value it names, which would never end",
+                           *_mark(alias), hint=f"move *{name} out of the value anchored &{name}")
+        if name not in self.anchors:
+            raise _Refused("yaml_alias", f"the alias *{name} names no anchor before it", *_mark(alias),
+                           hint=f"anchor a value with &{name} above this line, or write the value out")
+        self.targets[self.at] = self.anchors[name]
+        return self.anchors[name]
+
+    def _node(self, event: yaml.Event, ptr: str, depth: int, at: tuple[int, int] | None = None) -> Any:
+        """The value ``event`` starts, at JSON pointer ``ptr``; ``at``: where it is placed when an alias
+        brought it."""
         if depth > MAX_DEPTH:
             raise _Refused("too_deep", f"the document is nested more than {MAX_DEPTH} levels deep", *_mark(event))
-        if len(self.positions) >= self.max_values:
-            raise _Refused("too_large", f"the document holds more than {self.max_values:,} values", *_mark(event),
+        if isinstance(event, yaml.AliasEvent):
+            start, end = self._target(event)
+            self.replaying.append(iter(range(start + 1, end)))
+            self.at = start
+            try:
+                return self._node(self.tape[start], ptr, depth, at or _mark(event))
+            finally:
+                self.replaying.pop()
+        self.values += 1
+        if self.values > self.max_values:
+            raise _Refused("too_large", f"the document holds more than {self.max_values:,} values "
+                           "(an alias counts as the values it repeats)", *_mark(event),
                            hint="split it into included sub-workflows")
-        self._refuse_features(event)
-        self.positions[pointer(*path)] = _mark(event)
+        if getattr(event, "tag", None):
+            self._refuse_tag(event)
+        anchor = getattr(event, "anchor", None)
+        if anchor and not self.replaying:
+            start = self.at
+            self.open_anchors.add(anchor)
+            value = self._value(event, ptr, depth, at)
+            self.open_anchors.discard(anchor)
+            self.anchors[anchor] = (start, len(self.tape))
+            return value
+        return self._value(event, ptr, depth, at)
+
+    def _value(self, event: yaml.Event, ptr: str, depth: int, at: tuple[int, int] | None) -> Any:
+        self.positions[ptr] = at or _mark(event)
         if isinstance(event, yaml.ScalarEvent):
             try:
                 return _resolve_scalar(event)
             except _Refused as refused:
-                refused.diagnostic.path = pointer(*path)
+                refused.diagnostic.path = ptr
                 raise
         if isinstance(event, yaml.SequenceStartEvent):
             items: list[Any] = []
+            read = self._read
             while True:
-                child = next(self.events)
+                child = read()
                 if isinstance(child, yaml.SequenceEndEvent):
                     return items
-                items.append(self._node(child, path + [len(items)], depth + 1))
+                items.append(self._node(child, f"{ptr}/{len(items)}", depth + 1, at))
         if isinstance(event, yaml.MappingStartEvent):
-            mapping: dict[str, Any] = {}
-            while True:
-                key_event = next(self.events)
-                if isinstance(key_event, yaml.MappingEndEvent):
-                    return mapping
-                self._refuse_features(key_event)
-                if not isinstance(key_event, yaml.ScalarEvent):
-                    raise _Refused("invalid_key", "mapping keys must be plain strings", *_mark(key_event))
-                key = key_event.value
-                if key == "<<" and key_event.implicit[0]:
-                    raise _Refused("yaml_merge_key", "YAML merge keys (<<) are not allowed in workflows", *_mark(key_event),
-                                   hint="write the merged fields out in full")
-                if key_event.implicit[0] and not isinstance(_resolve_scalar(key_event), str):
-                    raise _Refused("invalid_key", f"mapping key {key!r} must be a string", *_mark(key_event), hint=f'quote it: "{key}"')
-                if key in mapping:
-                    line, column = _mark(key_event)
-                    raise _Refused("duplicate_key", f"duplicate key {key!r} (line {line})", line, column, hint="each key may appear once in a mapping")
-                child_path = path + [key]
-                value_event = next(self.events)
-                mapping[key] = self._node(value_event, child_path, depth + 1)
-                # A key's own position is more useful than its value's for messages.
-                self.positions[pointer(*child_path)] = _mark(key_event)
+            return self._mapping(ptr, depth, at)
         raise _Refused("syntax", "unexpected YAML structure", *_mark(event))
+
+    def _mapping(self, ptr: str, depth: int, at: tuple[int, int] | None) -> dict[str, Any]:
+        mapping: dict[str, Any] = {}
+        explicit: set[str] = set()  # keys written here, as opposed to merged in by `<<`
+        merged = False
+        read = self._read
+        while True:
+            key_event = read()
+            if isinstance(key_event, yaml.MappingEndEvent):
+                return mapping
+            if not isinstance(key_event, yaml.ScalarEvent):
+                self._refuse_tag(key_event)
+                raise _Refused("invalid_key", "mapping keys must be plain strings", *_mark(key_event))
+            if key_event.tag:
+                self._refuse_tag(key_event)
+            if key_event.anchor and not self.replaying:
+                self.anchors[key_event.anchor] = (self.at, self.at + 1)
+            key = key_event.value
+            if key_event.implicit[0]:
+                if key == "<<":
+                    if merged:
+                        line, column = _mark(key_event)
+                        raise _Refused("duplicate_key", f"duplicate merge key '<<' (line {line})", line, column,
+                                       hint="merge several mappings with one key: `<<: [*a, *b]`")
+                    merged = True
+                    self._merge_into(mapping, explicit, ptr, depth, at, at or _mark(key_event))
+                    continue
+                if not isinstance(_resolve_scalar(key_event), str):
+                    raise _Refused("invalid_key", f"mapping key {key!r} must be a string", *_mark(key_event), hint=f'quote it: "{key}"')
+            if key in explicit:
+                line, column = _mark(key_event)
+                raise _Refused("duplicate_key", f"duplicate key {key!r} (line {line})", line, column, hint="each key may appear once in a mapping")
+            explicit.add(key)
+            child = f"{ptr}/{_escape(key)}"
+            mapping[key] = self._node(read(), child, depth + 1, at)
+            # A key's own position is more useful than its value's for messages.
+            self.positions[child] = at or _mark(key_event)
+
+    def _merge_into(self, mapping: dict, explicit: set[str], ptr: str, depth: int, at: tuple[int, int] | None,
+                    key_at: tuple[int, int]) -> None:
+        """A merge key's value (a mapping, an alias of one, or a list of them): its keys join ``mapping``
+        unless written there; of several mappings, the first to give a key gives it."""
+        event = self._read()
+        sources = []
+        if isinstance(event, yaml.SequenceStartEvent) and not event.anchor:
+            self._refuse_tag(event)
+            while not isinstance(item := self._read(), yaml.SequenceEndEvent):
+                sources.append(self._merge_source(item, ptr, depth, at))
+        else:
+            sources.append(self._merge_source(event, ptr, depth, at))
+        for source, positions in sources:
+            taken = {f"{ptr}/{_escape(key)}" for key in source if key not in explicit and key not in mapping}
+            for key, value in source.items():
+                if key not in explicit and key not in mapping:
+                    mapping[key] = value
+            for place, mark in positions.items():
+                cut = place.find("/", len(ptr) + 1)
+                if (place[:cut] if cut != -1 else place) in taken:
+                    self.positions[place] = mark
+        for key in mapping:
+            if key not in explicit:
+                self.positions.setdefault(f"{ptr}/{_escape(key)}", key_at)
+
+    def _merge_source(self, event: yaml.Event, ptr: str, depth: int,
+                      at: tuple[int, int] | None) -> tuple[dict, Positions]:
+        """One mapping a merge key names, read at ``ptr`` with its positions kept apart."""
+        kept, self.positions = self.positions, {}
+        try:
+            value = self._node(event, ptr, depth, at)
+        finally:
+            positions, self.positions = self.positions, kept
+        if not isinstance(value, dict):
+            raise _Refused("yaml_merge_key", "a merge key (<<) takes a mapping, an alias of one, or a list of them, "
+                           f"not {_kind_name(type(value).__name__ if value is not None else 'empty')}", *_mark(event),
+                           hint="write `<<: *name` where &name anchors a mapping")
+        return value, positions
+
+
+def _escape(key: str) -> str:
+    """A key as one JSON pointer token (as :func:`designer.diagnostics.pointer` writes it)."""
+    return key.replace("~", "~0").replace("/", "~1") if "~" in key or "/" in key else key
 
 
 def _integer(value: str, event: _Scalar) -> int:

@@ -7,7 +7,9 @@ free-form maps keep their own key order.
 
 When the document came from text, pass that text as ``source``: nodes that are
 unchanged keep their comments (and their quoting), through ruamel.yaml's
-round-trip tree.
+round-trip tree. Anchors, aliases and merge keys of the source are not kept:
+the output spells every value out (as the document holds it, merged), so any
+YAML reader reads it the same.
 """
 from __future__ import annotations
 
@@ -113,9 +115,16 @@ def _merge(old: Any, new: Any) -> Any:
         if not new:
             seq.fa.set_flow_style()
         return seq
-    if old is not _MISSING and _same_scalar(old, new):
+    if old is not _MISSING and _same_scalar(old, new) and not _anchored(old):
         return old
     return _scalar(new)
+
+
+def _anchored(node: Any) -> bool:
+    """A scalar that carries a YAML anchor: reused, it would be written with its anchor, and as an alias
+    wherever else the source repeated it. Written afresh, the output is plain YAML."""
+    anchor = getattr(node, "anchor", None)
+    return getattr(anchor, "value", None) is not None
 
 
 def _match_items(old: CommentedSeq, new: list) -> dict[int, int]:

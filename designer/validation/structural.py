@@ -201,6 +201,8 @@ def _translate(error: ValidationError, document: Any, path: list) -> list[Diagno
     if keyword == "minimum":
         field = path[-1] if path else ""
         if field == "version":
+            if error.instance == 0 and path == ["version"]:
+                return [_version_zero()]
             return [diag("invalid_version", f"`version` must be 1, not {error.instance}", hint="use `version: 1` or leave it out")]
         return [diag("negative_value", f"{_name(path)} must be at least {error.validator_value}, not {error.instance}", hint=_minimum_hint(str(field)))]
 
@@ -221,6 +223,16 @@ def _translate(error: ValidationError, document: Any, path: list) -> list[Diagno
         return [diag("wrong_type", f"`forEach` must be a CEL expression (string) or a list, not {_describe(error.instance)}", cls="loop_validation")]
 
     return [diag("validation", f"{_name(path)}: {error.message}")]
+
+
+def _version_zero() -> Diagnostic:
+    """``version: 0``: zenflow's parser reads it as version 1, as if it were left out (a Go zero value), and
+    runs the workflow (parse_yaml_edge_cases_test.go, TestEdge_Version0AppliesDefault), so we accept it too;
+    but the schema's minimum is 1 and schema-based validators refuse it, so the author is told."""
+    return Diagnostic(code="version_zero", severity="warning", path="/version",
+                      message="`version: 0` is read as version 1, as zenflow's runner reads it; the format's schema "
+                              "asks for at least 1, so validators that check the schema refuse this file",
+                      hint="write `version: 1` or leave it out")
 
 
 def _duration(diag: Callable[..., Diagnostic], value: Any) -> Diagnostic:
