@@ -47,13 +47,16 @@ _has_openat2: bool | None = None
 
 
 def lexical(path: str) -> list[str]:
-    """The path's components, refusing what can never stay inside: empty, absolute, NUL, ``..`` above the root."""
+    """The path's components, refusing what can never stay inside: empty, absolute, NUL, ``..`` above the root.
+
+    POSIX names: a backslash or a colon is part of a name here (``a\\b`` and ``a:b`` are files an agent may make);
+    callers that take Windows-style paths from people (designer.folders) turn them into POSIX ones first."""
     if not isinstance(path, str) or not path.strip():
         raise Refused(errno.EINVAL, "the path is empty")
     if "\x00" in path:
         raise Refused(errno.EINVAL, f"path {path!r} contains a NUL byte")
-    name = path.replace("\\", "/")
-    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
+    name = path
+    if name.startswith("/"):
         raise Refused(errno.EXDEV, f"path {path!r} is absolute; only paths relative to the folder are allowed")
     parts: list[str] = []
     for part in name.split("/"):

@@ -197,3 +197,11 @@ def test_walk_of_a_deep_tree_holds_few_descriptors(tmp_path, kernel):
         most = max(most, len(os.listdir("/proc/self/fd")) - before)
     assert most <= 3
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_backslashes_and_colons_are_part_of_a_posix_name(tmp_path):
+    # An agent's file named `a\b` or `a:b` is that file, not `a/b` or an absolute Windows path.
+    (tmp_path / "a\\b").write_text("backslash")
+    (tmp_path / "a:b").write_text("colon")
+    assert beneath.read_beneath(tmp_path, "a\\b", max_bytes=100) == b"backslash"
+    assert beneath.read_beneath(tmp_path, "a:b", max_bytes=100) == b"colon"
