@@ -35,7 +35,7 @@ from accounts import mcp_servers
 from accounts.workspaces import Need
 from designer import tool_specs, workflows
 from designer.errors import BadRequest
-from runtime import runs
+from runtime import run_files, runs
 from runtime.checkpoints import Checkpoint
 from runtime.fork_points import ForkPoint, ForkPointError, locate, resolve, with_input
 from runtime.models import Run, RunEvent, RunStatus
@@ -181,14 +181,15 @@ def _text(event: dict, original: dict, text: str | None, run_id: str) -> str:
 
 
 def workspace_at(parent: Run, seq: int) -> dict | None:
-    """What the fork's files start from: the parent's workspace as its last snapshot at or before the point
-    left it (``{from_run, snapshot}``), else what the parent's own files started from."""
-    texts = RunEvent.objects.filter(run=parent, type="workspace_snapshot", seq__lte=seq, superseded=False) \
-        .order_by("-seq").values_list("event_json", flat=True)
-    for text in texts:
-        data = json.loads(text).get("data") or {}
-        if data.get("workspace", "run") == "run" and isinstance(data.get("snapshot"), int):
-            return {"from_run": str(parent.id), "snapshot": data["snapshot"]}
+    """What the fork's files start from: the parent's workspace as its last own snapshot at or before the point
+    left it (``{from_run, snapshot}``); at a point the parent itself inherited (a fork of a fork), its parent's
+    at that point; else what the parent's own files started from."""
+    number = run_files.snapshot_at(parent.id, seq)
+    if number is not None:
+        return {"from_run": str(parent.id), "snapshot": number}
+    if parent.parent_id is not None and seq <= parent.start_seq:
+        # Inherited events carry the grandparent's snapshot numbers: its files, not the parent's, were at that point.
+        return workspace_at(parent.parent, seq)
     return parent.workspace_seed
 
 

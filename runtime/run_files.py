@@ -82,9 +82,11 @@ def checked_seed(user, upload: str | None, earlier: Run | None) -> dict | None:
             raise BadRequest(f"workspace_upload: no upload {upload!r} of yours (uploads are kept for a day)")
         return {"upload": str(upload)}
     if earlier is not None:
-        if latest(earlier.id) is None:
+        last = latest(earlier.id)
+        if last is None:
             raise BadRequest(f"workspace_from_run: run {earlier.id} left no files")
-        return {"from_run": str(earlier.id)}
+        # Pinned to the files the caller could read now, not whatever that run holds when this one starts.
+        return {"from_run": str(earlier.id), "snapshot": last.number}
     return None
 
 
