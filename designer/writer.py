@@ -39,6 +39,8 @@ def canonical(document: Any) -> Any:
     if not isinstance(document, dict):
         return document
     doc = _ordered(document, DOCUMENT_FIELDS)
+    if type(doc.get("version")) is int and doc["version"] == 0:
+        doc["version"] = 1  # read as 1, as zenflow's runner reads it; written as 1 so what we export passes the schema
     if isinstance(doc.get("agents"), dict):
         doc["agents"] = {name: _ordered(a, AGENT_FIELDS) if isinstance(a, dict) else a for name, a in doc["agents"].items()}
     if isinstance(doc.get("steps"), list):

@@ -44,3 +44,10 @@ def test_a_version_zero_workflow_validates_and_runs_over_http(client, django_use
         assert time.time() < deadline
         time.sleep(0.05)
     assert run["status"] == "completed", run["reason"]
+
+
+def test_a_version_zero_document_is_exported_as_version_one():
+    from designer.writer import canonical, dump_yaml
+
+    exported = dump_yaml(canonical({"version": 0, "name": "v0", "steps": [{"id": "a", "instructions": "Go."}]}))
+    assert "version: 1" in exported and "version: 0" not in exported
