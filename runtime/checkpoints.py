@@ -5,12 +5,12 @@ A *boundary* is an event that closes something: ``step_end`` or
 iteration finished) and ``judge_verdict`` (a judged repeat-until round is only
 done once its judge has spoken). :func:`fold` reads events in ``seq`` order and
 returns the :class:`Checkpoint` after event N: what every finished step ended
-with, each loop's finished iterations (outputs, results, statuses, verdicts),
-its cumulative output so far and its end, and the budgets spent (tokens, cost,
-agent steps started). Nothing here asks a model or reads the engine: the events
-carry it all (:mod:`runtime.contract`), and the engine keeps the same state in
-:class:`runtime.engine.registry.RunState`, which a test holds equal to this fold
-at every boundary of every example.
+with, each loop's finished iterations (outputs, results, statuses, verdicts
+with what each judge spent), their outputs joined so far and the loop's end,
+and the budgets spent (tokens, cost, agent steps started). Nothing here asks a
+model or reads the engine: the events carry it all (:mod:`runtime.contract`),
+and the engine keeps the same state in :class:`runtime.engine.registry.RunState`,
+which a test holds equal to this fold at every boundary of every example.
 
 Rules the fold shares with the engine, so that both agree at every seq:
 
@@ -95,6 +95,15 @@ def step_entry(status: str, content: str | None, result: Any, error: str | None,
     return entry
 
 
+def _spent(entry: dict, tokens: dict | None, cost_usd: float | None) -> dict:
+    """``tokens`` and ``cost_usd`` on an entry, each only when its event carried it."""
+    if tokens is not None:
+        entry["tokens"] = dict(tokens)
+    if cost_usd is not None:
+        entry["cost_usd"] = cost_usd
+    return entry
+
+
 def iteration_entry(kind: str, key: int, status: str, content: str | None, result: Any, error: str | None,
                     item: Any = None) -> dict:
     entry: dict[str, Any] = {"index" if kind == "forEach" else "iteration": key, "status": status,
@@ -106,15 +115,16 @@ def iteration_entry(kind: str, key: int, status: str, content: str | None, resul
     return entry
 
 
-def verdict_entry(verdict: dict) -> dict:
-    """What a checkpoint keeps of a judge's verdict (the ``judge_verdict`` data without its timing)."""
+def verdict_entry(verdict: dict, tokens: dict | None = None) -> dict:
+    """What a checkpoint keeps of a judge's verdict (the ``judge_verdict`` data without its timing, with what
+    the judge spent: the event's ``tokens`` and its data's ``cost_usd``)."""
     out = {k: verdict.get(k) for k in ("done", "reason", "failed_open", "content")}
     out["failed_open"] = bool(out["failed_open"])
     if verdict.get("error"):
         out["error"] = verdict["error"]
     if "result" in verdict and verdict["result"] is not None:
         out["result"] = verdict["result"]
-    return out
+    return _spent(out, tokens, verdict.get("cost_usd"))
 
 
 def cumulative(iterations: list[dict]) -> str:
@@ -133,7 +143,9 @@ class Checkpoint:
 
     ``steps``: namespaced step id -> ``{status, content, result, blocked, error?, tokens?, cost_usd?}``.
     ``loops``: loop step path -> ``{kind, iterations: [...], cumulative, end}``; each iteration
-    ``{iteration|index, item?, status, content, result, error?, verdict?}``; ``end`` is the
+    ``{iteration|index, item?, status, content, result, error?, verdict?}`` (the verdict with what the judge
+    spent: ``tokens?``, ``cost_usd?``); ``cumulative`` joins the completed iterations' outputs
+    (what a page shows while the loop runs: the loop's own output is its ``end.content``); ``end`` is the
     ``loop_end`` data (``rounds_completed``, ``broke_early``, ``break_reason``, ``content`` ...) or None.
     ``spent``: ``{tokens: {prompt, completion, total}, cost_usd, steps_started, unpriced_models}``.
     """
@@ -256,7 +268,7 @@ class Fold:
         elif kind == "judge_verdict":
             entry = self.loops.get(path, ("repeat-until", {}, None))[1].get(int(data.get("iteration") or 0))
             if entry is not None:
-                entry["verdict"] = verdict_entry(data)
+                entry["verdict"] = verdict_entry(data, event.get("tokens"))
         elif kind == "loop_end":
             _, iterations, _ = self.loops.get(path, ("", {}, None))
             self.loops[path] = (data.get("loop_type") or "repeat-until", iterations, dict(data))

@@ -133,7 +133,9 @@ class StepEndData(_Open):
     result: Any = None
     attempts: Optional[int] = None
     reason: Optional[str] = None     # dependency_failed / dependency_cancelled: it ended because of a dependency
-    cost_usd: Optional[float] = None  # an agent step: what its replies cost (absent when none had a price)
+    # What the step's replies cost (absent when none had a price): an agent step's own; a loop's, all its
+    # iterations' and judges'; an include's, the included workflow's. The envelope's tokens count the same.
+    cost_usd: Optional[float] = None
 
 
 class StepSkippedData(_Open):
@@ -214,6 +216,7 @@ class JudgeVerdictData(_Open):
     duration_ms: Optional[float] = None
     error: Optional[str] = None
     result: Any = None              # the judge's submit_result, when it gave a valid one
+    cost_usd: Optional[float] = None  # what the judge's replies cost (the envelope's tokens count the same)
 
 
 class LoopEndData(_Open):

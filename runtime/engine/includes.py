@@ -5,6 +5,15 @@ uses :class:`FileResolver` (paths relative to the including file); the web app
 passes one that reads saved workflows. The sub-workflow's agents merge into
 the run's (the same name with a different definition is an error), its step
 ids become ``<include-step>.<inner>``, and includes nest at most 5 deep.
+
+What the include step ends with, as upstream's runner gives it: the outputs of
+its own ``dependsOn`` reach the prompts of the included workflow's root steps
+(those without ``dependsOn``); its ``content`` and ``result`` are those of the
+included workflow's last completed step (document order), the result with
+``innerSteps`` added: ``{"<include>.<inner>": {content, status}}`` for every
+step of the included workflow (ids as the include step's own scope writes them) (a result that is not an object is kept under
+``result``; a failed include has no result). Its ``step_end`` carries what the
+included workflow's steps spent (each of them records its whole subtree's).
 """
 from __future__ import annotations
 
@@ -14,9 +23,10 @@ from pathlib import Path
 from designer.documents import MAX_DOCUMENT_BYTES, load_source
 from runtime.engine.context import MAX_INCLUDE_DEPTH, RunContext, Scope, StepError
 from runtime.engine.folder import FolderRefused, Missing, RunFolder
-from runtime.engine.state import Outcome
-from runtime.engine.summary import summarize
+from runtime.engine.state import COMPLETED, Outcome
+from runtime.engine.summary import last_completed, summarize
 from runtime.engine.toolcalls import unknown_tools_message, warn_untooled
+from runtime.prompting import StepOutput
 
 
 class MissingInclude(StepError):
@@ -62,7 +72,10 @@ async def resolve(ctx: RunContext, ref: str, base_dir: Path | None) -> tuple[dic
     return found
 
 
-async def run_include(ctx: RunContext, scope: Scope, step: dict, path: str) -> Outcome:
+async def run_include(ctx: RunContext, scope: Scope, step: dict, path: str,
+                      deps: list[StepOutput]) -> tuple[Outcome, dict]:
+    """Run the included workflow as a scope under ``path``; ``deps``: the outputs of the step's ``dependsOn``.
+    Returns its outcome and what its steps spent (``{"tokens", "cost_usd"}``)."""
     ref = step["include"]
     depth = scope.include_depth + 1
     if depth > MAX_INCLUDE_DEPTH:
@@ -83,6 +96,16 @@ async def run_include(ctx: RunContext, scope: Scope, step: dict, path: str) -> O
     await warn_untooled(ctx, added)
     sub = Scope(prefix=path, steps=document.get("steps") or [], base_dir=base_dir,
                 includes=document.get("includes") or {}, include_depth=depth, variables={},
-                concurrency=scope.concurrency)
+                concurrency=scope.concurrency, outer_deps=deps)
     outcomes = await ctx.run_scope(ctx, sub)
-    return summarize(sub.steps, outcomes)
+    outcome = summarize(sub.steps, outcomes)
+    spent = ctx.state.spent_by([sub.ns(s["id"]) for s in sub.steps])  # steps a checkpoint brought included
+    if outcome.status != COMPLETED:
+        return outcome, spent
+    inner_steps = {f"{step['id']}.{s['id']}": {"content": outcomes[s["id"]].content, "status": outcomes[s["id"]].status}
+                   for s in sub.steps if s["id"] in outcomes}
+    last = last_completed(sub.steps, outcomes)
+    own = last.result if last is not None else None
+    result = {**own, "innerSteps": inner_steps} if isinstance(own, dict) else \
+        {**({"result": own} if own is not None else {}), "innerSteps": inner_steps}
+    return Outcome(COMPLETED, outcome.content, result), spent

@@ -25,6 +25,28 @@ rules checked after ``until`` and before the judge (``break_reason: policy``
 with ``stop_rule``), and an iteration error policy: ``abort`` (default),
 ``retry`` (counts toward ``maxIterations``) or ``skip``.
 
+What the loop step ends with, as upstream's runner gives it:
+
+* forEach: ``content`` is the last completed item's (in item order, whatever
+  ``outputMode`` says) and ``result`` is ``{iterations: [{id: "loop[i]", index,
+  item, content, status}, ...]}`` for every item, readable from CEL
+  (``steps.loop.result.iterations[0].content``); an item that gave a structured
+  result or failed also has ``result`` or ``error`` there (ours).
+* repeat-until, ``outputMode: last`` (the default): the last completed
+  iteration's output, that is its last completed inner step's (document order).
+* repeat-until, ``outputMode: cumulative``: every completed round as
+  ``## Iteration N`` (one-based) followed by its output, or, with inner steps,
+  by ``### <inner id>`` and that step's content for each inner step in document
+  order, each block ending in a blank line; after a round the judge answered
+  (without failing open) with text, ``## Judge Feedback (Iteration N)`` and that
+  text. Steps that depend on such a loop get its output whole in their prompts
+  (no per-dependency cut: :func:`runtime.engine.steps.step_outputs`).
+
+The loop step's ``step_end`` carries the tokens (and cost) of all its
+iterations and judges: the sum, made when the loop ends, of what its
+iterations' steps recorded (rounds a checkpoint brought included) and what
+each ``judge_verdict`` says its judge spent (:func:`loop_spent`).
+
 Both emit ``iteration_start`` / ``iteration_end`` and finish with ``loop_end``
 (``rounds_completed``, ``broke_early``, ``break_reason``, ``content``).
 ``broke_early`` is true whenever a stop signal, a failure or a stop ended the
@@ -38,8 +60,9 @@ import asyncio
 from collections.abc import Mapping
 
 from designer.cel import CelError, evaluate_async
-from runtime.checkpoints import CUMULATIVE_SEPARATOR, iteration_prefix
+from runtime.checkpoints import JUDGE_STEP, iteration_prefix
 from runtime.engine.agent import run_judge
+from runtime.engine.cel_words import describe
 from runtime.engine.context import RunContext, Scope, duration, iteration_record
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, LoopMeta, Outcome
 from runtime.engine.summary import summarize
@@ -108,6 +131,25 @@ async def _iteration_end(ctx: RunContext, path: str, kind: str, key: int, out: O
     await ctx.emitter.emit("iteration_end", step_id=path, duration=max(ctx.active_time() - began, 0.0), data=data)
 
 
+def _cost(cost: float | None) -> dict:
+    return {"cost_usd": cost} if cost is not None else {}
+
+
+def loop_spent(ctx: RunContext, step: dict, path: str) -> dict:
+    """What the loop's iterations spent: each one's own steps (an agent, loop or include step records what its
+    whole subtree spent) and each round's judge. Taken from the run's state when the loop ends: rounds a
+    checkpoint brought count as they were, and an iteration run again counts its last attempt."""
+    kind = FOREACH if "forEach" in step["loop"] else REPEAT
+    record = ctx.state.loops.get(path)
+    if record is None:
+        return ctx.state.spent_by([], [])
+    inner = step["loop"].get("steps")
+    names = [f".{s['id']}" for s in inner] if inner else [""]
+    paths = [iteration_prefix(path, key, kind) + name for key in record.iterations for name in names]
+    verdicts = [e["verdict"] for e in record.iterations.values() if e.get("verdict")]
+    return ctx.state.spent_by(paths, verdicts)
+
+
 def _completed(outputs: list[Outcome]) -> int:
     return sum(1 for o in outputs if o.status == COMPLETED)
 
@@ -116,14 +158,55 @@ async def _finish(ctx: RunContext, path: str, kind: str, meta: LoopMeta, content
     await ctx.emitter.emit("loop_end", step_id=path, data=ctx.state.finish_loop(path, kind, meta, content))
 
 
-def _content(mode: str | None, contents: list[str]) -> str:
-    if mode == "cumulative":
-        return CUMULATIVE_SEPARATOR.join(contents)
-    return contents[-1] if contents else ""
+def _last(outputs: list[Outcome]) -> str:
+    """The last completed output (``outputMode: last``, and a forEach's content in either mode)."""
+    for out in reversed(outputs):
+        if out is not None and out.status == COMPLETED:
+            return out.content
+    return ""
+
+
+def _round_text(number: int, out: Outcome, inner: list[dict] | None, inner_outs: Mapping[str, Outcome]) -> str:
+    """One completed round of a cumulative repeat-until, as upstream's runner writes it."""
+    if not inner:
+        return f"## Iteration {number + 1}\n{out.content}\n\n"
+    parts = [f"## Iteration {number + 1}\n"]
+    for s in inner:
+        done = inner_outs.get(s["id"])
+        if done is not None:
+            parts.append(f"### {s['id']}\n{done.content}\n\n")
+    return "".join(parts)
+
+
+def _feedback_text(number: int, verdict: dict | None) -> str:
+    """The judge's words on a round in a cumulative output: only from a judge that answered, and said something."""
+    if verdict is None or verdict.get("failed_open") or not verdict.get("content"):
+        return ""
+    return f"## Judge Feedback (Iteration {number + 1})\n{verdict['content']}\n\n"
+
+
+def _iterations(step_id: str, finished: list[Outcome], items: list) -> dict:
+    """A forEach step's result: every item's id, index, item, content and status (and result or error)."""
+    listed = []
+    for i, out in enumerate(finished):
+        entry = {"id": f"{step_id}[{i}]", "index": i, "item": items[i], "content": out.content, "status": out.status}
+        if out.result is not None:
+            entry["result"] = out.result
+        if out.status == FAILED and out.error:
+            entry["error"] = out.error
+        listed.append(entry)
+    return {"iterations": listed}
 
 
 async def run_foreach(ctx: RunContext, scope: Scope, step: dict, path: str, items: list,
-                      deps: list[StepOutput]) -> Outcome:
+                      deps: list[StepOutput]) -> tuple[Outcome, dict]:
+    """Run every item; the loop's outcome and what its items spent (``{"tokens", "cost_usd"}``)."""
+    outcome = await _foreach(ctx, scope, step, path, items, deps)
+    return outcome, loop_spent(ctx, step, path)
+
+
+async def _foreach(ctx: RunContext, scope: Scope, step: dict, path: str, items: list,
+                   deps: list[StepOutput]) -> Outcome:
     loop = step["loop"]
     emit = ctx.emitter.emit
     n = len(items)
@@ -143,18 +226,20 @@ async def run_foreach(ctx: RunContext, scope: Scope, step: dict, path: str, item
     # A fork may bring an item to run with an edited value instead (runtime.fork_points).
     seeded = ctx.state.loops.get(path)
     edited: dict[int, object] = {}
+    ran = list(items)  # the item each iteration ran with (a fork may have edited one)
     for i, entry in sorted(seeded.iterations.items()) if seeded is not None else []:
         if entry["status"] == PENDING_INPUT:
-            edited[i] = entry.get("item")
+            edited[i] = ran[i] = entry.get("item")
             continue
         if i >= n or entry["status"] not in (COMPLETED, FAILED):
             continue
         records[i] = Outcome(entry["status"], entry["content"], entry["result"], entry.get("error"))
+        ran[i] = entry.get("item", items[i])
         if entry["status"] == FAILED and on_error != "skip" and not failure:
             failure.append(i)
 
     async def iteration(i: int) -> Outcome:
-        item = edited[i] if i in edited else items[i]
+        item = ran[i]
         prefix = f"{path}[{i}]"
         view = LoopView(loop_id=path, kind="forEach", iteration=i, item=item, has_item=True)
         iscope = _iteration_scope(ctx, scope, step, prefix, {"item": item, "index": i}, view, deps)
@@ -202,12 +287,11 @@ async def run_foreach(ctx: RunContext, scope: Scope, step: dict, path: str, item
         raise
     finished = [r if r is not None else Outcome(CANCELLED, error="not started: an earlier iteration failed") for r in records]
     done = sum(1 for r in finished if r.status == COMPLETED)
-    contents = [r.content for r in finished if r.status == COMPLETED]
+    result = _iterations(step["id"], finished, ran)
     if n and not done and not failure:
         await _finish(ctx, path, FOREACH, LoopMeta(0, True, "failed"), "")
-        return Outcome(FAILED, "", [r.result for r in finished], error="every item failed")
-    content = _content(loop.get("outputMode"), contents)
-    result = [r.result for r in finished]
+        return Outcome(FAILED, "", result, error="every item failed")
+    content = _last(finished)
     if failure:
         i = failure[0]
         await _finish(ctx, path, FOREACH, LoopMeta(done, True, "failed"), content)
@@ -237,21 +321,34 @@ def _finished_rounds(ctx: RunContext, path: str, judged: bool) -> list[tuple[Out
 
 async def _ask_judge(ctx: RunContext, scope: Scope, step: dict, path: str, it: int, max_iterations: int,
                      history: list[IterationRecord]) -> dict:
-    """Ask the loop's judge about iteration ``it``; record and announce its verdict."""
+    """Ask the loop's judge about iteration ``it``; record and announce its verdict with what the judge spent."""
     asked = ctx.active_time()
-    verdict = await run_judge(ctx, scope, step, path, it, max_iterations, history)
+    judge_path = f"{path}.{it}.{JUDGE_STEP}"
+    ctx.state.tally(judge_path)
+    try:
+        verdict = await run_judge(ctx, scope, step, path, it, max_iterations, history)
+    finally:
+        tokens, cost = ctx.state.untally(judge_path)
     judged_ms = round(max(ctx.active_time() - asked, 0.0) * 1000, 3)
-    ctx.state.judged(path, it, verdict)  # no await between the record and its event
-    await ctx.emitter.emit("judge_verdict", step_id=path, agent=step["loop"]["untilAgent"],
+    ctx.state.judged(path, it, {**verdict, **_cost(cost)}, tokens)  # no await between the record and its event
+    await ctx.emitter.emit("judge_verdict", step_id=path, agent=step["loop"]["untilAgent"], tokens=tokens,
                            data={"iteration": it, "done": verdict["done"], "reason": verdict["reason"],
                                  "duration_ms": judged_ms, "failed_open": verdict["failed_open"],
                                  "content": verdict["content"],
                                  **({"error": verdict["error"]} if verdict.get("error") else {}),
-                                 **({"result": verdict["result"]} if verdict.get("result") is not None else {})})
+                                 **({"result": verdict["result"]} if verdict.get("result") is not None else {}),
+                                 **_cost(cost)})
     return verdict
 
 
-async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str, deps: list[StepOutput]) -> Outcome:
+async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
+                           deps: list[StepOutput]) -> tuple[Outcome, dict]:
+    """Run rounds until a stop signal; the loop's outcome and what its rounds and their judges spent."""
+    outcome = await _repeat_until(ctx, scope, step, path, deps)
+    return outcome, loop_spent(ctx, step, path)
+
+
+async def _repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str, deps: list[StepOutput]) -> Outcome:
     loop = step["loop"]
     emit = ctx.emitter.emit
     max_iterations = int(loop["maxIterations"])
@@ -259,6 +356,8 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
     judge = loop.get("untilAgent")
     delay = duration(loop.get("delay"))
     inner = loop.get("steps")
+    cumulative = loop.get("outputMode") == "cumulative"
+    chunks: list[str] = []  # the cumulative output, round by round (and the judge's feedback)
     history: list[IterationRecord] = []
     outputs: list[Outcome] = []
     feedback: dict | None = None
@@ -309,6 +408,8 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
                     history.append(iteration_record(it, out))
                 continue
             record = iteration_record(it, out)
+            if cumulative:
+                chunks.append(_round_text(it, out, inner, inner_outs))
             if until:
                 variables = {**scope.variables, "iteration": it}
                 if inner:
@@ -321,7 +422,7 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
                         raise CelError(f"until must give a bool, got {type(fired).__name__}")
                 except CelError as exc:
                     history.append(record)
-                    reason, error = "failed", f"until: {exc}"
+                    reason, error = "failed", describe("until", until, variables, str(exc))
                     break
                 if fired:
                     history.append(record)
@@ -339,6 +440,8 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
                     verdict = await _ask_judge(ctx, scope, step, path, it, max_iterations, history + [record])
                 record.verdict = verdict
                 feedback = verdict
+                if cumulative:
+                    chunks.append(_feedback_text(it, verdict))
                 if verdict["done"] is True:
                     history.append(record)
                     reason = "judge"
@@ -346,9 +449,9 @@ async def run_repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str,
             history.append(record)
     except asyncio.CancelledError:
         await _finish(ctx, path, REPEAT, LoopMeta(_completed(outputs), True, "stopped"),
-                      _content(loop.get("outputMode"), [o.content for o in outputs if o.status == COMPLETED]))
+                      "".join(chunks) if chunks else _last(outputs))
         raise
-    content = _content(loop.get("outputMode"), [o.content for o in outputs if o.status == COMPLETED])
+    content = "".join(chunks) if chunks else _last(outputs)
     good = [o for o in outputs if o.status == COMPLETED]
     result = good[-1].result if good else (outputs[-1].result if outputs else None)
     if not reason and outputs and not good:

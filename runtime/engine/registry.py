@@ -4,9 +4,18 @@
 and writes a scope's outcomes through :class:`ScopeOutcomes`, a view keyed by
 the scope's own step ids; loops record each finished iteration, the judge's
 verdict and the loop's end; the agent runner records tokens, cost and agent
-steps started. Each record is made right before the event that announces it is
-emitted, with no ``await`` between, so the state at an event's ``seq`` is the
-state :func:`runtime.checkpoints.fold` rebuilds from the events up to it.
+steps started.
+
+Every finished step keeps what it spent (``usage``: an agent step its
+replies, a loop or include step its whole subtree), so a loop or include sums
+its own steps' when it ends (:meth:`RunState.spent_by`). A judge is no step: what
+it spends is *tallied* while it runs (:meth:`RunState.tally`: every
+``agent_turn`` response at or under the tallied path adds its tokens and cost as
+the event is stamped, :meth:`RunState.observe`) and kept on its verdict.
+
+Each record is made right before the event that announces it is emitted,
+with no ``await`` between, so the state at an event's ``seq`` is the state
+:func:`runtime.checkpoints.fold` rebuilds from the events up to it.
 :meth:`RunState.snapshot` gives that state as a :class:`~runtime.checkpoints.Checkpoint`;
 ``on_boundary`` (tests, tools) gets one at every boundary as it is emitted.
 """
@@ -55,6 +64,7 @@ class RunState:
         self.steps_started = 0
         self.unpriced_models: set[str] = set()
         self.on_boundary: Callable[[Checkpoint], None] | None = None
+        self.tallies: dict[str, list] = {}          # path -> [prompt, completion, cost or None] (see tally)
 
     # -- steps -------------------------------------------------------------------
     def finish_step(self, path: str, outcome: Outcome, tokens: dict | None = None, cost_usd: float | None = None) -> None:
@@ -109,11 +119,12 @@ class RunState:
         self.loop(path, kind).iterations[key] = iteration_entry(kind, key, outcome.status, outcome.content,
                                                                 outcome.result, outcome.error, item)
 
-    def judged(self, path: str, iteration: int, verdict: dict) -> None:
-        """Record the judge's verdict on an iteration; call it right before ``judge_verdict``."""
+    def judged(self, path: str, iteration: int, verdict: dict, tokens: dict | None = None) -> None:
+        """Record the judge's verdict on an iteration (``verdict`` the ``judge_verdict`` data, ``tokens``
+        its envelope's); call it right before ``judge_verdict``."""
         entry = self.loop(path, "repeat-until").iterations.get(iteration)
         if entry is not None:
-            entry["verdict"] = verdict_entry(verdict)
+            entry["verdict"] = verdict_entry(verdict, tokens)
 
     def finish_loop(self, path: str, kind: str, meta: LoopMeta, content: str) -> dict:
         """Record the loop's end; returns the ``loop_end`` data to emit right after."""
@@ -133,6 +144,59 @@ class RunState:
             self.unpriced_models.add(model)
         else:
             self.cost_usd += cost
+
+    # -- what was spent -----------------------------------------------------------------
+    def spent_by(self, paths, verdicts=()) -> dict:
+        """``{"tokens": {prompt, completion, total}, "cost_usd"}`` the finished steps ``paths`` (those of them
+        that recorded it) and the judges of ``verdicts`` spent; the cost None when nothing had a price."""
+        tally: list = [0, 0, None]
+        usage = self.usage
+        for path in paths:
+            found = usage.get(path)
+            if found is not None:
+                _add(tally, found[0], found[1])
+        for verdict in verdicts:
+            _add(tally, verdict.get("tokens"), verdict.get("cost_usd"))
+        return {"tokens": {"prompt": tally[0], "completion": tally[1], "total": tally[0] + tally[1]},
+                "cost_usd": tally[2]}
+
+    def spent_within(self, path: str) -> dict:
+        """What the finished steps directly under ``path`` spent (an include's, when it did not finish)."""
+        head = path + "."
+        return self.spent_by([p for p in self.usage if p.startswith(head) and "." not in p[len(head):]
+                              and "[" not in p[len(head):]])
+
+    def tally(self, path: str) -> None:
+        """Start counting what is spent at or under ``path`` (again from zero when it was counted)."""
+        self.tallies[path] = [0, 0, None]
+
+    def untally(self, path: str) -> tuple[dict | None, float | None]:
+        """Stop counting for ``path``; (tokens ``{prompt, completion, total}``, cost or None when no reply
+        had a price); (None, None) when it was not counted."""
+        found = self.tallies.pop(path, None)
+        if found is None:
+            return None, None
+        return {"prompt": found[0], "completion": found[1], "total": found[0] + found[1]}, found[2]
+
+    def _count(self, event: dict) -> None:
+        """An ``agent_turn`` response's tokens and cost to every open tally at or above its step (hot: once a reply)."""
+        path = event.get("stepId")
+        if not path:
+            return
+        tokens = event["tokens"]
+        prompt, completion = tokens.get("prompt") or 0, tokens.get("completion") or 0
+        cost = (event.get("data") or {}).get("cost_usd")
+        tallies = self.tallies
+        end = len(path)
+        while end > 0:  # the path itself, then every step or iteration it lies in
+            found = tallies.get(path[:end])
+            if found is not None:
+                found[0] += prompt
+                found[1] += completion
+                if cost is not None:
+                    found[2] = (found[2] or 0.0) + cost
+            dot, bracket = path.rfind(".", 0, end), path.rfind("[", 0, end)
+            end = dot if dot > bracket else bracket
 
     # -- checkpoints -------------------------------------------------------------------
     def seed(self, checkpoint: Checkpoint) -> None:
@@ -174,9 +238,20 @@ class RunState:
         return Checkpoint(seq=seq, steps=steps, loops=loops, spent=spent)
 
     def observe(self, event: dict) -> None:
-        """Called as each event is stamped: a checkpoint for ``on_boundary`` when it closes a boundary."""
+        """Called as each event is stamped: a reply's spend to the open tallies it lies under; a checkpoint
+        for ``on_boundary`` when the event closes a boundary."""
+        if self.tallies and event["type"] == "agent_turn" and "tokens" in event:
+            self._count(event)
         if self.on_boundary is not None and boundary_of(event) is not None:
             self.on_boundary(self.snapshot(event["seq"]))
+
+
+def _add(tally: list, tokens: dict | None, cost_usd: float | None) -> None:
+    if tokens:
+        tally[0] += int(tokens.get("prompt") or 0)
+        tally[1] += int(tokens.get("completion") or 0)
+    if cost_usd is not None:
+        tally[2] = (tally[2] or 0.0) + cost_usd
 
 
 def _copy(entry: dict) -> dict:

@@ -5,6 +5,14 @@ or an include (see :mod:`runtime.engine.includes`). ``timeout`` bounds one
 attempt (on a loop, all its iterations together); ``options.stepTimeout`` is
 the default for agent steps, including each step inside a loop iteration.
 ``retries`` re-run the whole step, so a loop restarts at iteration 0.
+
+A loop's ``step_end`` carries the tokens (and cost) its last attempt's
+iterations and judges spent; an include's, what every attempt of the included
+workflow spent (as upstream's runner counts them); an agent step's, its last
+attempt's replies. A dependency that is a
+cumulative repeat-until reaches its dependents' prompts whole (upstream's
+``PreserveContent``). A ``condition`` or ``forEach`` expression that cannot be
+evaluated fails the step with a sentence naming it (:mod:`~runtime.engine.cel_words`).
 """
 from __future__ import annotations
 
@@ -14,9 +22,10 @@ from typing import Any
 
 from designer.cel import CelError, evaluate_async
 from runtime.engine.agent import run_agent_step
+from runtime.engine.cel_words import describe
 from runtime.engine.context import DEADLINES, RunContext, Scope, StepError, duration
 from runtime.engine.includes import run_include
-from runtime.engine.loops import run_foreach, run_repeat_until
+from runtime.engine.loops import loop_spent, run_foreach, run_repeat_until
 from runtime.engine.state import CANCELLED, FAILED, SKIPPED, Outcome
 from runtime.events import format_duration
 from runtime.prompting import StepOutput
@@ -27,18 +36,30 @@ def cel_variables(scope: Scope, outcomes: Mapping[str, Outcome], **extra: Any) -
     return {"steps": {k: v.cel() for k, v in outcomes.items()}, **scope.variables, **extra}
 
 
-def step_outputs(ids, outcomes: Mapping[str, Outcome]) -> list[StepOutput]:
-    return [StepOutput(i, outcomes[i].status, outcomes[i].content, outcomes[i].result) for i in ids if i in outcomes]
+def keeps_whole_output(step: dict) -> bool:
+    """A cumulative repeat-until: its output reaches the steps after it uncut (upstream's ``PreserveContent``)."""
+    loop = step.get("loop")
+    return isinstance(loop, dict) and "forEach" not in loop and loop.get("outputMode") == "cumulative"
+
+
+def step_outputs(ids, outcomes: Mapping[str, Outcome], steps: list[dict] | None = None) -> list[StepOutput]:
+    """The outputs of the steps ``ids`` that finished; ``steps``: their scope's steps, for which are kept whole."""
+    if not ids:
+        return []
+    whole = {s["id"] for s in steps if keeps_whole_output(s)} if steps else set()
+    return [StepOutput(i, outcomes[i].status, outcomes[i].content, outcomes[i].result, preserve=i in whole)
+            for i in ids if i in outcomes]
 
 
 async def loop_items(scope: Scope, step: dict, outcomes: Mapping[str, Outcome]) -> list:
     source = step["loop"]["forEach"]
     if isinstance(source, list):
         return source
+    variables = cel_variables(scope, outcomes)
     try:
-        value = await evaluate_async(source, cel_variables(scope, outcomes))
+        value = await evaluate_async(source, variables)
     except CelError as exc:
-        raise StepError(f"forEach: {exc}") from None
+        raise StepError(describe("forEach", source, variables, str(exc))) from None
     if not isinstance(value, list):
         kind = {dict: "a map", str: "a string", bool: "a bool", type(None): "null"}.get(type(value), type(value).__name__)
         raise StepError(f"forEach must give a list, but {source!r} gave {kind}")
@@ -52,12 +73,14 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
     path = path or scope.ns(step["id"])
     deps = step.get("dependsOn") or []
     if step.get("condition"):
+        variables = cel_variables(scope, outcomes, content="")
         try:
-            value = await evaluate_async(step["condition"], cel_variables(scope, outcomes, content=""))
+            value = await evaluate_async(step["condition"], variables)
             if not isinstance(value, bool):
                 raise CelError(f"condition must give a bool, got {type(value).__name__}")
         except CelError as exc:
-            return await _fail_before_start(ctx, path, index, total, f"condition: {exc}")
+            return await _fail_before_start(ctx, path, index, total,
+                                            describe("condition", step["condition"], variables, str(exc)))
         if not value:
             ctx.state.finish_step(path, Outcome(SKIPPED))
             await emit("step_skipped", step_id=path, message="condition is false",
@@ -83,7 +106,7 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
     agent_name = (step.get("agent") or "default") if kind == "agent" else None
     await emit("step_start", step_id=path, agent=agent_name, data=start)
 
-    dep_outputs = step_outputs(deps, outcomes) or (scope.outer_deps if not deps else [])
+    dep_outputs = step_outputs(deps, outcomes, scope.steps) or (scope.outer_deps if not deps else [])
     timeout = duration(step.get("timeout")) or (ctx.step_timeout if kind == "agent" else None)
     retries = step.get("retries") or 0
     started = ctx.active_time()
@@ -97,14 +120,17 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
                                        outcomes)
             return await run_agent_step(ctx, scope, step, path, dep_outputs, earlier)
         if kind == "include":
-            return await run_include(ctx, scope, step, path), None
+            return await run_include(ctx, scope, step, path, dep_outputs)
         if items is not None:
-            return await run_foreach(ctx, scope, step, path, items, dep_outputs), None
-        return await run_repeat_until(ctx, scope, step, path, dep_outputs), None
+            return await run_foreach(ctx, scope, step, path, items, dep_outputs)
+        return await run_repeat_until(ctx, scope, step, path, dep_outputs)
 
+    earlier_attempts: dict | None = None  # an include's: every attempt of the included workflow counts
     attempt = 0
     while True:
         attempt += 1
+        if kind != "agent":
+            spent = None
         deadline = asyncio.timeout(timeout)  # None: no deadline
         held = DEADLINES.set(DEADLINES.get() + (deadline,))
         try:
@@ -124,13 +150,19 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
             raise
         finally:
             DEADLINES.reset(held)
+        if spent is None and kind != "agent":  # it timed out or failed part way: what it had spent still counts
+            spent = loop_spent(ctx, step, path) if kind == "loop" else ctx.state.spent_within(path)
         if outcome.status != FAILED or attempt > retries:
             break
+        if kind == "include":
+            earlier_attempts, spent = _added(earlier_attempts, spent), None
         ctx.state.forget(path)  # the next attempt starts clean: a loop at iteration 0
         await emit("message", step_id=path, message=f"retrying {path} (attempt {attempt + 1} of {retries + 1}) "
                                                     f"after: {outcome.error}", data={"level": "info", "retry": attempt})
     if outcome.status == FAILED:
         await emit("error", step_id=path, agent=agent_name, error=outcome.error)
+    if earlier_attempts is not None:
+        spent = _added(earlier_attempts, spent)
     tokens, cost = (spent["tokens"], spent["cost_usd"]) if spent else (None, None)
     ctx.state.finish_step(path, outcome, tokens, cost)
     await emit("step_end", step_id=path, agent=agent_name, duration=ctx.active_time() - started,
@@ -138,6 +170,17 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
                data={"status": outcome.status, "content": outcome.content, "result": outcome.result,
                      "attempts": attempt, **({"cost_usd": cost} if cost is not None else {})})
     return outcome
+
+
+def _added(a: dict | None, b: dict | None) -> dict | None:
+    """Two ``{"tokens", "cost_usd"}`` spends summed (the cost None while neither had a price)."""
+    if a is None or b is None:
+        return a or b
+    ta, tb = a["tokens"], b["tokens"]
+    prompt, completion = ta["prompt"] + tb["prompt"], ta["completion"] + tb["completion"]
+    costs = [c for c in (a["cost_usd"], b["cost_usd"]) if c is not None]
+    return {"tokens": {"prompt": prompt, "completion": completion, "total": prompt + completion},
+            "cost_usd": sum(costs) if costs else None}
 
 
 def _provider_text(ctx: RunContext, exc: Exception) -> str:

@@ -320,7 +320,8 @@ async def test_a_run_started_after_round_4_asks_the_models_only_from_round_5_and
     assert len(calls) == 11  # rounds 5-9 and their judges, then publish
     assert resumed.status == "completed"
     assert resumed.steps["write"].content == clean.steps["write"].content
-    assert resumed.steps["write"].content.startswith("draft 0\n\n---\n\ndraft 1")
+    assert resumed.steps["write"].content.startswith(
+        "## Iteration 1\ndraft 0\n\n## Judge Feedback (Iteration 1)\nagain\n\n## Iteration 2\ndraft 1\n\n")
     assert resumed.loops == clean.loops
     assert resumed.tokens == clean.tokens  # earlier rounds' spend counts; none billed twice
     assert fold(sink.events).spent["steps_started"] == 6  # rounds 5-9 and publish

@@ -1,6 +1,6 @@
 import asyncio
 
-from runtime.engine.loops import CUMULATIVE_SEPARATOR, FOREACH_PARALLEL_CAP
+from runtime.engine.loops import FOREACH_PARALLEL_CAP
 from runtime.providers import ChatReply, Provider
 from tests.runtime.helpers import doc, ids_of, prompts, run, script, step_end
 
@@ -105,8 +105,10 @@ async def test_results_stay_in_item_order_when_iterations_finish_out_of_order():
     result, sink = await run(d, providers={"simulated": provider})
     ends = [e["data"]["index"] for e in sink.of_type("iteration_end")]
     assert ends[0] != 0  # they did finish out of order
-    content = result.steps["review"].content
-    assert content == CUMULATIVE_SEPARATOR.join(f"done review[{i}]" for i in range(4))
+    listed = result.steps["review"].result["iterations"]
+    assert [i["content"] for i in listed] == [f"done review[{i}]" for i in range(4)]
+    # As upstream's runner: the last item's output, whatever outputMode says (every item's is in the result).
+    assert result.steps["review"].content == "done review[3]"
 
 
 async def test_max_concurrency_bounds_parallel_iterations():
@@ -158,7 +160,7 @@ async def test_a_failed_iteration_cancels_the_iterations_not_yet_started_and_fai
     assert provider.calls == ["review[0]", "review[1]"]
     assert result.loops["review"] == {"rounds_completed": 1, "broke_early": True, "break_reason": "failed"}
     assert "iteration 1 failed" in step_end(sink, "review")["error"]
-    assert result.steps["review"].result[2:] == [None, None, None]
+    assert [i["status"] for i in result.steps["review"].result["iterations"][2:]] == ["cancelled"] * 3
 
 
 async def test_item_and_index_are_visible_to_inner_conditions():
@@ -178,7 +180,7 @@ async def test_item_and_index_are_visible_to_inner_conditions():
     assert ids_of(sink, "step_skipped") == ["each[1].work"]
 
 
-async def test_the_loop_result_is_the_list_of_iteration_results_in_item_order():
+async def test_the_loop_result_lists_each_iterations_result_in_item_order():
     d = doc("""
         name: results
         agents:
@@ -198,4 +200,5 @@ async def test_the_loop_result_is_the_list_of_iteration_results_in_item_order():
           "score[2]": [{result: {score: 2}}]
     """)
     result, _ = await run(d, s)
-    assert result.steps["score"].result == [{"score": 0}, {"score": 1}, {"score": 2}]
+    listed = result.steps["score"].result["iterations"]
+    assert [i["result"] for i in listed] == [{"score": 0}, {"score": 1}, {"score": 2}]

@@ -165,6 +165,7 @@ export interface JudgeVerdictData {
   duration_ms?: number | null;
   error?: string | null;
   result?: unknown;
+  cost_usd?: number | null;
   [key: string]: unknown;
 }
 

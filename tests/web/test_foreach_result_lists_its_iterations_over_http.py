@@ -1,0 +1,42 @@
+"""Over HTTP, a forEach step's result lists its iterations and a condition after it reads them; a condition
+that reads a missing field fails its step with a sentence naming the expression.
+
+Ports upstream's internal/exec/foreach_test.go ``TestExecutor_ForEach_ResultAggregation`` through the web app.
+"""
+import pytest
+
+from tests.runtime.test_foreach_result_lists_its_iterations import PROC, REPLIES
+from tests.web.test_runs_api import post, wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def run_over_http(client, source: str) -> tuple[dict, list[dict]]:
+    workflow = post(client, "/api/v1/workflows", {"source": source}).json()["id"]
+    created = post(client, "/api/v1/runs", {"workflow_id": workflow, "provider": "simulated", "script": REPLIES})
+    assert created.status_code == 201, created.content
+    finished = wait_for(client, created.json()["id"])
+    return finished, client.get(f"/api/v1/runs/{finished['id']}/events").json()
+
+
+def ended(events: list[dict], step_id: str) -> dict:
+    return next(e for e in events if e["type"] == "step_end" and e["stepId"] == step_id)
+
+
+def test_the_foreach_result_and_the_condition_that_reads_it_over_http(owner_client):
+    finished, events = run_over_http(owner_client, PROC)
+    assert finished["status"] == "completed", finished["reason"]
+    listed = ended(events, "proc")["data"]["result"]["iterations"]
+    assert [(i["id"], i["index"], i["item"], i["content"], i["status"]) for i in listed] == [
+        ("proc[0]", 0, "x", "result-1", "completed"), ("proc[1]", 1, "y", "result-2", "completed"),
+        ("proc[2]", 2, "z", "result-3", "completed")]
+    assert ended(events, "after")["data"]["status"] == "completed"
+
+
+def test_a_condition_on_a_missing_field_fails_in_words_over_http(owner_client):
+    source = PROC.replace("steps.proc.result.iterations[0].content == 'result-1' && "
+                          "steps.proc.result.iterations[2].item == 'z'", "steps.proc.result.nope == 1")
+    finished, events = run_over_http(owner_client, source)
+    assert finished["status"] == "failed"
+    assert ended(events, "after")["error"] == ("condition: `steps.proc.result.nope == 1` could not be evaluated: "
+                                               "`steps.proc.result` has no field `nope` (it has: iterations)")
