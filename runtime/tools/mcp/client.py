@@ -145,6 +145,7 @@ class Connection:
             await stack.enter_async_context(client)
             return await stack.enter_async_context(streamable_http_client(self.config.url, http_client=client))
         assert self.launch is not None and self._errlog is not None
+        stack.callback(self.launch.close)  # its env file goes with the connection
         return await stack.enter_async_context(stdio_client(self.launch.parameters(), errlog=self._errlog))
 
     @property

@@ -15,10 +15,12 @@ line it wrote.
 """
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
-from dataclasses import dataclass
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcp.client.stdio import StdioServerParameters
@@ -32,6 +34,9 @@ EXIT_MARK = "mcp-exit:"
 # which the sandbox sets).
 _SDK_INHERITED = ("LOGNAME", "SHELL", "USER")
 _EXIT_LINE = re.compile(r"^mcp-exit:(-?\d+)$")
+# Where the sandbox sees the server's env file, and the shell that exports it (values may hold any byte but NUL).
+_ENV_INSIDE = "/run/mcp/env"
+_LOAD_ENV = "while IFS= read -r -d '' kv; do export \"$kv\"; done <"
 
 
 def wrapped(command: str, args: tuple[str, ...]) -> str:
@@ -60,6 +65,7 @@ class Launch:
     workspace: Path
     settings: ToolSettings
     extra_paths: tuple[str, ...] = ()   # MCP_SANDBOX_PATHS: host folders visible read-only at the same place
+    _scratch: str | None = field(default=None, init=False, repr=False)
 
     def parameters(self) -> StdioServerParameters:
         """What the SDK's ``stdio_client`` starts; SandboxUnavailable when bubblewrap cannot run here."""
@@ -75,20 +81,39 @@ class Launch:
         reason = probe(self.settings.bwrap)
         if reason is not None:
             raise SandboxUnavailable(unavailable_message(reason))
+        # The server's own variables (tokens, often) reach the sandboxed shell through a private file, never the
+        # host processes that start it: prlimit and bwrap run the host's loader, which would honour a user's
+        # LD_PRELOAD or GCONV_PATH before any namespace exists; nor an argv, which anyone on the host reads in /proc.
+        env_file = self._env_file()
+        if env_file is not None:
+            text = f"{_LOAD_ENV} {shlex.quote(_ENV_INSIDE)}; {text}"
         argv = sandbox_argv(text, workspace, network=self.settings.network, bwrap=self.settings.bwrap)
         argv[0] = shutil.which(self.settings.bwrap) or self.settings.bwrap
-        # Read-only folders go in before the workspace bind (the root is remounted read-only after it);
-        # the server's own variables after --clearenv, just before `bash -c`.
+        # Read-only folders go in before the workspace bind (the root is remounted read-only after it).
         at = argv.index("--bind")
         binds = [part for path in self.extra_paths if Path(path).exists()
                  for part in ("--ro-bind", str(Path(path).resolve()), str(Path(path).absolute()))]
+        if env_file is not None:
+            binds += ["--ro-bind", str(env_file), _ENV_INSIDE]
         argv[at:at] = binds
-        # The server's own variables (tokens, often) must not be in an argv, which anyone on the host can read in
-        # /proc: bwrap gets them in its environment and passes them on, instead of clearing it. The scratch
-        # variables still win (--setenv), and what the SDK adds of the server's own environment goes.
-        argv.remove("--clearenv")
-        tail = len(argv) - 3
-        argv[tail:tail] = [part for key in _SDK_INHERITED if key not in self.config.env for part in ("--unsetenv", key)]
         argv = [*limits, *argv]
-        return StdioServerParameters(command=argv[0], args=argv[1:],
-                                     env={**environment(SANDBOX_WORKSPACE), **self.config.env})
+        return StdioServerParameters(command=argv[0], args=argv[1:], env=environment(SANDBOX_WORKSPACE))
+
+    def _env_file(self) -> Path | None:
+        """The server's ``env`` as NUL-separated ``NAME=value`` in a file only the server's user reads (None: none)."""
+        if not self.config.env:
+            return None
+        self.close()
+        self._scratch = tempfile.mkdtemp(prefix="mcp-env-")  # 0700
+        path = Path(self._scratch) / "env"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            for name, value in self.config.env.items():
+                out.write(f"{name}={value}".encode() + b"\0")
+        return path
+
+    def close(self) -> None:
+        """Remove the env file, once the server is started or gone (the sandbox read it at its start)."""
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
