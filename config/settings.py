@@ -233,6 +233,14 @@ MCP_CHECKER = "runtime.tools.mcp.deployment.check_entry"
 WORKSPACES_DIR = Path(envstr("WORKSPACES_DIR", str(DATA_DIR / "workspaces"))).resolve()
 # Private like the data dir: runs' files are their workspace members' only, whatever the host's other accounts.
 WORKSPACES_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
+# Every user's stdio MCP server sees these folders: one that holds the data dir (the project folder, with ./data)
+# would show them the secret key, the database and every run's files.
+for _shown in MCP_SANDBOX_PATHS:
+    _folder = Path(_shown).resolve()
+    for _private, _what in ((DATA_DIR, "the data dir"), (WORKSPACES_DIR, "the runs' workspaces")):
+        if _private == _folder or _private.is_relative_to(_folder) or _folder.is_relative_to(_private):
+            raise ImproperlyConfiguredEnv(f"MCP_SANDBOX_PATHS: {_shown} shares {_what} ({_private}) with every "
+                                          "user's MCP server; list folders that hold only what servers need")
 WORKSPACE_RETENTION_DAYS = envfloat("WORKSPACE_RETENTION_DAYS", 30)
 WORKSPACE_UPLOAD_MAX_BYTES = envint("WORKSPACE_UPLOAD_MAX_BYTES", 50 * 2**20)
 WORKSPACE_UPLOAD_MAX_FILES = envint("WORKSPACE_UPLOAD_MAX_FILES", 5000)
