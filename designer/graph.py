@@ -100,7 +100,8 @@ def terminal_ids(steps: list) -> list[str]:
 
 
 def iteration_outputs(document: Any) -> dict[str, list[str]]:
-    """For each loop step with inner steps, by its JSON pointer: the inner steps its iterations' output comes from."""
+    """For each loop step with inner steps, by its JSON pointer: the inner step its iterations' output comes from
+    (when it completes; else the one before it)."""
     out: dict[str, list[str]] = {}
 
     def walk(steps: Any, base: str) -> None:
@@ -109,7 +110,8 @@ def iteration_outputs(document: Any) -> dict[str, list[str]]:
         for i, step in enumerate(steps):
             loop = step.get("loop") if isinstance(step, dict) else None
             if isinstance(loop, dict) and isinstance(loop.get("steps"), list) and loop["steps"]:
-                out[f"{base}/{i}"] = terminal_ids(loop["steps"])
+                # The engine's rule (upstream's): the last inner step, in the order written, that completed.
+                out[f"{base}/{i}"] = _ids(loop["steps"])[-1:]
                 walk(loop["steps"], f"{base}/{i}/loop/steps")
 
     if isinstance(document, dict):

@@ -54,8 +54,8 @@ def test_a_first_hour_from_an_empty_canvas_to_an_export(page):
     page.locator("[data-testid='node-refine/critic']").wait_for()
     page.locator("#f-dependsOn label", has_text="draft").locator("input").check()
     wait_checked(page)
-    # The loop says which inner step its iterations hand on: the critic, as the one nothing depends on.
-    page.wait_for_function("() => (document.querySelector(\"[data-testid='iteration-output-refine']\")?.innerText || '').includes('critic')")
+    # The loop says what it hands on: cumulative, every inner step of every round (zenflow's runner's rule).
+    page.wait_for_function("() => (document.querySelector(\"[data-testid='iteration-output-refine']\")?.innerText || '').includes('every step')")
 
     # Break it: a condition that cannot parse. It blocks Run, and the button says why and where.
     type_cel(page, "f-condition", "steps.draft.content.contains(")
@@ -93,10 +93,13 @@ def test_a_first_hour_from_an_empty_canvas_to_an_export(page):
     click_node(page, "refine")
     label = page.get_by_test_id("loop-output-label")
     label.wait_for()
-    assert "Cumulative output of critic" in label.inner_text()
-    cumulative = page.get_by_test_id("loop-output-refine")
-    assert "review of the first draft" in cumulative.inner_text() and "review of the second draft" in cumulative.inner_text()
-    assert "first draft\n" not in cumulative.inner_text().replace("review of the first draft", "")
+    assert "Cumulative output: every inner step of every finished iteration" in label.inner_text()
+    # As zenflow's runner writes it: every inner step of every round, headed by round and step.
+    text = page.get_by_test_id("loop-output-refine").inner_text()
+    for round_, (draft, review) in enumerate([("first draft", "review of the first draft"),
+                                              ("second draft", "review of the second draft")], start=1):
+        assert f"## Iteration {round_}\n### draft\n{draft}" in text, text
+        assert f"### critic\n{review}" in text, text
     # Iteration chips are legible (11 px or more on screen) and count from 1.
     cells = page.locator(".iter-cell")
     assert cells.count() == 2

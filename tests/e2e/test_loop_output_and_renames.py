@@ -71,20 +71,23 @@ def test_the_loop_names_the_inner_step_its_iterations_hand_on_and_how_to_change_
     assert "last of critic" in chip.inner_text()
     select_loop(page)
     note = page.get_by_test_id("iteration-output-note")
-    assert "critic" in note.inner_text() and "depend on the others" in note.inner_text()
+    assert "critic" in note.inner_text() and "move it last" in note.inner_text()
 
-    # Reverse the order (critic -> draft): the drafts become the iteration output.
+    # Write the draft last (critic -> draft): the drafts become the iteration output, as zenflow's runner takes
+    # the last inner step as written.
     type_yaml(page, JUDGE_LOOP.replace("""        - id: draft
           agent: writer
           instructions: Draft.
         - id: critic
           agent: writer
-          dependsOn: [draft]""", """        - id: draft
+          dependsOn: [draft]
+          instructions: Criticise.""", """        - id: critic
+          agent: writer
+          instructions: Criticise.
+        - id: draft
           agent: writer
           dependsOn: [critic]
-          instructions: Draft.
-        - id: critic
-          agent: writer"""))
+          instructions: Draft."""))
     wait_checked(page)
     page.wait_for_function("() => document.querySelector(\"[data-testid='iteration-output-refine']\").innerText.includes('of draft')")
 

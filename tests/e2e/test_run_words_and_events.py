@@ -66,7 +66,7 @@ def test_finished_judge_loop_reads_in_one_vocabulary(page):
     page.locator("[data-testid='node-refine'] .node-title").click()
     label = page.get_by_test_id("loop-output-label")
     label.wait_for()
-    assert "Cumulative output of critic" in label.inner_text()
+    assert "Cumulative output: every inner step of every finished iteration" in label.inner_text()
     verdicts = page.locator("[data-testid=verdict]")
     assert verdicts.first.inner_text().startswith("iteration 1")
 

@@ -18,11 +18,14 @@ function useOutputMode(key: string): 'cumulative' | 'last' {
 /** What the loop hands on so far, labelled with its mode and source step(s). */
 export function LoopOutput({ loopKey, loop, testId }: { loopKey: string; loop: LoopRun; testId?: string }) {
   const mode = useOutputMode(loopKey);
-  const from = sourceWords(useIterationSources(loopKey));
+  const sources = useIterationSources(loopKey);
+  const from = sourceWords(sources);
   return (
     <>
       <div className="muted small" data-testid="loop-output-label">
-        {mode === 'cumulative' ? `Cumulative output${from}: every finished iteration` : `Loop output${from}: the latest finished iteration`}
+        {mode === 'cumulative'
+          ? 'Cumulative output: every inner step of every finished iteration, by round and step'
+          : `Loop output${from}: the latest finished iteration`}
       </div>
       <Pre text={loopOutput(loop, mode)} testId={testId} empty="Nothing yet: appears as iterations finish." />
     </>

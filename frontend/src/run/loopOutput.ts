@@ -1,15 +1,22 @@
 // What a loop hands on, in words and text, as the run view shows it.
 import type { IterationRun, LoopRun } from './reduce';
 
-/** How the engine joins iterations in a cumulative output. */
-export const CUMULATIVE_SEPARATOR = '\n\n---\n\n';
-
-/** What the loop step outputs so far: every finished iteration (cumulative) or the latest one. */
+/** What the loop step outputs so far: every finished iteration (cumulative, as the engine and zenflow's runner
+ * write it: `## Iteration N`, then `### step` for each inner step, then the judge's feedback) or the latest one.
+ * Once the loop has ended, the engine's own text. */
 export function loopOutput(loop: LoopRun, mode: 'cumulative' | 'last'): string {
   if (loop.cumulative !== undefined && loop.ended) return loop.cumulative;
-  const done = loop.iterations.filter((it) => it.status === 'completed' && it.content);
+  const done = loop.iterations.filter((it) => it.status === 'completed' && it.content !== undefined);
   if (mode === 'last') return done.length ? (done[done.length - 1].content as string) : '';
-  return done.map((it) => it.content as string).join(CUMULATIVE_SEPARATOR);
+  return done.map(roundText).join('');
+}
+
+function roundText(it: IterationRun): string {
+  const inner = Object.entries(it.steps).filter(([, step]) => step.status === 'completed' || step.status === 'failed');
+  const body = inner.length ? inner.map(([id, step]) => `### ${id}\n${step.output ?? ''}\n\n`).join('') : `${it.content ?? ''}\n\n`;
+  const verdict = it.verdict;
+  const feedback = verdict && !verdict.failedOpen && verdict.content ? `## Judge Feedback (Iteration ${it.iteration + 1})\n${verdict.content}\n\n` : '';
+  return `## Iteration ${it.iteration + 1}\n${body}${feedback}`;
 }
 
 /** " of critic": the inner step(s) an iteration's output comes from (the server's rule), for labels. */

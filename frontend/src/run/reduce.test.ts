@@ -79,7 +79,7 @@ describe('reduceEvents', () => {
       [0, 'completed', 'draft one'],
       [1, 'completed', 'draft two'],
     ]);
-    expect(loop.iterations[0].verdict).toEqual({ done: false, reason: 'too thin', failedOpen: false });
+    expect(loop.iterations[0].verdict).toEqual({ done: false, reason: 'too thin', failedOpen: false, content: 'no' });
     expect(loop.iterations[1].verdict).toEqual({ done: null, reason: null, failedOpen: true });
     expect(loop.ended).toEqual({ reason: 'judge', rounds: 2 });
     expect(loop.cumulative).toBe('draft one\n\n---\n\ndraft two');

@@ -35,6 +35,8 @@ export interface Verdict {
   done: boolean | null;
   reason: string | null;
   failedOpen: boolean;
+  /** The judge's own words (a cumulative output carries them as its feedback on the round). */
+  content?: string;
   /** What the judge submitted (its resultSchema's fields: done, reason, a score ...). */
   result?: Json;
 }
@@ -352,6 +354,7 @@ function apply(state: RunState, ev: RunEvent): void {
         done: typeof done === 'boolean' ? done : null,
         reason: str(data.reason) ?? null,
         failedOpen: data.failed_open === true || data.failedOpen === true,
+        ...(str(data.content) ? { content: str(data.content) } : {}),
         ...(data.result !== undefined && data.result !== null ? { result: data.result } : {}),
       };
       break;

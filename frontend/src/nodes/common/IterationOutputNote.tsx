@@ -12,15 +12,8 @@ export function IterationOutputNote({ loopKey, step, cumulative }: { loopKey: st
         {inner ? (
           sources.length > 0 ? (
             <>
-              the output of{' '}
-              {sources.map((id, i) => (
-                <span key={id}>
-                  {i > 0 && ' + '}
-                  <code>{id}</code>
-                </span>
-              ))}
-              , the inner step{sources.length === 1 ? '' : 's'} no other inner step depends on.
-              {' '}To hand on another step’s output, make it the last: let it depend on the others (e.g. critic → draft).
+              the output of <code>{sources[0]}</code>, the last inner step as written (or, when it fails, the
+              last one before it that completed). To hand on another step’s output, move it last.
             </>
           ) : (
             'checking…'
@@ -28,7 +21,9 @@ export function IterationOutputNote({ loopKey, step, cumulative }: { loopKey: st
         ) : (
           'the loop step’s own reply.'
         )}{' '}
-        {cumulative ? 'The loop’s output joins every iteration’s output (cumulative).' : 'The loop’s output is the last iteration’s.'}
+        {cumulative
+          ? 'The loop’s output (cumulative) holds every inner step’s output of every round, headed “## Iteration N” and “### step”, with the judge’s feedback, as zenflow’s runner writes it.'
+          : 'The loop’s output is the last iteration’s.'}
       </p>
     </div>
   );
