@@ -308,6 +308,8 @@ export interface WorkspaceSnapshot {
   modified: number;
   removed: number;
   created: string;
+  /** Taken by an attempt that a resume went on past: kept, like its events, but never the run's latest files. */
+  superseded?: boolean;
 }
 
 /** GET /runs/{id}/workspace: how the run's tools were confined, and its snapshots. */

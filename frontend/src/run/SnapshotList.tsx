@@ -25,6 +25,11 @@ export function SnapshotList({ snapshots, chosen, onChoose }: { snapshots: Works
               <span className="mono muted small">#{s.number}</span>
               <span className="snapshot-words">{snapshotWords(s)}</span>
               {copy && <span className="pill small">{copy}</span>}
+              {s.superseded && (
+                <span className="pill small muted" title="Taken by an attempt a resume went on past: kept, but not the run's files">
+                  superseded
+                </span>
+              )}
               <span className="snapshot-counts mono small" aria-label={`${s.added} added, ${s.modified} modified, ${s.removed} removed`}>
                 <span className="change-added">{counts.added}</span> <span className="change-modified">{counts.modified}</span>{' '}
                 <span className="change-removed">{counts.removed}</span>
