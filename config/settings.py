@@ -18,7 +18,21 @@ from config.env import ImproperlyConfiguredEnv, envbool, envfloat, envint, envst
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(envstr("DESIGNER_DATA_DIR", str(BASE_DIR / "data"))).resolve()
-DATA_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)  # made private; an existing one keeps its mode
+DATA_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+def _private(folder: Path) -> None:
+    """Others may not enter: a command run as the server's user can leave a setuid file in a workspace (as root: a
+    setuid-root one), and the secret key, the database and every run's files are here. Made so at every start."""
+    mode = folder.stat().st_mode & 0o777
+    if mode & 0o077:
+        try:
+            folder.chmod(mode & 0o700)
+        except PermissionError:  # not ours to change: docs/production.md says what it should be
+            pass
+
+
+_private(DATA_DIR)
 
 
 def _secret_key() -> str:
@@ -233,6 +247,7 @@ MCP_CHECKER = "runtime.tools.mcp.deployment.check_entry"
 WORKSPACES_DIR = Path(envstr("WORKSPACES_DIR", str(DATA_DIR / "workspaces"))).resolve()
 # Private like the data dir: runs' files are their workspace members' only, whatever the host's other accounts.
 WORKSPACES_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
+_private(WORKSPACES_DIR)
 # Every user's stdio MCP server sees these folders: one that holds the data dir (the project folder, with ./data)
 # would show them the secret key, the database and every run's files.
 for _shown in MCP_SANDBOX_PATHS:

@@ -83,7 +83,11 @@ class DiskFolder:
             fd = beneath.open_beneath(self.root, path, os.O_RDONLY | os.O_NONBLOCK, symlinks="refuse")
         except OSError:
             return None
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        try:
+            regular = stat.S_ISREG(os.fstat(fd).st_mode)
+        except OSError:
+            regular = False
+        if not regular:
             os.close(fd)
             return None
         return fd

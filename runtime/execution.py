@@ -20,9 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import mcp_servers
 from common.orm import off_loop
-from designer import tool_specs
 from designer.errors import BadRequest, DocumentInvalid
 from designer.runnable import check_runnable
 from designer.workflows import saved_include
@@ -139,8 +137,7 @@ def _providers_for(run: Run):
 def _still_runnable(run: Run) -> None:
     """Checked again where the work starts or resumes (a Celery worker, a resume, a hand-back), not only by the
     route that queued it: the rules, the owner's MCP tools or the run itself may have changed since."""
-    mcp_tools = tool_specs.known_names(mcp_servers.tool_catalogue(run.owner))
-    check_runnable(run.version.document, f"version {run.version.number}", folder=run.version, mcp_tools=mcp_tools)
+    check_runnable(run.version.document, f"version {run.version.number}", folder=run.version, in_worker=True)
 
 
 def _tools_for(run: Run, document: dict):
@@ -346,9 +343,12 @@ def reap_lost_runs() -> list[str]:
     cutoff = timezone.now() - timedelta(seconds=settings.RUN_LOST_AFTER_S)
     lost = list(Run.objects.filter(status__in=(RunStatus.RUNNING, RunStatus.PAUSED), heartbeat_at__lt=cutoff).values_list("id", flat=True))
     for run_id in lost:
-        if continuation.resume_or_fail(run_id, "worker lost") == "resumed":
-            run = Run.objects.get(pk=run_id)
-            transaction.on_commit(lambda run=run: backends.dispatch(run))
+        try:  # one run whose files cannot be put back must not keep every other lost run waiting
+            if continuation.resume_or_fail(run_id, "worker lost") == "resumed":
+                run = Run.objects.get(pk=run_id)
+                transaction.on_commit(lambda run=run: backends.dispatch(run))
+        except Exception:
+            log.exception("run %s: could not be resumed or failed; the next sweep tries again", run_id)
     return [str(r) for r in lost]
 
 
@@ -361,7 +361,10 @@ def resume_at_start() -> list[str]:
     ours = list(Run.objects.filter(backend="inline", status__in=(RunStatus.RUNNING, RunStatus.PAUSED), worker=worker)
                 .values_list("id", flat=True))
     for run_id in ours:
-        continuation.resume_or_fail(run_id, "the server restarted")
+        try:
+            continuation.resume_or_fail(run_id, "the server restarted")
+        except Exception:
+            log.exception("run %s: could not be resumed or failed at start; the reaper tries again", run_id)
     waiting = list(Run.objects.filter(backend="inline", status=RunStatus.QUEUED))
     for run in waiting:
         backends.dispatch(run)

@@ -82,19 +82,6 @@ class Workspace:
         except Refused as exc:
             raise OutsideWorkspace(_outside(path, exc)) from None
 
-    def resolve(self, path: str, *, what: str = "path") -> Path:
-        """The real path of ``path``, refused when it lands outside.
-
-        A name, checked now: fine for the server's own bookkeeping, never for opening what an agent may still be
-        changing (a link swapped in after the check is followed by whoever opens the name; use :meth:`open`)."""
-        rel = self.within(path, what=what)
-        real_root = self.ensure()
-        # strict=False: a file about to be written need not exist; every existing prefix is still resolved.
-        resolved = Path(os.path.realpath(real_root / rel))
-        if resolved != real_root and real_root not in resolved.parents:
-            raise OutsideWorkspace(f"{what} {path!r} is outside the workspace; use a path relative to the workspace")
-        return resolved
-
     def relative(self, path: Path) -> str:
         """``path`` as the model should see it: relative to the root, with forward slashes."""
         return path.relative_to(self.ensure()).as_posix() or "."

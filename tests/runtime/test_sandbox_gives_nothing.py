@@ -274,7 +274,7 @@ async def test_a_command_cannot_see_the_hosts_private_keys_but_has_its_certifica
                               "print(len(ssl.create_default_context().get_ca_certs(binary_form=True)) > 0, "
                               "ssl.get_default_verify_paths().openssl_cafile)'")
     assert "No such file or directory" in output
-    assert output.splitlines()[-1] == "True /usr/lib/ssl/cert.pem"
+    assert output.splitlines()[-1].startswith("True ")  # certificates there, wherever this OpenSSL keeps them
 
 
 async def test_a_command_sees_no_process_but_its_own(ws):
