@@ -113,3 +113,21 @@ def test_a_resumed_runs_workspace_is_put_back_as_its_boundary_left_it(owner_clie
     assert files == {"notes/kept.txt": kept, "draft.md": changed}
     # A boundary before any snapshot: nothing recorded to put back.
     assert restore_workspace(run, 4) == 0
+
+
+def test_one_lost_run_that_cannot_be_handled_does_not_keep_the_others_waiting(owner_client, owner, monkeypatch):
+    from runtime import continuation
+
+    broken, fine = lost_run(owner_client, owner), lost_run(owner_client, owner)
+    real = continuation.resume_or_fail
+
+    def resume_or_fail(run_id, reason):
+        if str(run_id) == str(broken.pk):  # as when its files cannot be put back
+            raise PermissionError("a folder the agent made read-only")
+        return real(run_id, reason)
+
+    monkeypatch.setattr(continuation, "resume_or_fail", resume_or_fail)
+    assert set(reap_lost_runs()) == {str(broken.pk), str(fine.pk)}
+    assert wait_for(owner_client, str(fine.pk))["status"] == "completed"
+    broken.refresh_from_db()
+    assert broken.status == RunStatus.RUNNING  # left for the next sweep
