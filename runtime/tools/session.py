@@ -37,6 +37,7 @@ import re
 import shutil
 import stat
 from collections.abc import Awaitable, Callable
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -182,9 +183,10 @@ class RunTools:
         source = self.workspace.ensure()
 
         def copy() -> Manifest:
-            if target.exists():
+            if os.path.lexists(target):
                 shutil.rmtree(target)  # a retried step starts again from the run's workspace
-            shutil.copytree(source, target, symlinks=True, copy_function=_copy_regular)
+            self.copies_root.mkdir(parents=True, exist_ok=True)
+            copy_tree(source, target)
             return scan(target, None, set()).manifest
 
         async with self._lock:
@@ -269,6 +271,7 @@ class RunTools:
 
 Existing = Literal["truncate", "keep", "replace"]
 _DIR = os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+MODE_BITS = 0o777  # the permission bits a copy keeps: never setuid, setgid or sticky
 
 
 def open_to_write(root: Path, path: str, *, existing: Existing = "truncate", mode: int = 0o644) -> int | None:
@@ -395,7 +398,7 @@ def _copy_into(source_root: Path, root: Path, path: str) -> bool:
             return False
         try:
             _pour(source, target)
-            os.fchmod(target, stat.S_IMODE(info.st_mode))
+            os.fchmod(target, stat.S_IMODE(info.st_mode) & MODE_BITS)
         finally:
             os.close(target)
         return True
@@ -403,26 +406,95 @@ def _copy_into(source_root: Path, root: Path, path: str) -> bool:
         os.close(source)
 
 
-def _copy_regular(source_path: str, target_path: str) -> None:
-    """copytree's copy of one entry (links it makes itself): a regular file with its mode and times. Anything else (a
-    FIFO, a socket, a file swapped for a link meanwhile) is left out: opening a FIFO would hang the step."""
+def copy_tree(source: Path, target: Path) -> None:
+    """Copy the folder ``source`` as the new folder ``target`` (which must not exist), on open descriptors only.
+
+    Agents' processes (``bash``, a stdio MCP server) may be changing ``source`` while it is copied, swapping any
+    folder for a link to the server's files between two calls; a copy that went by path names would follow it.
+    Here each folder is opened beneath ``source`` with links refused (:func:`common.beneath.walk_beneath`), each
+    entry is read relative to the descriptor of the folder it was listed in and written relative to the
+    descriptor of its copy: a link is copied as a link (``readlinkat``/``symlinkat``), never followed; a file is
+    opened with ``O_NOFOLLOW`` and copied only when ``fstat`` of what was opened says it is a regular file; FIFOs,
+    sockets and devices are left out (opening a FIFO would hang the step). A folder swapped for a link meanwhile
+    is copied empty. Files and folders keep their permission bits (``& 0o777``: a setuid file an agent made is
+    copied without it) and times."""
+    os.mkdir(target, 0o700)
+    target_fd = os.open(target, _DIR)
+    folders: list[tuple[str, os.stat_result]] = []   # in the order visited, parents first
     try:
-        source = os.open(source_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        with closing(beneath.walk_beneath(source)) as walk:
+            for rel, fd, entries in walk:
+                try:
+                    into = beneath.open_beneath(target_fd, rel or ".", os.O_RDONLY | os.O_DIRECTORY,
+                                                symlinks="refuse")
+                except OSError:
+                    entries.clear()  # its copy is not there: nothing beneath it is copied
+                    continue
+                try:
+                    folders.append((rel, os.fstat(fd)))
+                    entries[:] = [entry for entry in entries if _copy_entry(fd, into, entry)]
+                finally:
+                    os.close(into)
+        for rel, info in reversed(folders):  # a folder's mode and times once all beneath it is written
+            _settle_folder(target_fd, rel, info)
+    finally:
+        os.close(target_fd)
+
+
+def _copy_entry(source_dir: int, target_dir: int, entry: os.DirEntry[str]) -> bool:
+    """Copy one listed entry between two open folders; True when it is a folder whose copy was made (to walk)."""
+    name = entry.name
+    try:
+        if entry.is_symlink():
+            os.symlink(os.readlink(name, dir_fd=source_dir), name, dir_fd=target_dir)
+            return False
+        if entry.is_dir(follow_symlinks=False):
+            os.mkdir(name, 0o700, dir_fd=target_dir)
+            return True
+        if not entry.is_file(follow_symlinks=False):
+            return False  # a FIFO, a socket or a device
+    except OSError:
+        return False  # changed or gone since the listing (readlink of what is no longer a link: EINVAL)
+    _copy_file(source_dir, target_dir, name)
+    return False
+
+
+def _copy_file(source_dir: int, target_dir: int, name: str) -> None:
+    """The regular file ``name`` from one open folder into another, with its permission bits and times; left out
+    when it is no longer a regular file (swapped for a link, a folder or a FIFO since the listing)."""
+    try:
+        source = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC,
+                         dir_fd=source_dir)
     except OSError:
         return
     try:
         info = os.fstat(source)
         if not stat.S_ISREG(info.st_mode):
             return
-        target = os.open(target_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                         stat.S_IMODE(info.st_mode))
+        target = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
+                         dir_fd=target_dir)
         try:
             _pour(source, target)
+            os.fchmod(target, stat.S_IMODE(info.st_mode) & MODE_BITS)
             os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
         finally:
             os.close(target)
     finally:
         os.close(source)
+
+
+def _settle_folder(target_fd: int, rel: str, info: os.stat_result) -> None:
+    try:
+        fd = beneath.open_beneath(target_fd, rel or ".", os.O_RDONLY | os.O_DIRECTORY, symlinks="refuse")
+    except OSError:
+        return
+    try:
+        os.fchmod(fd, stat.S_IMODE(info.st_mode) & MODE_BITS)
+        os.utime(fd, ns=(info.st_atime_ns, info.st_mtime_ns))
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _pour(source: int, target: int) -> None:
