@@ -88,7 +88,15 @@ def _requeue(run: Run, reason: str, upto: int | None, attempt: int) -> None:
     if run.paused_at:  # it goes on paused, as it was left
         run.control_request = "pause"
     run.save(update_fields=["start_checkpoint", "start_seq", "resumes", "status", "worker", "heartbeat_at", "control_request"])
-    restore_workspace(run, at)
+    # Best effort: the run is queued whatever its files here. Where it executes its files are put back again
+    # (run_files.build_run_tools), and what cannot be is said on the run then. A savepoint, so that a database
+    # error while reading the snapshot leaves the requeue itself to commit.
+    try:
+        with transaction.atomic():
+            restore_workspace(run, at)
+    except Exception:
+        log.exception("run %s: its workspace could not be put back as event %s left it; it is put back again where "
+                      "it executes", run.pk, at)
 
 
 def resume_or_fail(run_id, reason: str) -> str:
@@ -125,6 +133,7 @@ def restore_workspace(run: Run, seq: int) -> int:
     """Put the run's workspace back as its last own snapshot at or before event ``seq`` left it (files a later
     attempt wrote are removed, changed ones rewritten, nothing written through a link an agent left; files too big
     to have been kept stay as they are). Returns the number of files written or removed; 0 when the run had recorded
-    no files by then (it then starts from its seed again: :func:`runtime.run_files.build_run_tools`)."""
+    no files by then (it then starts from its seed again: :func:`runtime.run_files.build_run_tools`). Files that
+    could not be (an agent made their folder read-only) are skipped and logged (:func:`runtime.run_files.put_back`)."""
     number = run_files.snapshot_at(run.pk, seq)
     return run_files.put_back(run, number) if number is not None else 0

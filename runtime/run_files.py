@@ -17,10 +17,13 @@ goes beneath the workspace without following a link an agent left there.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import posixpath
 import shutil
+import stat
 import time
+import uuid
 from datetime import timedelta
 from pathlib import Path
 
@@ -38,10 +41,11 @@ from runtime.models import ACTIVE_STATUSES, Run, RunEvent, ToolApproval, Workspa
 from runtime.tools import ToolSettings
 from runtime.tools.approvals import Approvals
 from runtime.tools.mcp import deployment as mcp_deployment
-from runtime.tools.session import RUN, RunTools, SnapshotRecord, Stored, remove_file, write_file
+from runtime.tools.session import RUN, Existing, RunTools, SnapshotRecord, Stored, remove_file, write_file
 from runtime.tools.snapshots import from_json, text_of, to_json, unified
 
 MAX_VIEW_CHARS = 512 * 1024
+log = logging.getLogger(__name__)
 
 
 def workspace_dir(run_id) -> Path:
@@ -90,36 +94,91 @@ def checked_seed(user, upload: str | None, earlier: Run | None) -> dict | None:
     return None
 
 
-def seed(run: Run, root: Path) -> int:
-    """Fill a new run's workspace from what it was asked to start from; the number of files written."""
+def seed(run: Run, root: Path, failed: list[str] | None = None) -> int:
+    """Fill a new run's workspace from what it was asked to start from; the number of files written.
+
+    A file that could not be written (an OSError: no room, no permission) does not stop the others: it is logged
+    and its path appended to ``failed`` (an upload that could not be unpacked: its name), for the run to say."""
     source = run.workspace_seed or {}
     if not source:
         return 0
-    root.mkdir(parents=True, exist_ok=True)
+    failures = failed if failed is not None else []
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        failures.append(f"the workspace itself ({exc.strerror})")
+        log.warning("run %s: its workspace %s could not be made: %s", run.pk, root, exc)
+        return 0
     if "upload" in source:
         upload = WorkspaceUpload.objects.filter(pk=source["upload"]).first()
         if upload is None:
             raise BadRequest("the uploaded files this run starts from are gone")
-        return len(archive.extract_zip(bytes(upload.data), root, limits()))
+        try:
+            return len(archive.extract_zip(bytes(upload.data), root, limits()))
+        except OSError as exc:  # extract_zip removed what it wrote
+            failures.append(f"{upload.name or 'the uploaded files'} (not unpacked: {exc.strerror or exc})")
+            log.warning("run %s: upload %s could not be unpacked: %s", run.pk, upload.pk, exc)
+            return 0
     # A fork starts from its parent's files as they were at the fork point; "from an earlier run": its last files.
     snapshot = (WorkspaceSnapshot.objects.filter(run_id=source["from_run"], number=source["snapshot"]).first()
                 if isinstance(source.get("snapshot"), int) else latest(source["from_run"]))
     if snapshot is None:
         return 0
-    return sum(1 for path, content in snapshot_contents(snapshot)
-               if content is not None and write_file(root, path, content))
+    before = len(failures)
+    written = sum(1 for path, content in snapshot_contents(snapshot)
+                  if content is not None and _written(root, path, content, "truncate", failures))
+    _log_failures(run, "written from what it starts from", failures[before:])
+    return written
 
 
-def seed_folder(run: Run, root: Path) -> int:
+def seed_folder(run: Run, root: Path, failed: list[str] | None = None) -> int:
     """Put the workflow's folder (its main file, includes, prompts, context files) in the run's workspace; files
-    already there (from an upload or an earlier run) are kept. Returns the number of files written."""
+    already there (from an upload or an earlier run) are kept. Returns the number of files written; paths that
+    could not be (an OSError) are logged and appended to ``failed``."""
     version = run.version
     if not bundles.is_folder(version):
         return 0
+    failures = failed if failed is not None else []
     main = {version.main_path: (version.source or "").encode()} if version.main_path and version.source else {}
-    root.mkdir(parents=True, exist_ok=True)
-    return sum(1 for path, content in {**main, **bundles.files_of(version)}.items()
-               if write_file(root, path, content, existing="keep"))
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        failures.append(f"the workspace itself ({exc.strerror})")
+        log.warning("run %s: its workspace %s could not be made: %s", run.pk, root, exc)
+        return 0
+    before = len(failures)
+    written = 0
+    for path, content in {**main, **bundles.files_of(version)}.items():
+        try:
+            written += write_file(root, path, content, existing="keep")
+        except OSError as exc:
+            failures.append(path)
+            log.debug("run %s: %s not written: %s", run.pk, path, exc)
+    _log_failures(run, "written from the workflow's folder", failures[before:])
+    return written
+
+
+def _written(root: Path, path: str, content: bytes, existing: Existing, failures: list[str]) -> bool:
+    """``write_file``, a False (something in the way that could not be removed) or an OSError counted as failed."""
+    try:
+        if write_file(root, path, content, existing=existing):
+            return True
+    except OSError:
+        pass
+    failures.append(path)
+    return False
+
+
+def _log_failures(run: Run, what: str, failures: list[str]) -> None:
+    if failures:
+        log.warning("run %s: %d files could not be %s: %s", run.pk, len(failures), what, ", ".join(failures[:20]))
+
+
+def files_notice(failures: list[str], what: str) -> str:
+    """What a run says when files could not be put in its workspace: how many, and the first few."""
+    shown = ", ".join(failures[:10]) + (f" and {len(failures) - 10} more" if len(failures) > 10 else "")
+    return (f"{len(failures)} file{'s' if len(failures) != 1 else ''} could not be {what} (no permission or no "
+            f"room; an agent may have made a folder read-only), so the workspace may differ from it: {shown}")
 
 
 def source_dir(run: Run) -> Path | None:
@@ -133,14 +192,20 @@ def build_run_tools(run: Run, document: dict) -> RunTools:
     """The run's tools as the deployment and the run ask: workspace, sandbox, isolation, gate, store."""
     root = workspace_dir(run.id)
     stored = recorded(run)
+    notices: list[str] = []
+    failed: list[str] = []
     if stored.base is not None:
         # Put back here, where it executes: the resume did it where the run was found lost, maybe another machine.
-        put_back(run, stored.base)
+        put_back(run, stored.base, failed)
+        if failed:
+            notices.append(files_notice(failed, f"put back as snapshot {stored.base} left them"))
     else:
-        if root.exists():  # it went on from before it recorded any files: from its start again, less what it wrote
-            shutil.rmtree(root, ignore_errors=True)  # links in it are removed, never followed
-        seed(run, root)
-        seed_folder(run, root)
+        if os.path.lexists(root):  # it went on from before it recorded any files: from its start again
+            notices += _set_aside(run, root)
+        seed(run, root, failed)
+        seed_folder(run, root, failed)
+        if failed:
+            notices.append(files_notice(failed, "put in the workspace the run starts from"))
     isolation = ((document.get("options") or {}).get("isolation") or RUN)
     # The administrator's MCP servers and the run owner's own: started when the run starts (RunTools.open).
     servers, problems = mcp_deployment.servers_for(run.owner_id)
@@ -149,6 +214,7 @@ def build_run_tools(run: Run, document: dict) -> RunTools:
                      store=DatabaseStore(run.id), approvals=Approvals(on_ask=_asker(run.id)),
                      mcp_servers=servers, mcp_options=mcp_deployment.options(), stored=stored)
     tools.mcp_notices += problems
+    tools.notices += notices  # said as warnings when the run starts (RunTools.open)
     run_id = run.id
 
     async def first_use() -> None:
@@ -211,22 +277,79 @@ def forget_unannounced(run_id) -> int:
     return WorkspaceSnapshot.objects.filter(run_id=run_id, number__in=sorted(stored - announced)).delete()[0]
 
 
-def put_back(run: Run, number: int) -> int:
-    """Make the run's workspace what its snapshot ``number`` recorded: files it did not have are removed, changed
-    and missing ones written (whatever an agent put in their way, a link or a folder, is removed first: a link
-    itself, never what it points to). Files too big to have been kept stay as they are; links and empty folders,
-    which snapshots do not record, are left unless in the way. Returns the number of files written or removed."""
+def put_back(run: Run, number: int, failed: list[str] | None = None) -> int:
+    """Make the run's workspace what its snapshot ``number`` recorded (:func:`put_files_back`). Returns the number of
+    files written or removed; paths that could not be are logged and appended to ``failed``, never raised about."""
     snapshot = WorkspaceSnapshot.objects.get(run=run, number=number)
-    root = workspace_dir(run.pk)
-    root.mkdir(parents=True, exist_ok=True)
-    wanted = dict(snapshot_contents(snapshot))
-    changed = 0
-    if not snapshot.partial:  # a partial snapshot does not list every file: none is removed for missing from it
-        changed += sum(1 for path in _regular_files(root) if path not in wanted and remove_file(root, path))
-    for path, content in wanted.items():
-        if content is not None and not _holds(root, path, content) and write_file(root, path, content, existing="replace"):
-            changed += 1
+    failures = failed if failed is not None else []
+    before = len(failures)
+    changed = put_files_back(workspace_dir(run.pk), dict(snapshot_contents(snapshot)), partial=snapshot.partial,
+                             failed=failures)
+    _log_failures(run, f"put back as snapshot {number} left them", failures[before:])
     return changed
+
+
+def put_files_back(root: Path, wanted: dict[str, bytes | None], *, partial: bool = False,
+                   failed: list[str] | None = None) -> int:
+    """Make ``root`` hold ``wanted`` (path -> content; None: too big to have been kept, left as it is): files it
+    does not list are removed (none when ``partial``: such a snapshot does not list every file), changed and missing
+    ones written (whatever an agent put in their way, a link or a folder, is removed first: a link itself, never
+    what it points to). Links and empty folders, which snapshots do not record, are left unless in the way. Returns
+    the number of files written or removed.
+
+    Best effort, file by file: an agent may have left what the server cannot change (``chmod 555`` on a folder,
+    when the server is not root), or the disk may be full. Such a file is skipped, not raised about, and its path
+    appended to ``failed`` (what the run should warn about)."""
+    failures = failed if failed is not None else []
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        failures += [path for path, content in wanted.items() if content is not None]
+        return 0
+    changed = 0
+    if not partial:
+        for path in _regular_files(root):
+            if path in wanted:
+                continue
+            if remove_file(root, path):
+                changed += 1
+            elif _still_there(root, path):
+                failures.append(path)
+    for path, content in wanted.items():
+        if content is not None and not _holds(root, path, content):
+            changed += _written(root, path, content, "replace", failures)
+    return changed
+
+
+def _still_there(root: Path, path: str) -> bool:
+    """Whether a file ``path`` is beneath ``root`` (as anything but a folder), looked at through no link."""
+    folder, _, name = path.rpartition("/")
+    try:
+        with beneath.opened_dir(root, folder or ".", symlinks="refuse") as fd:
+            return not stat.S_ISDIR(os.lstat(name, dir_fd=fd).st_mode)
+    except OSError:
+        return False
+
+
+def _set_aside(run: Run, root: Path) -> list[str]:
+    """Clear the way for a run that starts again from its beginning: its old workspace is renamed to a unique name
+    beside it (one atomic step, so nothing an agent left there, a link, a read-only folder, survives into the fresh
+    one) and then removed, best effort (links in it are removed, never followed; what cannot be removed stays
+    under that name until pruned). What the run should say when it could not be moved."""
+    aside = root.with_name(f"{root.name}.discarded-{uuid.uuid4().hex[:12]}")
+    try:
+        os.rename(root, aside)
+    except OSError as exc:
+        log.warning("run %s: its old workspace %s could not be moved aside (%s); clearing it in place", run.pk, root, exc)
+        shutil.rmtree(root, ignore_errors=True)
+        if os.path.lexists(root):
+            return [f"the files an earlier attempt left in the workspace could not all be removed ({exc.strerror}); "
+                    "the run starts with them"]
+        return []
+    shutil.rmtree(aside, ignore_errors=True)
+    if os.path.lexists(aside):
+        log.warning("run %s: its old workspace, moved aside to %s, could not all be removed", run.pk, aside)
+    return []
 
 
 def _holds(root: Path, path: str, content: bytes) -> bool:

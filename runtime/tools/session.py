@@ -137,6 +137,7 @@ class RunTools:
         self.mcp_options = mcp_options or McpOptions()
         self.mcp: Any = None                 # RunServers, once open() started some
         self.mcp_notices: list[str] = []     # about servers left out before the run (bad entries)
+        self.notices: list[str] = []         # about its files (ones that could not be put back), said as it starts
         if stored is not None:
             self._go_on_from(stored)
 
@@ -155,7 +156,8 @@ class RunTools:
     # -- the run's own tools (MCP servers) --------------------------------------
     async def open(self) -> list[str]:
         """Start the run's MCP servers and register their tools for this run (the current task and the tasks it
-        starts); what the run should say about them (servers that did not start, renamed tools). Calling it again
+        starts); what the run should say as it starts (:attr:`notices` about its files, then about its servers:
+        ones that did not start, renamed tools). Calling it again
         starts nothing and answers the same."""
         if self.mcp is None and self.mcp_servers:
             # Here, not at the top: the SDK takes about a second to import, and only runs with servers need it.
@@ -165,7 +167,7 @@ class RunTools:
             await self.mcp.open(set(registry.names()) - set(registry.run_tools()))
         # Always set, even to none: the run's task may have been started from one that ran another run.
         registry.use_run_tools(self.mcp.tools if self.mcp is not None else {})
-        return self.mcp_notices + (self.mcp.notices if self.mcp is not None else [])
+        return self.notices + self.mcp_notices + (self.mcp.notices if self.mcp is not None else [])
 
     async def close(self) -> None:
         """Stop the run's MCP servers (their whole process trees); safe to call more than once."""
@@ -298,7 +300,10 @@ def open_to_write(root: Path, path: str, *, existing: Existing = "truncate", mod
             if parent < 0:
                 return None
         if existing == "replace":
-            _remove_entry(parent, parts[-1])
+            try:
+                _remove_entry(parent, parts[-1])
+            except OSError:
+                return None
         flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK  # O_NONBLOCK: a FIFO there fails at once instead of hanging
         flags |= os.O_EXCL if existing in ("keep", "replace") else os.O_TRUNC
         try:
@@ -306,8 +311,8 @@ def open_to_write(root: Path, path: str, *, existing: Existing = "truncate", mod
         except (beneath.Refused, FileExistsError, IsADirectoryError):
             return None
         except OSError as exc:
-            if exc.errno in (errno.ENXIO, errno.ELOOP, errno.ENOTDIR):
-                return None
+            if exc.errno in (errno.ENXIO, errno.ELOOP, errno.ENOTDIR, errno.EACCES, errno.EPERM, errno.EROFS):
+                return None  # a FIFO, a link, a file where a folder goes; a folder an agent made read-only
             raise
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
@@ -362,11 +367,16 @@ def _folder(parent: int, name: str, *, replace: bool) -> int:
         except OSError as exc:
             if exc.errno not in (errno.ENOTDIR, errno.ELOOP) or not replace:
                 return -1
-            _remove_entry(parent, name)
+            try:
+                _remove_entry(parent, name)
+            except OSError:
+                return -1  # what is in the way cannot be removed (a read-only folder): the file is not written
         try:
             os.mkdir(name, 0o755, dir_fd=parent)
         except FileExistsError:
             pass
+        except OSError:
+            return -1  # not allowed here (a folder an agent made read-only), or no room
     return -1
 
 
