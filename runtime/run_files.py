@@ -177,8 +177,9 @@ def _log_failures(run: Run, what: str, failures: list[str]) -> None:
 def files_notice(failures: list[str], what: str) -> str:
     """What a run says when files could not be put in its workspace: how many, and the first few."""
     shown = ", ".join(failures[:10]) + (f" and {len(failures) - 10} more" if len(failures) > 10 else "")
-    return (f"{len(failures)} file{'s' if len(failures) != 1 else ''} could not be {what} (no permission or no "
-            f"room; an agent may have made a folder read-only), so the workspace may differ from it: {shown}")
+    return (f"{len(failures)} file{'s' if len(failures) != 1 else ''} could not be {what} (something in the way "
+            f"that could not be removed, such as a folder an agent made read-only, or no room left), so the "
+            f"workspace differs there: {shown}")
 
 
 def source_dir(run: Run) -> Path | None:
