@@ -252,9 +252,9 @@ _private(WORKSPACES_DIR)
 # would show them the secret key, the database and every run's files.
 for _shown in MCP_SANDBOX_PATHS:
     _folder = Path(_shown).resolve()
-    for _private, _what in ((DATA_DIR, "the data dir"), (WORKSPACES_DIR, "the runs' workspaces")):
-        if _private == _folder or _private.is_relative_to(_folder) or _folder.is_relative_to(_private):
-            raise ImproperlyConfiguredEnv(f"MCP_SANDBOX_PATHS: {_shown} shares {_what} ({_private}) with every "
+    for _kept, _what in ((DATA_DIR, "the data dir"), (WORKSPACES_DIR, "the runs' workspaces")):
+        if _kept == _folder or _kept.is_relative_to(_folder) or _folder.is_relative_to(_kept):
+            raise ImproperlyConfiguredEnv(f"MCP_SANDBOX_PATHS: {_shown} shares {_what} ({_kept}) with every "
                                           "user's MCP server; list folders that hold only what servers need")
 WORKSPACE_RETENTION_DAYS = envfloat("WORKSPACE_RETENTION_DAYS", 30)
 WORKSPACE_UPLOAD_MAX_BYTES = envint("WORKSPACE_UPLOAD_MAX_BYTES", 50 * 2**20)
