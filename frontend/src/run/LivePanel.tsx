@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useEditor } from '../store/context';
 import { breakReasonLabel, plural } from './labels';
+import { ForEachResults } from './ForEachResults';
 import { LoopOutput } from './LoopOutput';
 import { argsLine, runningCalls } from './toolCalls';
 import { isTerminal } from './socket';
@@ -56,6 +57,7 @@ export function LivePanel() {
           </h4>
           <VerdictList iterations={loop.iterations} />
           <LoopOutput loopKey={key} loop={loop} testId={`cumulative-${key}`} />
+          {loop.loopType === 'forEach' && <ForEachResults loopKey={key} loop={loop} />}
         </div>
       ))}
       {errors.length > 0 && (

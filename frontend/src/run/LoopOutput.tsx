@@ -23,9 +23,11 @@ export function LoopOutput({ loopKey, loop, testId }: { loopKey: string; loop: L
   return (
     <>
       <div className="muted small" data-testid="loop-output-label">
-        {mode === 'cumulative'
-          ? 'Cumulative output: every inner step of every finished iteration, by round and step'
-          : `Loop output${from}: the latest finished iteration`}
+        {loop.loopType === 'forEach'
+          ? `Loop output${from}: the last item that completed (every item is in its result)`
+          : mode === 'cumulative'
+            ? 'Cumulative output: every inner step of every finished iteration, by round and step'
+            : `Loop output${from}: the latest finished iteration`}
       </div>
       <Pre text={loopOutput(loop, mode)} testId={testId} empty="Nothing yet: appears as iterations finish." />
     </>

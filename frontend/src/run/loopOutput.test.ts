@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { iterationId, loopOutput, sourceWords } from './loopOutput';
+import { forEachRows, iterationId, loopOutput, sourceWords } from './loopOutput';
 import type { IterationRun, LoopRun } from './reduce';
 
 const it_ = (iteration: number, content: string | undefined, status: IterationRun['status'] = 'completed'): IterationRun => ({ iteration, status, content, steps: {} });
@@ -37,5 +37,30 @@ describe('iteration words', () => {
     expect(sourceWords(['critic', 'draft'])).toBe(' of critic + draft');
     expect(iterationId('dev', it_(2, ''))).toBe('dev.2');
     expect(iterationId('each', { ...it_(1, ''), item: 'b' })).toBe('each[1]');
+  });
+});
+
+describe('forEach output and result', () => {
+  const item = (i: number, value: unknown, content: string | undefined, status: IterationRun['status'] = 'completed'): IterationRun => ({
+    iteration: i,
+    status,
+    content,
+    item: value as IterationRun['item'],
+    steps: {},
+  });
+  const loop: LoopRun = { loopType: 'forEach', iterations: [item(1, { n: 2 }, 'two'), item(0, 'a', 'one'), item(2, 'c', undefined, 'failed')] };
+
+  it('hands on the last item by index that completed, in either mode, as zenflow does', () => {
+    expect(loopOutput(loop, 'cumulative')).toBe('two'); // item 2 failed; item 0 finished after item 1
+    expect(loopOutput(loop, 'last')).toBe('two');
+  });
+
+  it('lists every item in order with its id, value, status and output, and counts what it leaves out', () => {
+    const { rows, more } = forEachRows('batch', loop, 2);
+    expect(rows).toEqual([
+      { id: 'batch[0]', index: 0, item: 'a', status: 'completed', content: 'one' },
+      { id: 'batch[1]', index: 1, item: '{"n":2}', status: 'completed', content: 'two' },
+    ]);
+    expect(more).toBe(1);
   });
 });

@@ -7,6 +7,12 @@ import type { IterationRun, LoopRun } from './reduce';
 export function loopOutput(loop: LoopRun, mode: 'cumulative' | 'last'): string {
   if (loop.cumulative !== undefined && loop.ended) return loop.cumulative;
   const done = loop.iterations.filter((it) => it.status === 'completed' && it.content !== undefined);
+  // A forEach hands on the output of its last item (by index) that completed, in either mode (zenflow's rule);
+  // its result lists them all.
+  if (loop.loopType === 'forEach') {
+    const byIndex = [...done].sort((a, b) => a.iteration - b.iteration);
+    return byIndex.length ? (byIndex[byIndex.length - 1].content as string) : '';
+  }
   if (mode === 'last') return done.length ? (done[done.length - 1].content as string) : '';
   return done.map(roundText).join('');
 }
@@ -28,4 +34,26 @@ export function sourceWords(sources: readonly string[]): string {
 export function iterationId(loopKey: string, it: IterationRun): string {
   const base = loopKey.split('/').pop() ?? loopKey;
   return it.item !== undefined ? `${base}[${it.iteration}]` : `${base}.${it.iteration}`;
+}
+
+/** One row of a forEach step's result (`result.iterations`), as the run page lists it. */
+export interface ItemRow {
+  id: string;
+  index: number;
+  item: string;
+  status: string;
+  content: string;
+}
+
+/** The rows of a forEach's result table, in item order, at most ``limit`` (the rest are counted). */
+export function forEachRows(loopKey: string, loop: LoopRun, limit = 200): { rows: ItemRow[]; more: number } {
+  const items = [...loop.iterations].sort((a, b) => a.iteration - b.iteration);
+  const rows = items.slice(0, limit).map((it) => ({
+    id: iterationId(loopKey, it),
+    index: it.iteration,
+    item: typeof it.item === 'string' ? it.item : JSON.stringify(it.item ?? null),
+    status: it.status,
+    content: it.content ?? '',
+  }));
+  return { rows, more: Math.max(0, items.length - limit) };
 }
