@@ -302,8 +302,9 @@ async def _foreach(ctx: RunContext, scope: Scope, step: dict, path: str, items: 
 
 def _finished_rounds(ctx: RunContext, path: str, judged: bool) -> list[tuple[Outcome, dict | None]]:
     """The iterations of this loop already in the run's state (a run started from a checkpoint), in order,
-    each with its verdict. A judged round without its verdict was not finished: it runs again, as does
-    everything after the first gap."""
+    each with its verdict. A judged round that ended without its verdict (the checkpoint is its iteration_end) is
+    not run again: only its judge is asked (the simulated script's replay counted its inner calls as given, and
+    nothing finished is run or billed twice). Everything after the first gap runs again."""
     record = ctx.state.loops.get(path)
     if record is None:
         return []
@@ -313,9 +314,9 @@ def _finished_rounds(ctx: RunContext, path: str, judged: bool) -> list[tuple[Out
         if entry is None or entry["status"] == CANCELLED:
             break
         verdict = entry.get("verdict")
-        if judged and entry["status"] == COMPLETED and verdict is None:
-            break
         rounds.append((Outcome(entry["status"], entry["content"], entry["result"], entry.get("error")), verdict))
+        if judged and entry["status"] == COMPLETED and verdict is None:
+            break  # its judge is asked; no later round can have ended
     return rounds
 
 
