@@ -152,13 +152,15 @@ def test_a_viewer_cannot_start_or_stop_and_pause_records_who_asked(people):
     assert post(viewer, "/api/v1/runs", {"workflow_id": wid, "script": SCRIPT}).status_code == 403
     slow = {"latency": 30, "replies": {"draft": ["slow"]}}
     run = post(member, "/api/v1/runs", {"workflow_id": wid, "script": slow}).json()
-    deadline = time.time() + 10
+    # Generous deadlines: on a loaded machine (a CPU hog beside the suite) the run can take seconds to start.
+    deadline = time.time() + 60
     while member.get(f"/api/v1/runs/{run['id']}").json()["status"] != "running" and time.time() < deadline:
         time.sleep(0.05)
+    assert member.get(f"/api/v1/runs/{run['id']}").json()["status"] == "running"
     assert post(viewer, f"/api/v1/runs/{run['id']}/stop", {}).status_code == 403
     assert post(member, f"/api/v1/runs/{run['id']}/pause", {}).status_code == 200
     # Events are recorded a moment after they happen: the watcher polls as a client would.
-    deadline, control = time.time() + 10, []
+    deadline, control = time.time() + 60, []
     while not control and time.time() < deadline:
         control = [e for e in viewer.get(f"/api/v1/runs/{run['id']}/events").json() if e["type"] == "run_control"]
         time.sleep(0.05)
