@@ -5,13 +5,13 @@ judged repeat-until loop, simulated provider) is recorded as the database stores
 it, one JSON text per event. Figures, median and p95 of each:
 
 1. the baseline: ``json.loads`` of every stored event (what reading the run costs anyway);
-2. the fold of the parsed events into the run's final checkpoint (:func:`runtime.checkpoints.fold`);
+2. the fold of the parsed events into the run's final checkpoint (:func:`runtime.engine.checkpoints.fold`);
 3. the fold up to the middle boundary (a checkpoint to resume or fork from);
 4. both together: stored text to checkpoint.
 
 Target: the fold (2) of a 10,000-event run in at most 200 ms.
 
-Then forks (``runtime.forks``), in a throw-away SQLite data folder with the inline backend: a stored
+Then forks (``runtime.runs.forks``), in a throw-away SQLite data folder with the inline backend: a stored
 run of a judged 1,000-round loop is forked at round 500. Figures: the time from ``fork()`` to the
 new run's first own event (its events up to round 500 copied, its checkpoint folded, then dispatched),
 beside the baseline of starting a fresh run of the same workflow to its first event, and the provider
@@ -36,15 +36,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import summary, timings  # noqa: E402
-from runtime.checkpoints import boundaries, fold  # noqa: E402
 from runtime.engine import run_workflow  # noqa: E402
+from runtime.engine.checkpoints import boundaries, fold  # noqa: E402
 from runtime.events import ListSink  # noqa: E402
 
 TARGET_EVENTS = 10_000
 
 
 def event_json(event: dict) -> str:
-    # As runtime.recorder.event_json stores it (that module needs Django set up; the fold does not).
+    # As runtime.live.recorder.event_json stores it (that module needs Django set up; the fold does not).
     return json.dumps(event, separators=(",", ":"), default=str)
 
 TARGET_MS = 200.0
@@ -130,9 +130,9 @@ def fork_bench(repeat: int = 3) -> None:
     from django.core.management import call_command
 
     from designer import workflows
-    from runtime import forks, runs
+    from runtime.live.recorder import persist_events
     from runtime.models import Run, RunEvent
-    from runtime.recorder import persist_events
+    from runtime.runs import create, forks
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("bench")
@@ -160,7 +160,7 @@ def fork_bench(repeat: int = 3) -> None:
 
     fresh, forked, early_calls = [], [], []
     for _ in range(repeat):
-        took, run = first_own_event(lambda: runs.create_run(user, workflow_id=workflow.pk, version=None, provider="simulated",
+        took, run = first_own_event(lambda: create.create_run(user, workflow_id=workflow.pk, version=None, provider="simulated",
                                                             budgets={"max_steps": 3}))
         fresh.append(took)
         wait_end(run)

@@ -38,7 +38,7 @@ def fill(username: str) -> tuple[str, str]:
     from accounts.workspaces import personal
     from designer.models import Workflow, WorkflowVersion
     from runtime.models import Run
-    from runtime.runs import cursor_of
+    from runtime.runs.query import cursor_of
 
     user = get_user_model().objects.get(username=username)
     workspace = personal(user)

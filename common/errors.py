@@ -9,7 +9,7 @@ class BadRequest(Exception):
         super().__init__(message)
         self.status = status
 
-    def __reduce__(self):  # raised in worker processes (config.offload) and pickled back
+    def __reduce__(self):  # raised in worker processes (common.offload) and pickled back
         return (type(self), (str(self), self.status))
 
 

@@ -10,11 +10,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from accounts.ws_auth import OriginCheck, TokenOrSessionAuthMiddlewareStack  # noqa: E402
-from config import offload  # noqa: E402
+from common import offload  # noqa: E402
 from config.memory import freeze_loaded_objects  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from runtime.backends import capture_loop_at_start, capture_server_loop, hand_back_at_shutdown  # noqa: E402
-from runtime.reaper import start_reaper  # noqa: E402
+from runtime.execution.dispatch import hand_back_at_shutdown  # noqa: E402
+from runtime.execution.reaper import start_reaper  # noqa: E402
+from runtime.execution.server_loop import capture_loop_at_start, capture_server_loop  # noqa: E402
 
 application = capture_server_loop(
     ProtocolTypeRouter(

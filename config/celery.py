@@ -7,7 +7,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("loopdesigner")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
+# The run task lives in runtime's execution room (runtime/execution/tasks.py), not at an app's top.
+app.autodiscover_tasks(lambda: ["runtime.execution"])
 
 
 @worker_process_init.connect

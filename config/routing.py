@@ -1,3 +1,3 @@
-from runtime.routing import websocket_urlpatterns
+from runtime.live.routing import websocket_urlpatterns
 
 __all__ = ["websocket_urlpatterns"]

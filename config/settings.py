@@ -14,7 +14,7 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 
-from config.env import ImproperlyConfiguredEnv, envbool, envfloat, envint, envstr
+from common.env import ImproperlyConfiguredEnv, envbool, envfloat, envint, envstr
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(envstr("DESIGNER_DATA_DIR", str(BASE_DIR / "data"))).resolve()
@@ -97,7 +97,7 @@ MIDDLEWARE = [
 REQUEST_MAX_BYTES = envint("REQUEST_MAX_BYTES", 4 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
 # Reading, validating, rendering and importing documents run in these worker processes
-# (config/offload.py), each task stopped past WORK_TIMEOUT_S; more than WORK_QUEUE at once wait no more: 503.
+# (common/offload.py), each task stopped past WORK_TIMEOUT_S; more than WORK_QUEUE at once wait no more: 503.
 WORK_PROCESSES = envint("WORK_PROCESSES", min(2, os.cpu_count() or 1))
 WORK_TIMEOUT_S = float(envstr("WORK_TIMEOUT_S", "10"))
 WORK_QUEUE = envint("WORK_QUEUE", 16)
@@ -184,7 +184,7 @@ if RUNTIME_BACKEND not in ("inline", "celery"):
     raise ImproperlyConfiguredEnv(f"RUNTIME_BACKEND={RUNTIME_BACKEND!r}: use inline or celery")
 
 # Liveness of running runs: workers beat every RUN_HEARTBEAT_S; a run silent for RUN_LOST_AFTER_S has lost its
-# worker. The server's reaper then resumes it from its last step or iteration boundary (runtime.continuation), at
+# worker. The server's reaper then resumes it from its last step or iteration boundary (runtime.durability.continuation), at
 # most RUN_MAX_RESUMES times; with RESUME_LOST_RUNS=0 it is marked failed ("worker lost") as before.
 RUN_HEARTBEAT_S = float(envstr("RUN_HEARTBEAT_S", "5"))
 RUN_LOST_AFTER_S = float(envstr("RUN_LOST_AFTER_S", "30"))

@@ -1,4 +1,4 @@
-"""Run endpoints. Views stay thin over runtime.runs."""
+"""Run endpoints. Views stay thin over runtime.runs.create."""
 from __future__ import annotations
 
 from typing import Any, Literal, Optional
@@ -9,8 +9,10 @@ from ninja.files import UploadedFile
 
 from accounts.tokens import API_AUTH
 from accounts.workspaces import Need, chosen
-from runtime import compare, forks, keys, limits, run_files, runs, tool_gate
-from runtime.serializers import run_dict
+from runtime.durability import run_files
+from runtime.live.serializers import run_dict
+from runtime.providers import keys
+from runtime.runs import access, compare, control, create, forks, limits, query, tool_decisions
 
 router = Router(tags=["runs"], auth=API_AUTH)
 
@@ -29,7 +31,7 @@ class RunIn(Schema):
 
 
 class ForkIn(Schema):
-    at: Any                              # {step, iteration?}: where the new run starts (checked by runtime.forks)
+    at: Any                              # {step, iteration?}: where the new run starts (checked by runtime.runs.forks)
     document: Optional[Any] = None       # a whole edited document, or
     patch: Optional[Any] = None          # a JSON Patch (RFC 6902) on the parent's document
     input: Optional[Any] = None          # {item} for a forEach item, {previous_output} for a round
@@ -48,11 +50,11 @@ class CountOut(Schema):
 
 @router.post("/runs", response={201: dict})
 def create_run(request, payload: RunIn):
-    run = runs.create_run(request.auth, workflow_id=payload.workflow_id, version=payload.version, provider=payload.provider,
+    run = create.create_run(request.auth, workflow_id=payload.workflow_id, version=payload.version, provider=payload.provider,
                           model=payload.model, script=payload.script, budgets=payload.budgets, policies=payload.policies,
                           ask_before=payload.ask_before, workspace_upload=payload.workspace_upload,
                           workspace_from_run=payload.workspace_from_run)
-    return Status(201, run_dict(runs.reachable(request.auth, run.id)))
+    return Status(201, run_dict(access.reachable(request.auth, run.id)))
 
 
 @router.get("/providers", response=list[dict])
@@ -73,12 +75,12 @@ def list_runs(request, response: HttpResponse, status: Optional[str] = Query(Non
               workflow: Optional[int] = Query(None, ge=1, le=2**63 - 1), workspace: Optional[int] = Query(None, ge=1, le=2**63 - 1),
               provider: Optional[str] = Query(None, max_length=200), q: Optional[str] = Query(None, max_length=200),
               created_after: Optional[str] = Query(None, max_length=64), created_before: Optional[str] = Query(None, max_length=64),
-              limit: int = Query(runs.RUN_PAGE_SIZE, ge=1, le=runs.MAX_RUN_PAGE_SIZE), before: Optional[str] = Query(None, max_length=200)):
+              limit: int = Query(query.RUN_PAGE_SIZE, ge=1, le=query.MAX_RUN_PAGE_SIZE), before: Optional[str] = Query(None, max_length=200)):
     """The runs you may read, newest first, `limit` at a time: the next page is `before=<X-Next-Cursor>`.
     `status` and `provider` take several names (comma-separated); `q` searches the workflow's name."""
-    filters = runs.run_filters(status=status, workflow_id=workflow, provider=provider, q=q,
+    filters = query.run_filters(status=status, workflow_id=workflow, provider=provider, q=q,
                                created_after=created_after, created_before=created_before)
-    found = runs.list_runs(request.auth, workspace, filters, limit=limit, before=before)
+    found = query.list_runs(request.auth, workspace, filters, limit=limit, before=before)
     # The body stays a plain list (what every caller reads); the count and the next page ride in headers.
     response["X-Total-Count"] = str(found.total)
     if found.next_cursor:
@@ -88,52 +90,52 @@ def list_runs(request, response: HttpResponse, status: Optional[str] = Query(Non
 
 @router.get("/runs/active/count", response=CountOut)
 def active_count(request):
-    return {"count": runs.active_count(request.auth)}
+    return {"count": control.active_count(request.auth)}
 
 
 @router.post("/runs/all/{action}", response=CountOut)
 def control_all(request, action: Literal["pause", "resume", "stop"]):
-    return {"count": runs.control_all(request.auth, action)}
+    return {"count": control.control_all(request.auth, action)}
 
 
 @router.get("/runs/{run_id}", response=dict)
 def get_run(request, run_id: str):
-    return run_dict(runs.reachable(request.auth, run_id))
+    return run_dict(access.reachable(request.auth, run_id))
 
 
 @router.get("/runs/{run_id}/compare/{other_id}", response=dict)
 def compare_runs(request, run_id: str, other_id: str):
     """This run and another of the same workflow, step by step and iteration by iteration."""
-    return compare.compare_runs(runs.reachable(request.auth, run_id), runs.reachable(request.auth, other_id))
+    return compare.compare_runs(access.reachable(request.auth, run_id), access.reachable(request.auth, other_id))
 
 
 @router.get("/runs/{run_id}/events", response=list[dict])
-def run_events(request, run_id: str, after: int = 0, limit: int = Query(runs.MAX_EVENTS_PAGE, ge=1, le=runs.MAX_EVENTS_PAGE),
+def run_events(request, run_id: str, after: int = 0, limit: int = Query(query.MAX_EVENTS_PAGE, ge=1, le=query.MAX_EVENTS_PAGE),
                type: Optional[str] = None, step: Optional[str] = None, before: Optional[int] = None):
     """A page of events (``after``/``before`` a seq, ``limit``), optionally of some types (comma-separated) or one step."""
     types = [t for t in (type or "").split(",") if t] or None
-    return runs.events_after(runs.reachable(request.auth, run_id), after, limit, types, step, before)
+    return query.events_after(access.reachable(request.auth, run_id), after, limit, types, step, before)
 
 
 @router.get("/runs/{run_id}/iterations", response=list[dict])
 def run_iterations(request, run_id: str, step: Optional[str] = None, index: Optional[int] = None,
                    iteration: Optional[int] = None, limit: Optional[int] = Query(None, ge=1, le=10_000), offset: int = Query(0, ge=0)):
-    return runs.iterations(runs.reachable(request.auth, run_id), step, index, iteration, limit, offset)
+    return query.iterations(access.reachable(request.auth, run_id), step, index, iteration, limit, offset)
 
 
 @router.get("/runs/{run_id}/history", response=list[dict])
 def run_history(request, run_id: str):
-    return runs.history(runs.reachable(request.auth, run_id))
+    return query.history(access.reachable(request.auth, run_id))
 
 
 @router.get("/runs/{run_id}/metrics", response=dict)
 def run_metrics(request, run_id: str):
-    return runs.metrics(runs.reachable(request.auth, run_id))
+    return query.metrics(access.reachable(request.auth, run_id))
 
 
 @router.delete("/runs/{run_id}", response={204: None})
 def delete_run(request, run_id: str):
-    runs.delete_run(request.auth, run_id)
+    create.delete_run(request.auth, run_id)
     return Status(204, None)
 
 
@@ -145,27 +147,27 @@ def upload_files(request, file: UploadedFile = File(...)):
 
 @router.get("/runs/{run_id}/workspace", response=dict)
 def run_workspace(request, run_id: str):
-    return run_files.info(runs.reachable(request.auth, run_id))
+    return run_files.info(access.reachable(request.auth, run_id))
 
 
 @router.get("/runs/{run_id}/workspace/snapshots/{number}/files", response=dict)
 def snapshot_files(request, run_id: str, number: int):
-    return run_files.files(runs.reachable(request.auth, run_id), number)
+    return run_files.files(access.reachable(request.auth, run_id), number)
 
 
 @router.get("/runs/{run_id}/workspace/snapshots/{number}/file", response=dict)
 def snapshot_file(request, run_id: str, number: int, path: str):
-    return run_files.file(runs.reachable(request.auth, run_id), number, path)
+    return run_files.file(access.reachable(request.auth, run_id), number, path)
 
 
 @router.get("/runs/{run_id}/workspace/snapshots/{number}/diff", response=dict)
 def snapshot_diff(request, run_id: str, number: int):
-    return run_files.diff(runs.reachable(request.auth, run_id), number)
+    return run_files.diff(access.reachable(request.auth, run_id), number)
 
 
 @router.get("/runs/{run_id}/workspace.zip")
 def workspace_zip(request, run_id: str, snapshot: Optional[int] = None):
-    name, data = run_files.zip_of(runs.reachable(request.auth, run_id), snapshot)
+    name, data = run_files.zip_of(access.reachable(request.auth, run_id), snapshot)
     response = HttpResponse(data, content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
@@ -176,19 +178,19 @@ def fork_run(request, run_id: str, payload: ForkIn):
     """Re-run from here: a new run starting at a step or loop iteration of this finished run, with edits."""
     run = forks.fork(request.auth, run_id, at=payload.at, document=payload.document, patch=payload.patch,
                      input=payload.input, provider=payload.provider, model=payload.model, script=payload.script)
-    return Status(201, run_dict(runs.reachable(request.auth, run.id)))
+    return Status(201, run_dict(access.reachable(request.auth, run.id)))
 
 
 @router.post("/runs/{run_id}/tool-calls/{call_id}/approve", response=dict)
 def approve_tool_call(request, run_id: str, call_id: str):
-    return tool_gate.decide(request.auth, run_id, call_id, approve=True)
+    return tool_decisions.decide(request.auth, run_id, call_id, approve=True)
 
 
 @router.post("/runs/{run_id}/tool-calls/{call_id}/deny", response=dict)
 def deny_tool_call(request, run_id: str, call_id: str, payload: Optional[DenyIn] = None):
-    return tool_gate.decide(request.auth, run_id, call_id, approve=False, reason=payload.reason if payload else "")
+    return tool_decisions.decide(request.auth, run_id, call_id, approve=False, reason=payload.reason if payload else "")
 
 
 @router.post("/runs/{run_id}/{action}", response=dict)
 def control_run(request, run_id: str, action: Literal["pause", "resume", "stop"]):
-    return run_dict(runs.control(request.auth, run_id, action))
+    return run_dict(control.control(request.auth, run_id, action))

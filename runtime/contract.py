@@ -107,7 +107,7 @@ class WorkflowStartData(_Open):
     name: str = ""
     provider: str = ""
     budgets: dict[str, float] = {}
-    from_checkpoint: Optional[int] = None  # the run started from the state after this seq (runtime.checkpoints)
+    from_checkpoint: Optional[int] = None  # the run started from the state after this seq (runtime.engine.checkpoints)
 
 
 class WorkflowEndData(_Open):
@@ -151,7 +151,7 @@ class AgentTurnData(_Open):
     content: Optional[str] = None
     finish_reason: Optional[str] = None
     # On a response: what the reply cost, counted into the run's spend; null when the model has no price,
-    # and then unpriced_model names it. Summed over a run they give its cost (runtime.checkpoints).
+    # and then unpriced_model names it. Summed over a run they give its cost (runtime.engine.checkpoints).
     cost_usd: Optional[float] = None
     unpriced_model: Optional[str] = None
 
@@ -283,7 +283,7 @@ class Event(BaseModel):
     done: Optional[bool] = None
     reasoning: Optional[str] = None
     where: Optional[Where] = None
-    inherited: Optional[bool] = None  # a fork's copy of its parent's event (runtime.forks): that part was not run again
+    inherited: Optional[bool] = None  # a fork's copy of its parent's event (runtime.runs.forks): that part was not run again
 
 
 def check(event: dict) -> None:

@@ -1,6 +1,7 @@
 """Run records. Events are the source of truth; iteration rows are derived from them."""
 from __future__ import annotations
 
+import json
 import uuid
 
 from django.conf import settings
@@ -62,10 +63,10 @@ class Run(models.Model):
     workspace_seed = models.JSONField(null=True, blank=True)
     sandbox = models.CharField(max_length=8, blank=True, default="")
     tools_used = models.BooleanField(default=False)  # an agent called a tool (submit_result aside)
-    # The live view (runtime.view) of a finished run, folded once from its events: its page opens at once.
+    # The live view (runtime.live.view) of a finished run, folded once from its events: its page opens at once.
     view = models.JSONField(null=True, blank=True)
-    # Where the run goes on from (runtime.continuation): the state after event `start_seq`, as a checkpoint
-    # (runtime.checkpoints). Set when it resumes after its worker was lost (`resumes` times so far), or when it
+    # Where the run goes on from (runtime.durability.continuation): the state after event `start_seq`, as a checkpoint
+    # (runtime.engine.checkpoints). Set when it resumes after its worker was lost (`resumes` times so far), or when it
     # is a fork of `parent` (at `fork_point`: {step, iteration?, seq}), whose events up to there it inherited.
     start_seq = models.BigIntegerField(default=0)
     start_checkpoint = models.JSONField(null=True, blank=True)
@@ -103,8 +104,6 @@ class RunEvent(models.Model):
 
     @property
     def event(self) -> dict:
-        import json
-
         return json.loads(self.event_json)
 
     class Meta:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models.signals import post_delete
 
-from runtime import run_files
+from runtime.durability import run_files
 from runtime.models import Run
 
 

@@ -26,14 +26,14 @@ def no_run_outlives_its_test():
     yield
     import sys
 
-    if "runtime.backends" not in sys.modules:  # no test here started a run in this process
+    if "runtime.execution.dispatch" not in sys.modules:  # no test here started a run in this process
         return
     import concurrent.futures
 
-    from runtime import backends
+    from runtime.execution import dispatch
 
-    for run_id in list(backends._live):
-        backends.control_local(run_id, "stop")
-    pending = backends.local_futures()
+    for run_id in list(dispatch._live):
+        dispatch.control_local(run_id, "stop")
+    pending = dispatch.local_futures()
     if pending:
         concurrent.futures.wait(pending, timeout=30)

@@ -9,7 +9,7 @@ each step when its dependencies are done, within ``maxConcurrency``, unless the
 run is paused. :func:`~runtime.engine.steps.run_step` evaluates the step's
 ``condition``, applies ``timeout`` and ``retries`` and runs its body: an agent
 conversation (:mod:`~runtime.engine.agent`, the prompt assembled by
-:mod:`runtime.prompting`, ``submit_result`` checked against ``resultSchema``),
+:mod:`runtime.engine.prompting`, ``submit_result`` checked against ``resultSchema``),
 a loop (:mod:`~runtime.engine.loops`: **loop iterations happen in**
 ``run_foreach`` **and** ``run_repeat_until``, each iteration a nested scope of
 the same scheduler), or an include (:mod:`~runtime.engine.includes`). Every state
@@ -23,7 +23,7 @@ run finishes with ``workflow_end`` and returns a :class:`RunResult`.
 The run's state (every finished step, each loop's rounds and verdicts, the
 budgets spent) is one record, ``ctx.state`` (:mod:`~runtime.engine.registry`),
 written right before the event that announces each change, so that
-:mod:`runtime.checkpoints` rebuilds it from the events at any boundary. A run
+:mod:`runtime.engine.checkpoints` rebuilds it from the events at any boundary. A run
 may start from such a checkpoint (``start=``): what it holds is not run again.
 
 Nothing here needs Django: the CLI, the web server and a Celery worker all call
@@ -37,20 +37,20 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from runtime.checkpoints import Checkpoint
+from runtime.engine.checkpoints import Checkpoint
 from runtime.engine.context import DEFAULT_CONCURRENCY, RunContext, Scope, duration
 from runtime.engine.folder import RunFolder
 from runtime.engine.includes import FileResolver
+from runtime.engine.policies import attach
+from runtime.engine.pricing import PriceBook
 from runtime.engine.registry import RunState
 from runtime.engine.scheduler import run_scope
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, Budgets, LoopMeta, Outcome, RunControl, RunResult
 from runtime.engine.steps import run_step
 from runtime.engine.toolcalls import unknown_tools_message, warn_untooled
 from runtime.events import Emitter, format_duration
-from runtime.policies import attach
-from runtime.pricing import PriceBook
 from runtime.providers import Provider, get_provider
-from runtime.script import Script, parse_script
+from runtime.providers.script import Script, parse_script
 from runtime.tools.session import RunTools, SnapshotRecord
 
 __all__ = ["run_workflow", "Budgets", "RunControl", "RunResult", "Outcome", "LoopMeta", "FileResolver"]
@@ -76,11 +76,11 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
     include must resolve in (:mod:`runtime.engine.folder`); nothing outside it is read. ``prices`` is a :class:`PriceBook` (or its overrides: model
     names to USD per million prompt and completion tokens). ``clock`` and ``sleep`` (used
     for loop ``delay``) are injectable for tests. ``policies`` are run-level
-    stop rules and the iteration error policy (:mod:`runtime.policies`).
+    stop rules and the iteration error policy (:mod:`runtime.engine.policies`).
     ``tools`` gives the agents their tools and the run its workspace
     (:class:`~runtime.tools.session.RunTools`); without it agents get none.
     ``on_boundary(checkpoint)`` is called at every step and iteration boundary with the run's
-    state at that event (:mod:`runtime.checkpoints`); it must not block.
+    state at that event (:mod:`runtime.engine.checkpoints`); it must not block.
     ``start`` starts the run from a checkpoint (of a run of this document, or of one edited after
     it): its finished steps and loop rounds are not run again and its spend counts against the
     budgets; a loop goes on at its next round with the earlier ones in its history.

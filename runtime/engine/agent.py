@@ -28,11 +28,11 @@ from typing import Any
 
 from runtime import tools as registry
 from runtime.engine.context import DEFAULT_AGENT, DEFAULT_MAX_TURNS, RunContext, Scope, StepError
+from runtime.engine.prompting import IterationRecord, LoopView, StepOutput, judge_prompt, system_prompt, user_prompt
 from runtime.engine.state import COMPLETED, FAILED, Outcome
 from runtime.engine.toolcalls import offered, run_calls, step_workspace
-from runtime.prompting import IterationRecord, LoopView, StepOutput, judge_prompt, system_prompt, user_prompt
 from runtime.providers import ChatRequest, ProviderError, ToolCall
-from runtime.results import check_result, submit_tool, unwrap
+from runtime.tools.results import check_result, submit_tool, unwrap
 from runtime.tools.workspace import Workspace
 
 NO_SUBMIT = "resultSchema defined but submit_result never called"

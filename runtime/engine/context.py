@@ -19,11 +19,11 @@ from typing import Any
 
 from designer.documents import parse_duration
 from runtime.engine.folder import FolderRefused, RunFolder
+from runtime.engine.pricing import PriceBook
+from runtime.engine.prompting import ContextFile, IterationRecord
 from runtime.engine.registry import RunState
 from runtime.engine.state import Budgets, Outcome, RunControl
 from runtime.events import Emitter
-from runtime.pricing import PriceBook
-from runtime.prompting import ContextFile, IterationRecord
 from runtime.providers import Provider, Usage, split_model
 
 DEFAULT_CONCURRENCY = 5
@@ -109,7 +109,7 @@ class RunContext:
         self.goal = (document.get("description") or document.get("name") or "").strip()
         # Outcomes, loop histories and budgets spent: one record, the one a checkpoint is taken of.
         self.state = RunState()
-        self.policies = None  # runtime.policies.Policies, when the run has any
+        self.policies = None  # runtime.engine.policies.Policies, when the run has any
         self.tools: Any = None  # runtime.tools.session.RunTools, when the run gives its agents tools
         self.warnings: list[str] = []
         self._warned: set[str] = set()

@@ -23,10 +23,10 @@ from pathlib import Path
 from designer.documents import MAX_DOCUMENT_BYTES, load_source
 from runtime.engine.context import MAX_INCLUDE_DEPTH, RunContext, Scope, StepError
 from runtime.engine.folder import FolderRefused, Missing, RunFolder
+from runtime.engine.prompting import StepOutput
 from runtime.engine.state import COMPLETED, Outcome
 from runtime.engine.summary import last_completed, summarize
 from runtime.engine.toolcalls import unknown_tools_message, warn_untooled
-from runtime.prompting import StepOutput
 
 
 class MissingInclude(StepError):

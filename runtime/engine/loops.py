@@ -20,7 +20,7 @@ repeat-until
     loop when it has no stop signal, and fails it when ``until`` or the judge
     never fired.
 
-Run policies (:mod:`runtime.policies`, not part of the document) add stop
+Run policies (:mod:`runtime.engine.policies`, not part of the document) add stop
 rules checked after ``until`` and before the judge (``break_reason: policy``
 with ``stop_rule``), and an iteration error policy: ``abort`` (default),
 ``retry`` (counts toward ``maxIterations``) or ``skip``.
@@ -60,16 +60,16 @@ import asyncio
 from collections.abc import Mapping
 
 from designer.cel import CelError, evaluate_async
-from runtime.checkpoints import JUDGE_STEP, iteration_prefix
 from runtime.engine.agent import run_judge
 from runtime.engine.cel_words import describe
+from runtime.engine.checkpoints import JUDGE_STEP, iteration_prefix
 from runtime.engine.context import RunContext, Scope, duration, iteration_record
+from runtime.engine.fork_points import PENDING_INPUT
+from runtime.engine.policies import for_loop
+from runtime.engine.prompting import IterationRecord, LoopView, StepOutput
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, LoopMeta, Outcome
 from runtime.engine.summary import summarize
 from runtime.engine.toolcalls import snapshot_iteration
-from runtime.fork_points import PENDING_INPUT
-from runtime.policies import for_loop
-from runtime.prompting import IterationRecord, LoopView, StepOutput
 
 FOREACH_PARALLEL_CAP = 100
 FOREACH, REPEAT = "forEach", "repeat-until"
@@ -222,8 +222,8 @@ async def _foreach(ctx: RunContext, scope: Scope, step: dict, path: str, items: 
     policies = for_loop(ctx, path)
     on_error = policies.on_iteration_error if policies else "abort"
     next_index = 0
-    # Items a checkpoint brought (runtime.checkpoints) are not run again; a cancelled one is.
-    # A fork may bring an item to run with an edited value instead (runtime.fork_points).
+    # Items a checkpoint brought (runtime.engine.checkpoints) are not run again; a cancelled one is.
+    # A fork may bring an item to run with an edited value instead (runtime.engine.fork_points).
     seeded = ctx.state.loops.get(path)
     edited: dict[int, object] = {}
     ran = list(items)  # the item each iteration ran with (a fork may have edited one)
@@ -367,7 +367,7 @@ async def _repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str, de
     stop_rule = ""
     policies = for_loop(ctx, path)
     previous_content: str | None = None
-    # Rounds a checkpoint brought (runtime.checkpoints): not run again, only decided again as they were.
+    # Rounds a checkpoint brought (runtime.engine.checkpoints): not run again, only decided again as they were.
     rounds = _finished_rounds(ctx, path, bool(judge))
     try:
         for it in range(max_iterations):

@@ -15,8 +15,8 @@ the event is stamped, :meth:`RunState.observe`) and kept on its verdict.
 
 Each record is made right before the event that announces it is emitted,
 with no ``await`` between, so the state at an event's ``seq`` is the state
-:func:`runtime.checkpoints.fold` rebuilds from the events up to it.
-:meth:`RunState.snapshot` gives that state as a :class:`~runtime.checkpoints.Checkpoint`;
+:func:`runtime.engine.checkpoints.fold` rebuilds from the events up to it.
+:meth:`RunState.snapshot` gives that state as a :class:`~runtime.engine.checkpoints.Checkpoint`;
 ``on_boundary`` (tests, tools) gets one at every boundary as it is emitted.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from runtime.checkpoints import (
+from runtime.engine.checkpoints import (
     Checkpoint,
     boundary_of,
     iteration_entry,

@@ -23,7 +23,7 @@ async def run_scope(ctx: RunContext, scope: Scope) -> ScopeOutcomes:
     """Run every step of ``scope``; returns its outcomes (id -> outcome), which live in ``ctx.state``.
 
     An outcome is recorded right before the event that ends the step, so the run's state at
-    any event is the state its events describe (:mod:`runtime.checkpoints`)."""
+    any event is the state its events describe (:mod:`runtime.engine.checkpoints`)."""
     outcomes = ctx.state.scope(scope.ns, [s["id"] for s in scope.steps])
     finished = {s["id"]: asyncio.Event() for s in scope.steps}
     slots = asyncio.Semaphore(max(scope.concurrency, 1))

@@ -26,9 +26,9 @@ from runtime.engine.cel_words import describe
 from runtime.engine.context import DEADLINES, RunContext, Scope, StepError, duration
 from runtime.engine.includes import run_include
 from runtime.engine.loops import loop_spent, run_foreach, run_repeat_until
+from runtime.engine.prompting import StepOutput
 from runtime.engine.state import CANCELLED, FAILED, SKIPPED, Outcome
 from runtime.events import format_duration
-from runtime.prompting import StepOutput
 from runtime.providers import ProviderError, redact
 
 

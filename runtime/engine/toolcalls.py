@@ -20,8 +20,8 @@ from typing import Any
 from runtime import tools as registry
 from runtime.engine.context import RunContext, held_deadlines
 from runtime.providers import ToolCall
-from runtime.results import SUBMIT_RESULT
 from runtime.tools import ToolError, ToolResult
+from runtime.tools.results import SUBMIT_RESULT
 from runtime.tools.session import StepCopy
 from runtime.tools.workspace import Workspace
 

@@ -1,11 +1,11 @@
 """The simulated provider: deterministic replies, no network (the default).
 
-With a script (see :mod:`runtime.script`) it replies exactly as scripted: the
+With a script (see :mod:`runtime.providers.script`) it replies exactly as scripted: the
 content streams as ``output`` deltas, a scripted ``result`` becomes a
 ``submit_result`` call, scripted ``tool_calls`` are made (the next reply
 answers after the tools ran), an ``error`` fails the attempt. Without a reply for
 the asking step it echoes its task and, when the agent has a
-``resultSchema``, submits :func:`runtime.results.minimal_instance` of it (so a
+``resultSchema``, submits :func:`runtime.tools.results.minimal_instance` of it (so a
 judge's ``done`` is false and loops run to ``maxIterations``).
 
 Token usage is the script's when given, otherwise about a token per four
@@ -17,8 +17,8 @@ import asyncio
 import itertools
 
 from runtime.providers import ChatReply, ChatRequest, DeltaCallback, Provider, ProviderError, ToolCall, Usage
-from runtime.results import SUBMIT_RESULT, minimal_instance
-from runtime.script import Script, parse_script
+from runtime.providers.script import Script, parse_script
+from runtime.tools.results import SUBMIT_RESULT, minimal_instance
 
 _ids = itertools.count(1)
 CHUNKS = 3  # deltas per reply: enough to show tokens arriving, cheap for big runs
@@ -39,7 +39,7 @@ def _chunks(text: str, n: int = CHUNKS) -> list[str]:
 
 
 def script_keys(step_path: str | None, step_id: str | None, agent: str | None) -> list[str]:
-    """The script keys a call looks up, most specific first (see runtime.script)."""
+    """The script keys a call looks up, most specific first (see runtime.providers.script)."""
     return [k for k in (step_path, step_id, agent) if k] + ["*"]
 
 

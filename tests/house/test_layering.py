@@ -78,3 +78,84 @@ def test_function_local_imports_are_found(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text("async def f():\n    from os import path\n    return path\n")
     assert function_local_imports(sample) == ["sample.py:2 in f"]
+
+
+# ---------------------------------------------------------------- runtime's rooms
+# Each room imports only rooms listed before it (and the shared base: contract, events, models). The edges
+# (api, signals, apps, management commands) sit above every room.
+RUNTIME = REPO / "runtime"
+ROOMS = ["tools", "providers", "engine", "live", "durability", "execution", "runs"]
+BASE = {"contract", "events", "models"}
+EDGES = {"api", "apps", "signals", "contract_ts", "management", "migrations"}
+
+# Function-local imports allowed in runtime/, each with its reason: Django's documented place to connect signals,
+# and the MCP SDK, which takes about a second to import and is only needed by runs and checks with MCP servers.
+ALLOWED_LOCAL_IMPORTS = {
+    ("apps.py", "ready"),
+    ("deployment.py", "check_entry"),
+    ("session.py", "open"),
+}
+
+
+def room_of(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] != "runtime" or len(parts) < 2:
+        return None
+    return parts[1]
+
+
+def room_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        found |= {r for r in map(room_of, names) if r}
+    return found
+
+
+def test_every_runtime_module_lives_in_a_room_or_is_base_or_edge():
+    loose = sorted(p.stem for p in RUNTIME.glob("*.py") if p.stem not in BASE | EDGES | {"__init__"})
+    folders = sorted(p.name for p in RUNTIME.iterdir() if p.is_dir() and (p / "__init__.py").exists())
+    assert loose == []
+    assert sorted(set(folders) - {"management", "migrations"}) == sorted(ROOMS)
+
+
+@pytest.mark.parametrize("room", ROOMS)
+def test_a_runtime_room_imports_only_rooms_below_it(room):
+    allowed = set(ROOMS[:ROOMS.index(room) + 1]) | BASE
+    offenders = {str(p.relative_to(REPO)): sorted(room_imports(p) - allowed)
+                 for p in (RUNTIME / room).rglob("*.py") if room_imports(p) - allowed}
+    assert offenders == {}
+
+
+def test_the_base_imports_no_room():
+    offenders = {p.name: sorted(room_imports(p) - BASE) for p in (RUNTIME.glob(f"{b}.py") for b in BASE) for p in p
+                 if room_imports(p) - BASE}
+    assert offenders == {}
+
+
+def test_runtime_has_no_function_local_imports_but_the_named_ones():
+    found = []
+    for path in sorted(RUNTIME.rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        found += [hit for hit in function_local_imports(path)
+                  if (path.name, hit.split(" in ")[1]) not in ALLOWED_LOCAL_IMPORTS]
+    assert found == []
+
+
+def test_no_app_imports_config():
+    # config sits above the apps (settings, ASGI, Celery); what the apps need from it lives in common/.
+    offenders = {str(p.relative_to(REPO)) for package in ORDER for p in (REPO / package).rglob("*.py")
+                 if "config" in imported_packages(p) and "migrations" not in p.parts}
+    assert offenders == set()
+
+
+def test_the_room_check_can_fail(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("from runtime.runs.create import create_run\nimport runtime.live.recorder\n")
+    assert room_imports(sample) == {"runs", "live"}

@@ -65,7 +65,7 @@ async def test_a_redelivered_task_never_runs_a_run_twice(cluster):
         wait_status(client, run["id"], ("completed",))
         before = client.get(f"/runs/{run['id']}").json()["last_seq"]
         # Deliver the same task again, as a broker does after a late ack.
-        manage(cluster.env, "shell", "-c", f"from runtime.tasks import execute_run_task; execute_run_task.delay({run['id']!r})")
+        manage(cluster.env, "shell", "-c", f"from runtime.execution.tasks import execute_run_task; execute_run_task.delay({run['id']!r})")
         deadline = time.monotonic() + 60
         while log.read_text().count("succeeded in") < 2 and time.monotonic() < deadline:
             await asyncio.sleep(0.2)

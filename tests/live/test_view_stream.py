@@ -10,7 +10,7 @@ import time
 import pytest
 import websockets
 
-from runtime.view.state import RunView
+from runtime.live.view.state import RunView
 from tests.live.runs import wait_status
 from tests.support.servers import base_env, running_server
 

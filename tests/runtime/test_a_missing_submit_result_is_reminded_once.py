@@ -12,8 +12,8 @@ other.
 from dataclasses import replace
 
 from runtime.engine.agent import REMINDER
+from runtime.providers.script import parse_script
 from runtime.providers.simulated import SimulatedProvider
-from runtime.script import parse_script
 from tests.runtime.helpers import doc, run, script, step_end
 
 FLOW = """

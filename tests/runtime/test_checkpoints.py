@@ -1,5 +1,5 @@
 """A run's state at every step and iteration boundary is rebuilt from its events alone
-(runtime/checkpoints.py), and equals the engine's own state at that event, exactly."""
+(runtime/engine/checkpoints.py), and equals the engine's own state at that event, exactly."""
 import asyncio
 import json
 from pathlib import Path
@@ -9,12 +9,13 @@ from django.contrib.auth import get_user_model
 
 from designer import workflows
 from designer.documents import load_source
-from runtime.checkpoints import Checkpoint, Fold, boundaries, checkpoint_of_run, fold
+from runtime.durability.continuation import checkpoint_of_run
 from runtime.engine import Budgets
+from runtime.engine.checkpoints import Checkpoint, Fold, boundaries, fold
+from runtime.live.recorder import persist_events
 from runtime.models import Run
 from runtime.providers import get_provider
-from runtime.recorder import persist_events
-from runtime.script import parse_script
+from runtime.providers.script import parse_script
 from tests.conftest import SPEC
 from tests.runtime.helpers import doc, run_with_checkpoints, script
 

@@ -3,7 +3,7 @@
 Ports upstream's internal/exec/parse_security_test.go, TestParseWorkflow_ControlCharStripped (a BEL in
 instructions is stripped, the text around it kept; tab and newline stay). Upstream strips C0 (carriage return
 included), DEL and C1 controls from the workflow's texts as it parses them; we keep the document as written
-and strip them from every prompt built (runtime/prompting.py): the instructions, the agent's prompt and
+and strip them from every prompt built (runtime/engine/prompting.py): the instructions, the agent's prompt and
 description, the goal, dependency outputs, context files and the judge's prompt. What the provider is sent
 and what the agent_turn event records are the same stripped text.
 """
@@ -13,8 +13,8 @@ from dataclasses import replace
 
 import pytest
 
+from runtime.providers.script import parse_script
 from runtime.providers.simulated import SimulatedProvider
-from runtime.script import parse_script
 from tests.runtime.helpers import run
 
 CONTROLS = [chr(c) for c in range(0x00, 0x20) if chr(c) not in "\t\n"] + [chr(0x7F)] + [chr(c) for c in range(0x80, 0xA0)]
@@ -90,7 +90,7 @@ async def test_no_control_character_from_any_part_reaches_a_prompt(tmp_path):
 
 
 def test_every_control_character_but_tab_and_newline_is_stripped():
-    from runtime.prompting import without_controls
+    from runtime.engine.prompting import without_controls
 
     everything = "".join(chr(c) for c in range(0xA0)) + "\u2028é"
     assert without_controls(everything) == "\t\n" + "".join(chr(c) for c in range(0x20, 0x7F)) + "\u2028é"

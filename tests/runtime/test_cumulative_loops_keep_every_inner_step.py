@@ -10,8 +10,8 @@ its content per inner step in document order, and ``## Judge Feedback (Iteration
 """
 import json
 
-from runtime.checkpoints import Checkpoint, boundaries, fold
-from runtime.prompting import SECTION_LIMIT
+from runtime.engine.checkpoints import Checkpoint, boundaries, fold
+from runtime.engine.prompting import SECTION_LIMIT
 from tests.runtime.helpers import doc, prompts, run, run_with_checkpoints, script, step_end
 from tests.runtime.test_checkpoints import assert_fold_matches_engine
 

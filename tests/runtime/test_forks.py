@@ -1,12 +1,12 @@
-"""Fork points (runtime/fork_points.py): the cut in a finished run's events, the state the fork starts
+"""Fork points (runtime/engine/fork_points.py): the cut in a finished run's events, the state the fork starts
 from, its edited input, and the engine going on from there asking the models only for what follows."""
 import json
 
 import pytest
 
-from runtime.checkpoints import Checkpoint, fold
-from runtime.fork_points import ForkPointError, locate, resolve, with_input
-from runtime.forks import PatchError, apply_patch
+from runtime.engine.checkpoints import Checkpoint, fold
+from runtime.engine.fork_points import ForkPointError, locate, resolve, with_input
+from runtime.runs.forks import PatchError, apply_patch
 from tests.runtime.helpers import doc
 from tests.runtime.test_checkpoints import TEN_ROUNDS, TEN_SCRIPT, counted_run, ten_rounds
 

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from runtime.checkpoints import Checkpoint, boundaries, fold
-from runtime.view.state import RunView
+from runtime.engine.checkpoints import Checkpoint, boundaries, fold
+from runtime.live.view.state import RunView
 from tests.runtime.helpers import doc, run, run_with_checkpoints, script, step_end
 from tests.runtime.test_checkpoints import assert_fold_matches_engine
 

@@ -1,6 +1,6 @@
 """What a run costs: prices from genai-prices, the administrator's overrides first, and unknown prices said,
 never counted as $0."""
-from runtime.pricing import PriceBook
+from runtime.engine.pricing import PriceBook
 from runtime.providers import get_provider
 from tests.fakes import FakeOpenAI
 from tests.runtime.helpers import doc, run

@@ -3,7 +3,7 @@ import pytest
 from runtime.engine import run_workflow
 from runtime.events import ListSink
 from runtime.providers import ChatRequest, ProviderError, get_provider
-from runtime.results import submit_tool
+from runtime.tools.results import submit_tool
 from tests.fakes import FakeOpenAI
 from tests.runtime.helpers import doc, step_end
 

@@ -1,4 +1,4 @@
-from runtime.results import check_result, minimal_instance, submit_tool
+from runtime.tools.results import check_result, minimal_instance, submit_tool
 from tests.runtime.helpers import doc, run, script, step_end
 
 SCHEMA = {"type": "object", "required": ["tags"], "properties": {

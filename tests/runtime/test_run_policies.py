@@ -1,6 +1,6 @@
 import pytest
 
-from runtime.policies import Policies, PolicyError, approved, similarity
+from runtime.engine.policies import Policies, PolicyError, approved, similarity
 from tests.runtime.helpers import doc, run, script, step_end
 
 LOOP = """

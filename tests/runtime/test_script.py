@@ -1,6 +1,6 @@
 import pytest
 
-from runtime.script import ScriptError, load_script
+from runtime.providers.script import ScriptError, load_script
 from tests.runtime.helpers import doc, run, script
 
 

@@ -3,7 +3,7 @@ import pytest
 
 from designer.documents import load_source
 from designer.templates import get_template, list_templates
-from runtime.script import load_script
+from runtime.providers.script import load_script
 
 EXPECTED = ["harness", "research", "goal-driven", "writer-critic", "react-tool-loop", "fanout-deploy", "debate"]
 TEMPLATES = list_templates()

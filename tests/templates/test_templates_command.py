@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from designer.documents import load_source
-from runtime.script import load_script
+from runtime.providers.script import load_script
 
 
 def run(*args):

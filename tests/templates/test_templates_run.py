@@ -9,7 +9,7 @@ from designer.documents import load_source
 from designer.templates import list_templates
 from runtime.engine import run_workflow
 from runtime.events import ListSink
-from runtime.script import load_script
+from runtime.providers.script import load_script
 from runtime.tools.session import MemoryStore, RunTools
 
 # how each template's loop is meant to end with its script

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import random
 
-from runtime.view.rounds import MAX_BUCKETS, MAX_FIELDS, RoundBuckets
-from runtime.view.state import RunView
+from runtime.live.view.rounds import MAX_BUCKETS, MAX_FIELDS, RoundBuckets
+from runtime.live.view.state import RunView
 from tests.runtime.helpers import run
 
 

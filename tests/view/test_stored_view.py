@@ -8,9 +8,9 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
+from runtime.live.view.hub import ViewHub
+from runtime.live.view.state import RunView
 from runtime.models import Run
-from runtime.view.hub import ViewHub
-from runtime.view.state import RunView
 from tests.support.documents import judge_loop
 from tests.web.test_runs_api import SCRIPT, post, wait_for
 

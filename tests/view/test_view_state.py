@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from designer.documents import load_source
-from runtime.policies import Policies
-from runtime.view.state import RunView
+from runtime.engine.policies import Policies
+from runtime.live.view.state import RunView
 from tests.runtime.helpers import doc, run
 
 SPEC = Path(__file__).resolve().parents[2].parent / "shared" / "zenflow-spec-v1"

@@ -9,7 +9,7 @@ import zipfile
 import pytest
 from django.test import Client
 
-from runtime import run_files
+from runtime.durability import run_files
 from runtime.models import Run
 from tests.support.zips import zip_bytes
 from tests.web.test_runs_api import post, wait_for

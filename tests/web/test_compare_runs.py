@@ -1,8 +1,8 @@
 """Two runs of one workflow compared over HTTP: rows per step and iteration, the first divergence, privacy."""
 import pytest
 
-from runtime.compare import compare_units, differences, units_of
-from runtime.pricing import PriceBook
+from runtime.engine.pricing import PriceBook
+from runtime.runs.compare import compare_units, differences, units_of
 from tests.support.documents import judge_loop
 from tests.web.test_runs_api import post, wait_for
 

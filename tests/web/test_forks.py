@@ -12,9 +12,9 @@ from accounts.models import Membership
 from accounts.workspaces import create_team
 from designer import workflows
 from designer.models import Workflow
-from runtime.forks import workspace_at
+from runtime.live.recorder import persist_events
 from runtime.models import Run, RunEvent
-from runtime.recorder import persist_events
+from runtime.runs.forks import workspace_at
 from tests.runtime.test_checkpoints import TEN_ROUNDS, TEN_SCRIPT
 from tests.runtime.test_forks import EACH, EACH_SCRIPT
 from tests.web.test_runs_api import post, wait_for

@@ -284,7 +284,7 @@ def test_a_strangers_runs_are_never_listed_however_the_list_is_searched(owner, o
     assert run_ids(stranger_client.get("/api/v1/runs?q=nightly")) == [str(theirs.pk)]
     assert owner_client.get(f"/api/v1/runs?workspace={theirs.workspace_id}").status_code == 404
     # Another's run as a cursor only says where to start; it shows nothing of theirs.
-    from runtime.runs import cursor_of
+    from runtime.runs.query import cursor_of
 
     assert str(theirs.pk) not in run_ids(owner_client.get(f"/api/v1/runs?before={cursor_of(theirs)}"))
 

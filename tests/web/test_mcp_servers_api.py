@@ -11,7 +11,7 @@ from asgiref.sync import async_to_sync
 from accounts import mcp_servers
 from accounts.models import McpServer
 from designer import tool_specs, workflows
-from runtime import run_files
+from runtime.durability import run_files
 from runtime.engine import run_workflow
 from runtime.events import ListSink
 from runtime.models import Run

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from designer.models import Workflow
-from runtime.execution import reap_lost_runs
+from runtime.execution.reaper import reap_lost_runs
 from runtime.models import Run, RunStatus
 from tests.support.documents import judge_loop
 

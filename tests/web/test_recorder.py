@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from designer import workflows
 from runtime.contract import locate
+from runtime.live.recorder import persist_events
 from runtime.models import Run, RunEvent, RunIteration
-from runtime.recorder import persist_events
 
 DOCUMENT = {"name": "rows", "description": "Rows.", "steps": [{"id": "dev", "instructions": "Write.", "loop": {"maxIterations": 3}}]}
 

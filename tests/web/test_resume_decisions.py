@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from designer.models import Workflow
-from runtime.execution import reap_lost_runs
+from runtime.execution.reaper import reap_lost_runs
 from runtime.models import Run, RunEvent, RunStatus
 from tests.support.documents import judge_loop
 from tests.web.test_runs_api import post, wait_for
@@ -60,7 +60,7 @@ def test_a_lost_paused_run_goes_on_paused(owner_client, owner):
 
 
 def test_a_resumed_run_counts_what_it_spent_before_against_its_budget(owner_client, owner):
-    from runtime.recorder import persist_events
+    from runtime.live.recorder import persist_events
 
     rounds = [{"content": f"round {i}", "result": {"done": False, "reason": "more"}} for i in range(5)]
     script = {"tokens": {"prompt": 10, "completion": 5}, "replies": {"draft": ["a draft"], "judge": [*rounds, {"content": "ok", "result": {"done": True}}]}}
@@ -88,8 +88,8 @@ def test_a_resumed_runs_workspace_is_put_back_as_its_boundary_left_it(owner_clie
     import hashlib
     import json
 
-    from runtime import run_files
-    from runtime.continuation import restore_workspace
+    from runtime.durability import run_files
+    from runtime.durability.continuation import restore_workspace
     from runtime.models import WorkspaceBlob, WorkspaceSnapshot
 
     settings.WORKSPACES_DIR = tmp_path / "workspaces"
@@ -116,7 +116,7 @@ def test_a_resumed_runs_workspace_is_put_back_as_its_boundary_left_it(owner_clie
 
 
 def test_one_lost_run_that_cannot_be_handled_does_not_keep_the_others_waiting(owner_client, owner, monkeypatch):
-    from runtime import continuation
+    from runtime.durability import continuation
 
     broken, fine = lost_run(owner_client, owner), lost_run(owner_client, owner)
     real = continuation.resume_or_fail

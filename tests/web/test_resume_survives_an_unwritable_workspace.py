@@ -22,7 +22,7 @@ from asgiref.sync import async_to_sync
 from django.utils import timezone
 
 from designer import workflows
-from runtime import continuation, run_files
+from runtime.durability import continuation, run_files
 from runtime.models import Run, RunEvent, RunStatus, WorkspaceBlob, WorkspaceSnapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)

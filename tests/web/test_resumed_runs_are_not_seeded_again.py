@@ -8,10 +8,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from runtime import run_files
-from runtime.execution import reap_lost_runs
+from runtime.durability import run_files
+from runtime.execution.reaper import reap_lost_runs
+from runtime.live.recorder import persist_events
 from runtime.models import Run, RunStatus
-from runtime.recorder import persist_events
 from tests.support.zips import zip_bytes
 from tests.web.test_resumed_runs_snapshots import SCRIPT, TWO_STEPS, announced, stored_snapshot
 from tests.web.test_runs_api import post, wait_for

@@ -10,10 +10,10 @@ import pytest
 from django.utils import timezone
 
 from designer.models import Workflow
-from runtime import run_files
-from runtime.execution import reap_lost_runs
+from runtime.durability import run_files
+from runtime.execution.reaper import reap_lost_runs
+from runtime.live.recorder import persist_events
 from runtime.models import Run, RunEvent, RunStatus, WorkspaceBlob, WorkspaceSnapshot
-from runtime.recorder import persist_events
 from tests.web.test_runs_api import post, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

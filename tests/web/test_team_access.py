@@ -26,8 +26,8 @@ from accounts.workspaces import create_team, personal
 from designer import workflows
 from runtime.engine import run_workflow
 from runtime.events import ListSink
+from runtime.live.recorder import persist_events
 from runtime.models import Run, WorkspaceBlob, WorkspaceSnapshot
-from runtime.recorder import persist_events
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

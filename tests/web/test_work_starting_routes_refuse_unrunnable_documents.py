@@ -12,8 +12,8 @@ from django.core.management import call_command
 
 from config.api import api
 from designer.models import WorkflowVersion
-from runtime import runs
 from runtime.models import Run, RunEvent
+from runtime.runs import create
 from tests.web.test_runs_api import post, wait_for
 from tests.web.test_workflow_folders import upload, zipped
 
@@ -147,7 +147,7 @@ def test_the_worker_refuses_a_queued_run_whose_version_cannot_run(owner, owner_c
     version = poison(parent["id"])
     # Queued without the route's check (as a run queued before the rule, or by a route that forgot it): the worker
     # checks again where the work starts.
-    queued = runs.insert_run(owner, version.workflow, version, provider="simulated", key_source=None, fields={})
+    queued = create.insert_run(owner, version.workflow, version, provider="simulated", key_source=None, fields={})
     done = wait_for(owner_client, str(queued.id), timeout=60)
     assert done["status"] == "failed"
     assert "could not start" in done["reason"] and ESCAPE in done["reason"]

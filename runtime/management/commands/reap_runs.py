@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from runtime.reaper import prune_workspaces, reap_once
+from runtime.execution.reaper import prune_workspaces, reap_once
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ refused with its diagnostics), then runs it with the chosen provider.
 Exit status 0 when the run completed, 1 otherwise.
 
 ``runworkflow --from-run ID --at STEP[.N]`` re-runs a stored run from a step, a
-round (``write.5``) or a forEach item (``each[2]``) instead (runtime.forks): the
+round (``write.5``) or a forEach item (``each[2]``) instead (runtime.runs.forks): the
 fork is stored like one started from the web, on behalf of the stored run's
 owner unless ``--user`` names someone else (whose role is checked as the API
 checks it), executed in this process, and its own events are printed (the
@@ -31,12 +31,14 @@ from common.orm import off_loop
 from designer import tool_specs
 from designer.documents import load_source
 from designer.errors import DocumentInvalid
-from runtime import forks, run_files
+from runtime.durability import run_files
 from runtime.engine import Budgets, FileResolver, run_workflow
 from runtime.events import NdjsonSink, PrintSink
+from runtime.execution.worker import execute_run
 from runtime.models import Run, RunEvent
 from runtime.providers import close_all, configured_providers, names
-from runtime.script import ScriptError, load_script_file
+from runtime.providers.script import ScriptError, load_script_file
+from runtime.runs import forks
 from runtime.tools.approvals import Approvals, Decision
 from runtime.tools.session import RunTools
 
@@ -194,8 +196,6 @@ class Command(BaseCommand):
 
     async def _run_stored(self, run_id: str, after: int, sink) -> str | None:
         """Execute the stored run here, printing its events as they are stored."""
-        from runtime.execution import execute_run
-
         task = asyncio.create_task(execute_run(run_id, worker="cli"))
         while True:
             finished = task.done()

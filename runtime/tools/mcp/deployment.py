@@ -21,7 +21,7 @@ def options() -> McpOptions:
 
 
 def _tool_settings() -> ToolSettings:
-    """As a run's (runtime.run_files.tool_settings, which imports this module for build_run_tools)."""
+    """As a run's (runtime.durability.run_files.tool_settings, which imports this module for build_run_tools)."""
     return ToolSettings(sandbox=settings.AGENT_SANDBOX, network=settings.AGENT_NETWORK,
                         cpu_seconds=settings.AGENT_CPU_SECONDS or None, memory_mb=settings.AGENT_MEMORY_MB or None,
                         file_mb=settings.AGENT_FILE_MB or None)

@@ -1,10 +1,10 @@
 """Where a run goes on from: after its worker was lost (resume), or from another run's state (a fork).
 
 A run whose worker stops beating is not failed while it may resume (``RESUME_LOST_RUNS``, at most
-``RUN_MAX_RESUMES`` times): its state at the last boundary its events reached (:mod:`runtime.checkpoints`)
+``RUN_MAX_RESUMES`` times): its state at the last boundary its events reached (:mod:`runtime.engine.checkpoints`)
 becomes its start, the events after that boundary are marked superseded (kept, never deleted) with the workspace
 snapshots they announced, its workspace is put back as the snapshot at that boundary left it (again where it
-executes next: :func:`runtime.run_files.build_run_tools`), and it is queued again for any live worker (the server
+executes next: :func:`runtime.durability.run_files.build_run_tools`), and it is queued again for any live worker (the server
 itself on the inline backend). What it had spent, superseded attempts included, still counts against its
 budgets. The engine then skips what is finished and numbers its events on from the last one stored, so
 watchers see one stream, with a message saying where it resumed and why.
@@ -18,9 +18,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from runtime import run_files
-from runtime.checkpoints import Checkpoint, boundaries, load_events
-from runtime.fork_points import state_at
+from runtime.durability import run_files
+from runtime.engine.checkpoints import Checkpoint, boundaries, fold
+from runtime.engine.fork_points import state_at
 from runtime.models import Run, RunEvent, RunStatus
 from runtime.providers.simulated import script_keys
 
@@ -133,7 +133,18 @@ def restore_workspace(run: Run, seq: int) -> int:
     """Put the run's workspace back as its last own snapshot at or before event ``seq`` left it (files a later
     attempt wrote are removed, changed ones rewritten, nothing written through a link an agent left; files too big
     to have been kept stay as they are). Returns the number of files written or removed; 0 when the run had recorded
-    no files by then (it then starts from its seed again: :func:`runtime.run_files.build_run_tools`). Files that
-    could not be (an agent made their folder read-only) are skipped and logged (:func:`runtime.run_files.put_back`)."""
+    no files by then (it then starts from its seed again: :func:`runtime.durability.run_files.build_run_tools`). Files that
+    could not be (an agent made their folder read-only) are skipped and logged (:func:`runtime.durability.run_files.put_back`)."""
     number = run_files.snapshot_at(run.pk, seq)
     return run_files.put_back(run, number) if number is not None else 0
+
+
+def load_events(run_id) -> list[dict]:
+    """A stored run's events in ``seq`` order."""
+    texts = RunEvent.objects.filter(run_id=run_id).order_by("seq").values_list("event_json", flat=True)
+    return [json.loads(t) for t in texts]
+
+
+def checkpoint_of_run(run_id, upto: int | None = None) -> Checkpoint:
+    """The checkpoint of a stored run after event ``upto`` (default: its last event)."""
+    return fold(load_events(run_id), upto)

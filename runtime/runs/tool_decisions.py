@@ -1,4 +1,5 @@
-"""Deciding gated tool calls: the API writes the decision, the executing worker picks it up.
+"""Deciding gated tool calls, the API side: the decision is written here; the executing worker picks it up
+(:mod:`runtime.execution.tool_decisions`).
 
 A decision goes through the database (as pause and stop do) so that it
 reaches the run wherever it executes: in the server process or a Celery
@@ -13,8 +14,7 @@ from django.utils import timezone
 from accounts.workspaces import Need
 from common.errors import BadRequest
 from runtime.models import ACTIVE_STATUSES, ToolApproval
-from runtime.runs import reachable
-from runtime.tools.approvals import Approvals, Decision
+from runtime.runs.access import reachable
 
 MAX_REASON = 2000
 
@@ -36,20 +36,3 @@ def decide(user, run_id: str, call_id: str, approve: bool, reason: str = "") -> 
         raise BadRequest(f"tool call {call_id!r} was already {found.status}"
                          + (f" by {found.actor}" if found.actor else ""), status=409)
     return {"status": status}
-
-
-def deliver(run_id, approvals: Approvals) -> int:
-    """Hand decisions made since the last look to the waiting calls; how many were handed over."""
-    rows = list(ToolApproval.objects.filter(run_id=run_id, delivered=False)
-                .exclude(status=ToolApproval.PENDING).values_list("pk", "call_id", "status", "reason", "actor"))
-    for _pk, call_id, status, reason, actor in rows:
-        approvals.decide(call_id, Decision(status == ToolApproval.APPROVED, reason, actor or None))
-    if rows:
-        ToolApproval.objects.filter(pk__in=[r[0] for r in rows]).update(delivered=True)
-    return len(rows)
-
-
-def cancel_waiting(run_id) -> None:
-    """The run ended: calls still waiting are cancelled, so nobody answers them later."""
-    ToolApproval.objects.filter(run_id=run_id, status=ToolApproval.PENDING).update(
-        status=ToolApproval.CANCELLED, decided_at=timezone.now(), delivered=True)

@@ -2,7 +2,7 @@
 
 ``execute_run`` claims the run (queued -> running, atomically, so a
 redelivered task never runs it twice), builds its providers, runs the engine
-with a :class:`~runtime.recorder.Recorder` as sink, beats a heartbeat, applies
+with a :class:`~runtime.live.recorder.Recorder` as sink, beats a heartbeat, applies
 pause/resume/stop requests, and records the outcome.
 """
 from __future__ import annotations
@@ -13,8 +13,8 @@ import signal
 import socket
 import threading
 from collections.abc import Callable
-from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 
 from django.conf import settings
 from django.db import transaction
@@ -24,17 +24,18 @@ from common.orm import off_loop
 from designer.errors import BadRequest, DocumentInvalid
 from designer.runnable import check_runnable
 from designer.workflows import saved_include
-from runtime import backends, continuation, run_files, tool_gate
-from runtime.announce import announce_status, executing_here
+from runtime.durability import continuation, run_files
 from runtime.engine import Budgets, RunControl, RunResult, run_workflow
 from runtime.engine.context import StepError
 from runtime.engine.folder import RunFolder
 from runtime.engine.includes import FileResolver, MissingInclude
+from runtime.execution import tool_decisions
+from runtime.live.announce import announce_status, executing_here
+from runtime.live.recorder import Recorder
+from runtime.live.view.hub import store_view
 from runtime.models import ACTIVE_STATUSES, Run, RunStatus
-from runtime.providers import close_all, configured_providers
-from runtime.recorder import Recorder
+from runtime.providers import close_all, configured_providers, keys
 from runtime.tools.approvals import Approvals
-from runtime.view.hub import store_view
 
 log = logging.getLogger(__name__)
 
@@ -109,16 +110,12 @@ async def _watch(run_id, control: RunControl, approvals: Approvals | None = None
         if request:
             await apply_control(run_id, control, request, actor or None)
         if approvals is not None and approvals.pending():
-            await off_loop(tool_gate.deliver)(run_id, approvals)
+            await off_loop(tool_decisions.deliver)(run_id, approvals)
         await asyncio.sleep(CONTROL_POLL_SECONDS)
 
 
 def _providers_for(run: Run):
-    """The run's providers, with the keys :func:`runtime.keys.resolve` picks for its workspace."""
-    from types import SimpleNamespace
-
-    from runtime import keys
-
+    """The run's providers, with the keys :func:`runtime.providers.keys.resolve` picks for its workspace."""
     config = {name: getattr(settings, name, None) for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY")}
     overrides: dict[str, dict] = {}
     for name in keys.KEYED:
@@ -173,9 +170,10 @@ _handing_back: dict[str, int] = {}
 
 
 async def execute_run(run_id, *, worker: str | None = None, control: RunControl | None = None,
-                      on_start: Callable[[RunControl], None] | None = None, redispatch: bool = False) -> str | None:
+                      on_start: Callable[[RunControl], None] | None = None,
+                      requeue: Callable[[Run], None] | None = None) -> str | None:
     """Run a queued run to its end. Returns the final status, or None when not claimed, or "handed back" when
-    this worker gave it back while stopping (``redispatch``: queue it for another worker at once)."""
+    this worker gave it back while stopping (``requeue``: how to queue it for another worker at once)."""
     worker = worker or f"inline@{socket.gethostname()}"
     run = await off_loop(claim)(run_id, worker)
     if run is None:
@@ -192,8 +190,8 @@ async def execute_run(run_id, *, worker: str | None = None, control: RunControl 
             if key not in _handing_back:
                 raise
             upto = _handing_back.pop(key)
-            if await off_loop(continuation.hand_back)(run_id, "its worker was shutting down", upto) and redispatch:
-                backends.dispatch(run)
+            if await off_loop(continuation.hand_back)(run_id, "its worker was shutting down", upto) and requeue is not None:
+                requeue(run)
             await announce_status(run_id)
             return HANDED_BACK
         finally:
@@ -222,7 +220,7 @@ async def hand_back_all(timeout: float = 10.0) -> list[str]:
     return list(given)
 
 
-async def execute_run_in_worker(run_id, worker: str) -> str | None:
+async def execute_run_in_worker(run_id, worker: str, requeue: Callable[[Run], None] | None = None) -> str | None:
     """A Celery worker's run: SIGTERM (a deploy, a scale-down) hands it back to the queue instead of losing it."""
     loop = asyncio.get_running_loop()
     # Signals reach only a loop in the main thread (a prefork worker's task is); elsewhere a SIGTERM is not ours to
@@ -231,7 +229,7 @@ async def execute_run_in_worker(run_id, worker: str) -> str | None:
     if handles_signals:
         loop.add_signal_handler(signal.SIGTERM, request_hand_back, run_id)
     try:
-        return await execute_run(run_id, worker=worker, redispatch=True)
+        return await execute_run(run_id, worker=worker, requeue=requeue)
     finally:
         if handles_signals:
             loop.remove_signal_handler(signal.SIGTERM)
@@ -280,7 +278,7 @@ async def _execute(run: Run, control: RunControl) -> str:
     finally:
         if watcher is not None:
             watcher.cancel()
-        await off_loop(tool_gate.cancel_waiting)(run.id)
+        await off_loop(tool_decisions.cancel_waiting)(run.id)
         await recorder.close()
         if providers:
             await close_all(providers)
@@ -335,37 +333,3 @@ class SavedWorkflowResolver:
         if not version.valid:
             raise StepError(f"include {ref!r}: the saved workflow {found.name!r} has errors")
         return version.document, None
-
-
-def reap_lost_runs() -> list[str]:
-    """Runs whose worker stopped beating: each resumes from its last boundary on a live worker (this server on
-    the inline backend) or, past its resumes or with RESUME_LOST_RUNS=0, is failed ("worker lost"); its events stay."""
-    cutoff = timezone.now() - timedelta(seconds=settings.RUN_LOST_AFTER_S)
-    lost = list(Run.objects.filter(status__in=(RunStatus.RUNNING, RunStatus.PAUSED), heartbeat_at__lt=cutoff).values_list("id", flat=True))
-    for run_id in lost:
-        try:  # one run whose files cannot be put back must not keep every other lost run waiting
-            if continuation.resume_or_fail(run_id, "worker lost") == "resumed":
-                run = Run.objects.get(pk=run_id)
-                transaction.on_commit(lambda run=run: backends.dispatch(run))
-        except Exception:
-            log.exception("run %s: could not be resumed or failed; the next sweep tries again", run_id)
-    return [str(r) for r in lost]
-
-
-def resume_at_start() -> list[str]:
-    """When the server starts on the inline backend: the runs its earlier self was executing go on from their
-    last boundary (or fail, past their resumes), and queued runs nobody took start."""
-    if backends.backend_name() != "inline":
-        return []
-    worker = f"inline@{socket.gethostname()}"
-    ours = list(Run.objects.filter(backend="inline", status__in=(RunStatus.RUNNING, RunStatus.PAUSED), worker=worker)
-                .values_list("id", flat=True))
-    for run_id in ours:
-        try:
-            continuation.resume_or_fail(run_id, "the server restarted")
-        except Exception:
-            log.exception("run %s: could not be resumed or failed at start; the reaper tries again", run_id)
-    waiting = list(Run.objects.filter(backend="inline", status=RunStatus.QUEUED))
-    for run in waiting:
-        backends.dispatch(run)
-    return [str(r) for r in ours]

@@ -21,9 +21,9 @@ import orjson
 from channels.layers import get_channel_layer
 
 from common.orm import off_loop
-from runtime.broadcast import run_group
+from runtime.live.broadcast import run_group
+from runtime.live.view.state import FOLDED_TYPES, RunView
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent
-from runtime.view.state import FOLDED_TYPES, RunView
 
 log = logging.getLogger(__name__)
 

@@ -29,6 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
 _MISSING = object()
 
 
@@ -159,9 +162,6 @@ def load_script(text: str) -> Script:
             return parse_script(json.loads(text))
         except json.JSONDecodeError as exc:
             raise ScriptError(f"invalid JSON: {exc}") from None
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
-
     try:
         data = YAML(typ="safe", pure=True).load(text)
     except YAMLError as exc:

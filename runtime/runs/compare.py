@@ -14,9 +14,9 @@ from django.conf import settings
 
 from common.errors import BadRequest
 from runtime.contract import locate
+from runtime.engine.pricing import PriceBook
+from runtime.live.serializers import run_dict
 from runtime.models import Run, RunEvent, RunIteration
-from runtime.pricing import PriceBook
-from runtime.serializers import run_dict
 
 # What a row shows of each run; the first four decide whether the runs agree there.
 AGREEMENT = ("status", "output", "result", "done")

@@ -1,6 +1,6 @@
 from django.urls import re_path
 
-from runtime.consumers import RunConsumer, RunListConsumer, RunViewConsumer
+from runtime.live.consumers import RunConsumer, RunListConsumer, RunViewConsumer
 
 websocket_urlpatterns = [
     re_path(r"^ws/runs/$", RunListConsumer.as_asgi()),

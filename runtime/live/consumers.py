@@ -19,11 +19,11 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from accounts.sockets import member_group
 from accounts.workspaces import member_workspace_ids
 from common.orm import off_loop
-from runtime.broadcast import run_group, workspace_runs_group
+from runtime.live.broadcast import run_group, workspace_runs_group
+from runtime.live.recorder import event_frame, events_frame
+from runtime.live.serializers import run_dict
+from runtime.live.view import hub as hubs
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent
-from runtime.recorder import event_frame, events_frame
-from runtime.serializers import run_dict
-from runtime.view import hub as hubs
 
 POLL_SECONDS = 2.0
 
@@ -256,7 +256,7 @@ class RunListConsumer(_Consumer):
 
 
 class RunViewConsumer(_Consumer):
-    """The run's view (:mod:`runtime.view`): the whole view on connect, then patches at most ten times a
+    """The run's view (:mod:`runtime.live.view`): the whole view on connect, then patches at most ten times a
     second, and the run's record when its status changes. For pages that draw big runs; the raw events
     stay on :class:`RunConsumer` and ``GET /runs/{id}/events``."""
 

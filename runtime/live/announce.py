@@ -14,9 +14,9 @@ from contextlib import contextmanager
 from asgiref.sync import async_to_sync
 
 from common.orm import off_loop
-from runtime import broadcast
+from runtime.live import broadcast
+from runtime.live.serializers import run_dict
 from runtime.models import Run
-from runtime.serializers import run_dict
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ not its length: per top-level step its status, timing and tokens; per loop its
 counts by status, the items or rounds that matter now (running, failed, the
 last few finished), the judge's verdicts, the output so far (its tail) and a
 string of one status letter per item or round for the grid, and its rounds in at
-most 500 buckets for the chart (:mod:`runtime.view.rounds`). :meth:`RunView.patch`
+most 500 buckets for the chart (:mod:`runtime.live.view.rounds`). :meth:`RunView.patch`
 gives what changed since the last patch, so watchers get a snapshot and then
 small patches at a bounded rate.
 
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runtime.contract import locate
-from runtime.view.rounds import RoundBuckets
+from runtime.live.view.rounds import RoundBuckets
 
 CODES = {"completed": "c", "failed": "f", "skipped": "s", "cancelled": "x"}
 RUNNING, QUEUED = "r", "."

@@ -21,11 +21,10 @@ Rules the fold shares with the engine, so that both agree at every seq:
   step, its loop record included: a retried loop restarts at iteration 0.
 * Steps cancelled before they started leave no event, so no checkpoint has them.
 
-Pure Python on plain dicts; :func:`load_events` is the thin database reader.
+Pure Python on plain dicts; :func:`runtime.durability.continuation.load_events` is the thin database reader.
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -313,16 +312,3 @@ def fold(events: Iterable[dict], upto: int | None = None, start: Checkpoint | No
             break
         state.apply(event)
     return state.checkpoint()
-
-
-def load_events(run_id) -> list[dict]:
-    """A stored run's events in ``seq`` order (the database is imported here only: the fold needs none)."""
-    from runtime.models import RunEvent
-
-    texts = RunEvent.objects.filter(run_id=run_id).order_by("seq").values_list("event_json", flat=True)
-    return [json.loads(t) for t in texts]
-
-
-def checkpoint_of_run(run_id, upto: int | None = None) -> Checkpoint:
-    """The checkpoint of a stored run after event ``upto`` (default: its last event)."""
-    return fold(load_events(run_id), upto)

@@ -15,9 +15,10 @@ import logging
 
 from django.db import connections, router, transaction
 from django.db.models import Q
+from django.utils.dateparse import parse_datetime
 
 from common.orm import off_loop
-from runtime import broadcast
+from runtime.live import broadcast
 from runtime.models import Run, RunEvent, RunIteration
 
 log = logging.getLogger(__name__)
@@ -253,8 +254,6 @@ def _apply(row: RunIteration, event: dict) -> None:
 
 
 def _timestamp(event: dict):
-    from django.utils.dateparse import parse_datetime
-
     try:
         return parse_datetime(event.get("timestamp") or "")
     except (TypeError, ValueError):

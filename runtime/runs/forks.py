@@ -1,11 +1,11 @@
 """Re-run from here: a new run that starts where a finished run was at a step or a loop iteration.
 
 :func:`fork` checks who asks (the runner role in the parent's workspace; someone outside it gets a 404),
-finds the point in the parent's events (:mod:`runtime.fork_points`: the cut and the state there), applies
+finds the point in the parent's events (:mod:`runtime.engine.fork_points`: the cut and the state there), applies
 the edits, and stores a queued run whose ``start_checkpoint`` is that state, ``start_seq``/``last_seq``
 the point's seq, with ``parent`` and ``fork_point`` set. The parent's events up to the point are copied
 into the new run under their own ``seq``, each marked ``"inherited": true``, with the iteration rows
-they make (:func:`runtime.recorder.persist_events`, as any recorded batch); nothing before the point is
+they make (:func:`runtime.live.recorder.persist_events`, as any recorded batch); nothing before the point is
 run or billed again. The engine then goes on from the checkpoint and numbers its events after it.
 
 Edits:
@@ -35,11 +35,12 @@ from accounts import mcp_servers
 from accounts.workspaces import Need
 from designer import tool_specs, workflows
 from designer.errors import BadRequest
-from runtime import run_files, runs
-from runtime.checkpoints import Checkpoint
-from runtime.fork_points import ForkPoint, ForkPointError, locate, resolve, with_input
+from runtime.durability import run_files
+from runtime.engine.checkpoints import Checkpoint
+from runtime.engine.fork_points import ForkPoint, ForkPointError, locate, resolve, with_input
+from runtime.live.recorder import event_json, persist_events
 from runtime.models import Run, RunEvent, RunStatus
-from runtime.recorder import event_json, persist_events
+from runtime.runs import access, create
 
 FINISHED = (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED)
 COPY_BATCH = 2000
@@ -48,9 +49,9 @@ COPY_BATCH = 2000
 def fork(user, run_id, *, at: Any, document: Any = None, patch: Any = None, input: Any = None,
          provider: str | None = None, model: str | None = None, script: Any = None, dispatch: bool = True) -> Run:
     """A new run of the parent ``run_id`` from the point ``at`` (``{step, iteration?}``), with the edits given."""
-    parent = runs.reachable(user, run_id, Need.RUN)
+    parent = access.reachable(user, run_id, Need.RUN)
     if parent.workflow.workspace_id != parent.workspace_id:
-        # A fork runs in its workflow's workspace (runs.insert_run): after a move that is one this check never saw.
+        # A fork runs in its workflow's workspace (create.insert_run): after a move that is one this check never saw.
         raise BadRequest(f"run {parent.id}'s workflow has moved to another workspace since; start a new run of it "
                          "there instead", status=409)
     if parent.status not in FINISHED:
@@ -61,13 +62,13 @@ def fork(user, run_id, *, at: Any, document: Any = None, patch: Any = None, inpu
         raise BadRequest("give `document` or `patch`, not both")
     point, checkpoint = point_of(parent, step, iteration, input)
     provider = provider or parent.provider
-    key_source = runs.provider_key(parent.workspace, provider)
-    checked_script = runs.check_script(script) if script is not None else parent.script
+    key_source = create.provider_key(parent.workspace, provider)
+    checked_script = create.check_script(script) if script is not None else parent.script
     version = parent.version
     if document is not None or patch is not None:
         version = edited_version(user, parent, document, patch)
     else:  # the parent's own version, held to today's rules: it may have started before they held
-        runs.check_runnable(version.document, f"version {version.number}", _mcp_tools(user), folder=version)
+        create.check_runnable(version.document, f"version {version.number}", _mcp_tools(user), folder=version)
     edits = [name for name, value in (("document", document), ("patch", patch), ("input", input), ("provider", provider
              if provider != parent.provider else None), ("model", model), ("script", script)) if value is not None]
     fork_point = {**point.as_dict(), "inherited_events": len(point.events), **({"edited": edits} if edits else {})}
@@ -76,7 +77,7 @@ def fork(user, run_id, *, at: Any, document: Any = None, patch: Any = None, inpu
         copy_events(run, point.events, point.texts)
         Run.objects.filter(pk=run.pk).update(last_seq=point.seq)
 
-    return runs.insert_run(user, parent.workflow, version, provider=provider, key_source=key_source, fields={
+    return create.insert_run(user, parent.workflow, version, provider=provider, key_source=key_source, fields={
         "model": (parent.model if model is None else model)[:200], "script": checked_script, "budgets": parent.budgets or {},
         "policies": parent.policies, "ask_before": parent.ask_before or [], "workspace_seed": workspace_at(parent, point.seq),
         "parent": parent, "fork_point": fork_point, "start_seq": point.seq, "last_seq": point.seq,
@@ -121,7 +122,7 @@ def point_of(parent: Run, step: str, iteration: int | None, input: Any = None) -
 
 
 def _last_needed(rows, step: str, iteration: int | None) -> int | None:
-    """The last seq :func:`runtime.fork_points.locate` needs to see; None: all of them (a point it will refuse)."""
+    """The last seq :func:`runtime.engine.fork_points.locate` needs to see; None: all of them (a point it will refuse)."""
     step, iteration = resolve(step, iteration)
     if iteration is None:
         first = rows.filter(Q(step_id=step) | Q(step_id__startswith=step + ".") | Q(step_id__startswith=step + "[")) \
@@ -150,7 +151,7 @@ def edited_version(user, parent: Run, document: Any, patch: Any):
         raise BadRequest("`document` must be an object (a workflow document)")
     # The edited version keeps the files of the workflow's latest version (workflows.save_version): its references
     # resolve there.
-    runs.check_runnable(document, "the edited workflow", _mcp_tools(user), folder=parent.workflow.latest())
+    create.check_runnable(document, "the edited workflow", _mcp_tools(user), folder=parent.workflow.latest())
     with transaction.atomic():
         workflow = workflows.save_version(user, parent.workflow_id, source=None, document=document)
         return workflow.latest()

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from runtime.checkpoints import CUMULATIVE_SEPARATOR, Checkpoint, fold, iteration_prefixes, under
+from runtime.engine.checkpoints import CUMULATIVE_SEPARATOR, Checkpoint, fold, iteration_prefixes, under
 
 PENDING_INPUT = "pending"  # a forEach item entry holding only an edited item (runtime.engine.loops reads it)
 

@@ -1,0 +1,1 @@
+"""A run that survives its worker: resuming, handing back or failing from its last boundary, and the run's workspace files and snapshots."""
