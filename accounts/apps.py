@@ -7,6 +7,6 @@ class AccountsConfig(AppConfig):
 
     def ready(self):
         # Imported here: signal handlers use models, which are not loaded when this module is.
-        from accounts.signals import connect
+        from accounts.signals import connect  # noqa: PLC0415 - models load after this module
 
         connect()

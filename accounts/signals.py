@@ -2,6 +2,10 @@
 its sign-ins in the audit log."""
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_logged_in, user_logged_out
+from django.db.models.signals import post_save
+
 from accounts import audit
 from accounts.sockets import close_session_sockets
 from accounts.workspaces import make_personal, member_workspace_ids
@@ -20,10 +24,6 @@ def signed_in(sender, request, user, **kwargs) -> None:
 
 
 def connect() -> None:
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.signals import user_logged_in, user_logged_out
-    from django.db.models.signals import post_save
-
     user_logged_out.connect(close_session_sockets, dispatch_uid="accounts.close_session_sockets")
     user_logged_in.connect(signed_in, dispatch_uid="accounts.signed_in")
     post_save.connect(personal_workspace, sender=get_user_model(), dispatch_uid="accounts.personal_workspace")

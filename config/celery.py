@@ -3,6 +3,8 @@ import os
 from celery import Celery
 from celery.signals import worker_process_init
 
+from config.memory import freeze_loaded_objects
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("loopdesigner")
@@ -13,6 +15,4 @@ app.autodiscover_tasks(lambda: ["runtime.execution"])
 
 @worker_process_init.connect
 def _freeze_loaded_objects(**_):
-    from config.memory import freeze_loaded_objects
-
     freeze_loaded_objects()

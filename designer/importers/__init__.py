@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from designer.importers.common import ImportFailed
+from designer.importers.coqui import import_coqui
+from designer.importers.report import ImportResult, ReportEntry, format_table
+from designer.importers.runsight import import_runsight
 from designer.source import MAX_DEPTH, MAX_VALUES, value_problem
-
-from .common import ImportFailed
-from .coqui import import_coqui
-from .report import ImportResult, ReportEntry, format_table
-from .runsight import import_runsight
 
 IMPORTERS: dict[str, Callable[..., ImportResult]] = {
     "runsight": import_runsight,

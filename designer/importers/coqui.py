@@ -23,8 +23,7 @@ import re
 from typing import Any
 
 from designer.cel import CelError, compile_expression
-
-from .common import (
+from designer.importers.common import (
     JUDGE_SCHEMA,
     MAX_DESCRIPTION,
     MAX_INSTRUCTIONS,
@@ -37,7 +36,7 @@ from .common import (
     duration,
     parse_json,
 )
-from .report import ImportResult, Reporter
+from designer.importers.report import ImportResult, Reporter
 
 APPROVAL_WORDS = ("approved", "lgtm", "looks good", "accepted", "passes all criteria")
 REJECTION_WORDS = (

@@ -6,6 +6,7 @@ hide the others.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -238,7 +239,5 @@ def _looks_like_path(target: str) -> bool:
 
 
 def _suggest(name: str, known: Iterable[str]) -> str | None:
-    import difflib
-
     close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
     return f"did you mean `{close[0]}`?" if close else None

@@ -161,7 +161,7 @@ class RunTools:
         starts nothing and answers the same."""
         if self.mcp is None and self.mcp_servers:
             # Here, not at the top: the SDK takes about a second to import, and only runs with servers need it.
-            from runtime.tools.mcp.servers import RunServers
+            from runtime.tools.mcp.servers import RunServers  # noqa: PLC0415 - lazy, as said above
 
             self.mcp = RunServers(self.mcp_servers, self.workspace.ensure(), self.settings, self.mcp_options)
             await self.mcp.open(set(registry.names()) - set(registry.run_tools()))

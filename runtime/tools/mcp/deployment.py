@@ -55,8 +55,8 @@ def check_entry(entry: dict, owner: str = "user", tool_settings: ToolSettings | 
     tool_settings = tool_settings or _tool_settings()
     chosen = options()
     # Here, not at the top: run_files imports this module, and the SDK takes about a second to import.
-    from runtime.tools.mcp.client import Connection, McpUnavailable
-    from runtime.tools.mcp.launch import Launch
+    from runtime.tools.mcp.client import Connection, McpUnavailable  # noqa: PLC0415 - lazy, as said above
+    from runtime.tools.mcp.launch import Launch  # noqa: PLC0415 - lazy, as said above
 
     async def listing(scratch: Path) -> list[dict]:
         launch = None if server.kind == HTTP else Launch(server, scratch, tool_settings, chosen.sandbox_paths)
