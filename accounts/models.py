@@ -5,6 +5,8 @@ The tables keep the names they had when these models lived in ``runtime``
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 
@@ -22,6 +24,9 @@ class ApiToken(models.Model):
     class Meta:
         db_table = "runtime_apitoken"
 
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix})"
+
 
 class ProviderKey(models.Model):
     """A workspace's API key for a provider, encrypted at rest; ``user`` is who stored it."""
@@ -35,7 +40,10 @@ class ProviderKey(models.Model):
 
     class Meta:
         db_table = "runtime_providerkey"
-        constraints = [models.UniqueConstraint(fields=["workspace", "provider"], name="unique_workspace_provider_key")]
+        constraints = (models.UniqueConstraint(fields=["workspace", "provider"], name="unique_workspace_provider_key"),)
+
+    def __str__(self) -> str:
+        return f"{self.provider} key of workspace {self.workspace_id}"
 
 
 class Role(models.TextChoices):
@@ -64,7 +72,7 @@ class Workspace(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["id"]
+        ordering: ClassVar[list[str]] = ["id"]
 
     def __str__(self) -> str:
         return self.name
@@ -77,7 +85,10 @@ class Membership(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["workspace", "user"], name="unique_workspace_member")]
+        constraints = (models.UniqueConstraint(fields=["workspace", "user"], name="unique_workspace_member"),)
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} in workspace {self.workspace_id} as {self.role}"
 
 
 class Invitation(models.Model):
@@ -95,6 +106,9 @@ class Invitation(models.Model):
     used_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="invitations_used")
 
+    def __str__(self) -> str:
+        return f"invitation {self.pk} for {self.email or 'anyone'}"
+
 
 class AuditEntry(models.Model):
     """One thing someone did in a workspace: sign-ins, invitations, role changes, key use, runs, controls."""
@@ -108,8 +122,11 @@ class AuditEntry(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["-id"]
-        indexes = [models.Index(fields=["workspace", "-id"])]
+        ordering: ClassVar[list[str]] = ["-id"]
+        indexes = (models.Index(fields=["workspace", "-id"]),)
+
+    def __str__(self) -> str:
+        return f"{self.actor_name or 'someone'}: {self.action}"
 
 
 class McpServer(models.Model):
@@ -135,5 +152,8 @@ class McpServer(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "name"], name="unique_user_mcp_server_name")]
-        ordering = ["name"]
+        constraints = (models.UniqueConstraint(fields=["user", "name"], name="unique_user_mcp_server_name"),)
+        ordering: ClassVar[list[str]] = ["name"]
+
+    def __str__(self) -> str:
+        return self.name

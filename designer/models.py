@@ -1,6 +1,8 @@
 """Saved workflows: every save is a version; a run points at the exact version it ran."""
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 
@@ -15,8 +17,8 @@ class Workflow(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["-updated_at"]
-        indexes = [models.Index(fields=["owner", "-updated_at"]), models.Index(fields=["workspace", "-updated_at"])]
+        ordering: ClassVar[list[str]] = ["-updated_at"]
+        indexes = (models.Index(fields=["owner", "-updated_at"]), models.Index(fields=["workspace", "-updated_at"]))
 
     def __str__(self) -> str:
         return f"{self.name} (v{self.current_version})"
@@ -39,8 +41,11 @@ class WorkflowVersion(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["-number"]
-        constraints = [models.UniqueConstraint(fields=["workflow", "number"], name="unique_workflow_version")]
+        ordering: ClassVar[list[str]] = ["-number"]
+        constraints = (models.UniqueConstraint(fields=["workflow", "number"], name="unique_workflow_version"),)
+
+    def __str__(self) -> str:
+        return f"workflow {self.workflow_id} v{self.number}"
 
 
 class FileBlob(models.Model):
@@ -49,6 +54,9 @@ class FileBlob(models.Model):
     sha256 = models.CharField(max_length=64, primary_key=True)
     size = models.PositiveBigIntegerField()
     data = models.BinaryField()
+
+    def __str__(self) -> str:
+        return self.sha256
 
 
 class VersionFile(models.Model):
@@ -59,5 +67,8 @@ class VersionFile(models.Model):
     blob = models.ForeignKey(FileBlob, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
-        ordering = ["path"]
-        constraints = [models.UniqueConstraint(fields=["version", "path"], name="unique_version_file_path")]
+        ordering: ClassVar[list[str]] = ["path"]
+        constraints = (models.UniqueConstraint(fields=["version", "path"], name="unique_version_file_path"),)
+
+    def __str__(self) -> str:
+        return self.path

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -77,10 +78,13 @@ class Run(models.Model):
     objects = RunQuerySet.as_manager()
 
     class Meta:
-        ordering = ["-created_at"]
-        indexes = [models.Index(fields=["owner", "status"]), models.Index(fields=["workspace", "status"]), models.Index(fields=["status", "heartbeat_at"]),
+        ordering: ClassVar[list[str]] = ["-created_at"]
+        indexes = (models.Index(fields=["owner", "status"]), models.Index(fields=["workspace", "status"]), models.Index(fields=["status", "heartbeat_at"]),
                    # The runs list pages a workspace's runs newest first (runs.list_runs): read in order, not sorted.
-                   models.Index(fields=["workspace", "-created_at", "-id"], name="run_workspace_newest")]
+                   models.Index(fields=["workspace", "-created_at", "-id"], name="run_workspace_newest"))
+
+    def __str__(self) -> str:
+        return f"run {self.pk} ({self.status})"
 
     @property
     def active(self) -> bool:
@@ -102,13 +106,16 @@ class RunEvent(models.Model):
     # Emitted by an attempt that did not reach its next boundary (its worker was lost): kept, not replayed.
     superseded = models.BooleanField(default=False, db_default=False)  # the recorder inserts rows with raw SQL
 
+    class Meta:
+        ordering: ClassVar[list[str]] = ["seq"]
+        constraints = (models.UniqueConstraint(fields=["run", "seq"], name="unique_run_event_seq"),)
+
+    def __str__(self) -> str:
+        return f"run {self.run_id} event {self.seq} ({self.type})"
+
     @property
     def event(self) -> dict:
         return json.loads(self.event_json)
-
-    class Meta:
-        ordering = ["seq"]
-        constraints = [models.UniqueConstraint(fields=["run", "seq"], name="unique_run_event_seq")]
 
 
 class RunIteration(models.Model):
@@ -129,8 +136,12 @@ class RunIteration(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["step_id", "iteration", "index"]
-        constraints = [models.UniqueConstraint(fields=["run", "step_id", "iteration", "index"], name="unique_run_iteration")]
+        ordering: ClassVar[list[str]] = ["step_id", "iteration", "index"]
+        constraints = (models.UniqueConstraint(fields=["run", "step_id", "iteration", "index"], name="unique_run_iteration"),)
+
+    def __str__(self) -> str:
+        where = f"item {self.index}" if self.index is not None else f"iteration {self.iteration}"
+        return f"run {self.run_id} {self.step_id} {where}"
 
 
 class WorkspaceUpload(models.Model):
@@ -144,6 +155,9 @@ class WorkspaceUpload(models.Model):
     files = models.IntegerField(default=0)
     size = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name or str(self.pk)
 
 
 class WorkspaceSnapshot(models.Model):
@@ -164,8 +178,11 @@ class WorkspaceSnapshot(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["number"]
-        constraints = [models.UniqueConstraint(fields=["run", "number"], name="unique_run_snapshot")]
+        ordering: ClassVar[list[str]] = ["number"]
+        constraints = (models.UniqueConstraint(fields=["run", "number"], name="unique_run_snapshot"),)
+
+    def __str__(self) -> str:
+        return f"run {self.run_id} snapshot {self.number} ({self.label})"
 
 
 class WorkspaceBlob(models.Model):
@@ -176,7 +193,10 @@ class WorkspaceBlob(models.Model):
     data = models.BinaryField()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["run", "digest"], name="unique_run_blob")]
+        constraints = (models.UniqueConstraint(fields=["run", "digest"], name="unique_run_blob"),)
+
+    def __str__(self) -> str:
+        return self.digest
 
 
 class ToolApproval(models.Model):
@@ -196,5 +216,8 @@ class ToolApproval(models.Model):
     decided_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["run", "call_id"], name="unique_run_tool_call")]
-        indexes = [models.Index(fields=["run", "status", "delivered"])]
+        constraints = (models.UniqueConstraint(fields=["run", "call_id"], name="unique_run_tool_call"),)
+        indexes = (models.Index(fields=["run", "status", "delivered"]),)
+
+    def __str__(self) -> str:
+        return f"{self.tool} call {self.call_id} ({self.status})"
