@@ -99,6 +99,7 @@ def refusal(request, wait_s: int) -> HttpResponse:
     minutes = math.ceil(wait_s / 60)
     what = "sign-up attempts from this address" if request.path.startswith("/signup/") else "sign-in attempts"
     message = f"Too many failed {what}. Try again in {minutes} minute{'' if minutes == 1 else 's'}."
+    response: HttpResponse
     if request.path.startswith("/api/"):
         response = JsonResponse({"detail": message, "retryAfterSeconds": wait_s}, status=429)
     else:

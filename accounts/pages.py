@@ -124,7 +124,7 @@ def account(request):
                                        form.cleaned_data["api_key"], form.cleaned_data["base_url"])
                     audit.record(workspace.pk, request.user, "key_stored", provider=form.cleaned_data["provider"])
                 return redirect("/account/")
-            key_error = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
+            key_error = "; ".join(f"{k}: {' '.join(str(e) for e in v)}" for k, v in form.errors.items())
         elif action == "delete_key":
             workspace, provider = personal(request.user), request.POST.get("provider", "")
             with transaction.atomic():
@@ -133,10 +133,10 @@ def account(request):
             return redirect("/account/")
         elif action in ("add_mcp_stdio", "add_mcp_http"):
             kind = action.removeprefix("add_mcp_")
-            form = (McpStdioForm if kind == "stdio" else McpHttpForm)(request.POST)
-            if _add_mcp(request.user, form):
+            mcp_form = (McpStdioForm if kind == "stdio" else McpHttpForm)(request.POST)
+            if _add_mcp(request.user, mcp_form):
                 return redirect("/account/#mcp-servers")
-            mcp_forms[kind], status = form, 400
+            mcp_forms[kind], status = mcp_form, 400
         elif action in ("check_mcp", "delete_mcp"):
             mcp_note = _mcp_server_action(request, action)
             if mcp_note is None:

@@ -19,13 +19,21 @@ import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, Protocol, TextIO
+from typing import Any, Protocol
 
 from runtime.contract import locate
 
 
 class Sink(Protocol):
     async def emit(self, event: dict) -> None: ...
+
+
+class TextStream(Protocol):
+    """Where the text sinks write: a file, sys.stdout, a management command's ``self.stdout``."""
+
+    def write(self, text: str, /) -> object: ...
+
+    def flush(self) -> object: ...
 
 
 _second_cache: list = [None, ""]
@@ -113,8 +121,8 @@ class NullSink:
 class NdjsonSink:
     """One JSON object per line, flushed per event so a pipe sees it live."""
 
-    def __init__(self, stream: TextIO | None = None):
-        self.stream = stream or sys.stdout
+    def __init__(self, stream: TextStream | None = None):
+        self.stream: TextStream = stream or sys.stdout
 
     async def emit(self, event: dict) -> None:
         self.stream.write(json.dumps(event, ensure_ascii=False, default=str) + "\n")
@@ -135,8 +143,8 @@ class PrintSink:
     ``verbose`` also prints each agent's assembled prompt.
     """
 
-    def __init__(self, stream: TextIO | None = None, verbose: bool = False):
-        self.stream = stream or sys.stdout
+    def __init__(self, stream: TextStream | None = None, verbose: bool = False):
+        self.stream: TextStream = stream or sys.stdout
         self.verbose = verbose
         self.total = 0
         self.finished = 0

@@ -12,7 +12,7 @@ from designer.models import Workflow, WorkflowVersion
 from runtime.contract import ACTIVE_RUN_STATUSES, FINAL_RUN_STATUSES, RUN_STATUSES
 
 # A run's statuses are the contract's (runtime/contract.py), as choices for the column.
-RunStatus = models.TextChoices("RunStatus", [(s.name, s.value) for s in RUN_STATUSES])
+RunStatus = models.TextChoices("RunStatus", [(s.name, s.value) for s in RUN_STATUSES])  # type: ignore[call-overload]  # the functional API, untyped in django-stubs
 ACTIVE_STATUSES = tuple(RunStatus(s.value) for s in ACTIVE_RUN_STATUSES)
 FINAL_STATUSES = tuple(RunStatus(s.value) for s in FINAL_RUN_STATUSES)
 

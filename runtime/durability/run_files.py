@@ -480,7 +480,7 @@ def info(run: Run) -> dict:
             "isolation": ((run.version.document.get("options") or {}).get("isolation") or RUN),
             "ask_before": list(run.ask_before or []), "uses_tools": bool(uses),
             "on_disk": workspace_dir(run.id).is_dir(),
-            "snapshots": [{**r, "step_id": r["step_id"] or None, "created": r.pop("created_at").isoformat(),
+            "snapshots": [{**r, "step_id": r["step_id"] or None, "created": r["created_at"].isoformat(),
                            "superseded": r["number"] in gone} for r in rows]}
 
 

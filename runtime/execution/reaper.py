@@ -2,6 +2,7 @@
 heartbeat) and resumes them (or marks them failed past their resumes), and prunes old workspaces."""
 from __future__ import annotations
 
+import functools
 import logging
 import socket
 import threading
@@ -31,7 +32,7 @@ def reap_lost_runs() -> list[str]:
         try:  # one run whose files cannot be put back must not keep every other lost run waiting
             if continuation.resume_or_fail(run_id, "worker lost") == "resumed":
                 run = Run.objects.get(pk=run_id)
-                transaction.on_commit(lambda run=run: dispatch(run))
+                transaction.on_commit(functools.partial(dispatch, run))
         except Exception:
             log.exception("run %s: could not be resumed or failed; the next sweep tries again", run_id)
     return [str(r) for r in lost]

@@ -188,9 +188,9 @@ def workspace_at(parent: Run, seq: int) -> dict | None:
     number = run_files.snapshot_at(parent.id, seq)
     if number is not None:
         return {"from_run": str(parent.id), "snapshot": number}
-    if parent.parent_id is not None and seq <= parent.start_seq:
+    if parent.parent_id is not None and seq <= parent.start_seq and (grandparent := parent.parent) is not None:
         # Inherited events carry the grandparent's snapshot numbers: its files, not the parent's, were at that point.
-        return workspace_at(parent.parent, seq)
+        return workspace_at(grandparent, seq)
     return parent.workspace_seed
 
 
