@@ -2,6 +2,8 @@
 the membership that let them watch (someone taken out of a workspace stops watching its runs at once)."""
 from __future__ import annotations
 
+import contextlib
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -15,10 +17,8 @@ async def end_credential(group: str) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
+    with contextlib.suppress(Exception):  # an unreachable layer: sockets re-check their credential when they next read
         await layer.group_send(group, {"type": "auth.ended"})
-    except Exception:  # an unreachable layer: sockets re-check their credential when they next read
-        pass
 
 
 def member_group(workspace_id: int, user_id: int) -> str:
@@ -30,10 +30,8 @@ async def end_membership(workspace_id: int, user_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
+    with contextlib.suppress(Exception):  # an unreachable layer: each socket's next read of the run re-checks membership
         await layer.group_send(member_group(workspace_id, user_id), {"type": "access.ended", "workspace_id": workspace_id})
-    except Exception:  # an unreachable layer: each socket's next read of the run re-checks membership
-        pass
 
 
 def close_member_sockets(workspace_id: int, user_id: int) -> None:

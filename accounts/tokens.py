@@ -14,7 +14,7 @@ from ninja.security import HttpBearer, SessionAuth
 from accounts.login_limits import address_failed, address_locked
 from accounts.models import ApiToken
 
-TOKEN_PREFIX = "ld_"
+TOKEN_PREFIX = "ld_"  # noqa: S105 - the tokens' visible prefix, not a secret
 # "Last used" is shown to the minute; a script opening fifty sockets writes it once.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -132,10 +133,8 @@ def click_something(page) -> None:
     for selector in ("[role=tab][aria-selected=false]", "[data-testid=events-older]", "[data-testid=failed-item]"):
         target = page.locator(selector).first
         if target.count():
-            try:
+            with contextlib.suppress(Exception):  # a control that went away meanwhile: the next round clicks another
                 target.click(timeout=2000)
-            except Exception:
-                pass
             return
 
 
@@ -157,11 +156,9 @@ def watch_run(page, server, client, items: int, raw: bool) -> dict:
         if server_done is None and client.get(f"/runs/{run['id']}").json()["status"] == "completed":
             server_done = time.monotonic()
         if page_done is None:
-            try:
+            with contextlib.suppress(Exception):  # not on the page yet: asked again next round
                 if "completed" in (page.locator(status_sel).first.inner_text(timeout=500) or ""):
                     page_done = time.monotonic()
-            except Exception:
-                pass
         if server_done and page_done:
             break
         page.wait_for_timeout(1000 if not server_done else 50)
@@ -170,11 +167,9 @@ def watch_run(page, server, client, items: int, raw: bool) -> dict:
     clicks = page.evaluate("window.__clicks")
     final_run = client.get(f"/runs/{run['id']}").json()
     header = None
-    try:
+    with contextlib.suppress(Exception):  # no header shown: the figure is reported as missing
         header = page.locator("[data-testid=big-run-tokens]").first.get_attribute("data-total", timeout=2000) if not raw \
             else page.get_by_test_id("run-figures").inner_text(timeout=2000)
-    except Exception:
-        pass
     watchers.done.wait(60)
     stamps = event_times(client, run["id"])
     latencies = watchers.latencies(stamps)

@@ -17,6 +17,7 @@ zero-latency provider it is the engine's own overhead.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -70,10 +71,8 @@ def pin(pid: int, cpu: int) -> None:
     """Keep the engine and the fake server on different cores when there are two or more, so
     that waking one does not preempt the other (on a 2-core machine that doubles the cost)."""
     if hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) >= 2:
-        try:
+        with contextlib.suppress(OSError):  # not allowed here: the figures are just noisier
             os.sched_setaffinity(pid, {cpu})
-        except OSError:
-            pass
 
 
 def start_fake_openai(latency: float, tool_calls: list[dict] | None = None) -> tuple[subprocess.Popen, int]:
@@ -83,7 +82,7 @@ def start_fake_openai(latency: float, tool_calls: list[dict] | None = None) -> t
             "--latency", str(latency)]
     if tool_calls is not None:
         argv += ["--tool-calls", json.dumps(tool_calls)]
-    proc = subprocess.Popen(argv, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.Popen(argv, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})  # noqa: S603 - this interpreter, no shell
     pin(proc.pid, 1)
     deadline = time.time() + 10
     while time.time() < deadline:

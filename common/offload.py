@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -105,10 +106,8 @@ def warm_up_in_background() -> None:
     It takes no queue slot: a request arriving meanwhile is never refused because of it."""
     def warm() -> None:
         pool, _ = _get_pool()
-        try:
+        with contextlib.suppress(Exception):  # a courtesy: the first request starts the workers and says what went wrong
             pool.schedule(os.getpid, timeout=settings.WORK_TIMEOUT_S).result()
-        except Exception:  # a courtesy: the first request starts the workers and says what went wrong
-            pass
 
     threading.Thread(target=warm, name="offload-warm-up", daemon=True).start()
 

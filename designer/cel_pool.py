@@ -59,7 +59,7 @@ class _Zygote:
     def __init__(self):
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with theirs:
-            self.process = subprocess.Popen(
+            self.process = subprocess.Popen(  # noqa: S603 - this interpreter and this app's own module, no shell
                 [sys.executable, "-m", "designer.cel_worker", str(theirs.fileno())],
                 pass_fds=(theirs.fileno(),), cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
         self._lock = threading.Lock()
@@ -233,7 +233,8 @@ class Pool:
             raise over_budget(f"no answer within {self._wall_s(phase_ms) * 1000:.0f} ms of wall-clock time", parse=parse)
         if status == "died":
             raise self._death(self._discard(worker), phase_ms, parse)
-        assert reply is not None  # status == "reply"
+        if reply is None:  # status == "reply" always comes with one
+            raise RuntimeError(f"CEL worker answered {status!r} without a reply")
         kind, payload, cpu_ms, retire = reply
         if retire:
             self._discard(worker)
@@ -269,7 +270,8 @@ class Pool:
             return worker
         if start:
             return self._start()
-        assert waiter is not None  # neither an idle worker nor room to start one: a place in the queue
+        if waiter is None:  # neither an idle worker nor room to start one: _claim gave a place in the queue
+            raise RuntimeError("CEL pool: no worker, no start and no place in the queue")
         return waiter.result()
 
     async def _checkout_async(self) -> _Worker:
@@ -280,7 +282,8 @@ class Pool:
             # The first start also starts the zygote (an interpreter): never on the event loop.
             waiter = concurrent.futures.Future()
             threading.Thread(target=self._start_for, args=(waiter,), name=f"cel-{self.name}-start", daemon=True).start()
-        assert waiter is not None  # neither an idle worker nor room to start one: a place in the queue
+        if waiter is None:  # neither an idle worker nor room to start one: _claim gave a place in the queue
+            raise RuntimeError("CEL pool: no worker, no start and no place in the queue")
         try:
             return await asyncio.wrap_future(waiter)
         except asyncio.CancelledError:

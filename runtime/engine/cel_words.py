@@ -46,7 +46,8 @@ def _first_missing(expression: str, variables: dict[str, Any]) -> str | None:
             continue  # words inside a string literal are not references
         text = found.group()
         head = re.match(_NAME, text)
-        assert head is not None
+        if head is None:  # _REFERENCE starts with _NAME
+            raise RuntimeError(f"CEL reference {text!r} does not start with a name")
         name = head.group()
         if name not in variables:
             continue  # a function, a macro's variable, a literal (true, null): not one of the run's values

@@ -171,7 +171,8 @@ def with_input(point: ForkPoint, given: dict | None) -> Checkpoint:
                                       f"takes only {allowed!r}")
     if allowed not in given:
         return checkpoint
-    assert point.iteration is not None
+    if point.iteration is None:  # an item's or a round's point has its number
+        raise RuntimeError(f"fork point {point.kind} at {point.step} has no iteration")
     if point.kind == "item":
         record = checkpoint.loops.setdefault(point.step, {"kind": "forEach", "iterations": [], "cumulative": "", "end": None})
         record["iterations"] = [i for i in record["iterations"] if i.get("index") != point.iteration] + [

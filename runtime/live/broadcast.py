@@ -1,6 +1,8 @@
 """Group names and messages for the channel layer (at-most-once; the database is the truth)."""
 from __future__ import annotations
 
+import contextlib
+
 from channels.layers import get_channel_layer
 
 
@@ -21,10 +23,8 @@ async def send_events(run_id, first: int, last: int, texts: list[str]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
+    with contextlib.suppress(Exception):  # a full or unreachable layer loses live messages, never the run: clients refill by seq
         await layer.group_send(run_group(run_id), {"type": "run.events", "first": first, "last": last, "texts": tuple(texts)})
-    except Exception:  # a full or unreachable layer loses live messages, never the run: clients refill by seq
-        pass
 
 
 async def send_run_status(run_id, workspace_id, run: dict) -> None:
@@ -33,7 +33,5 @@ async def send_run_status(run_id, workspace_id, run: dict) -> None:
         return
     message = {"type": "run.status", "run": run}
     for group in (run_group(run_id), workspace_runs_group(workspace_id)):
-        try:
+        with contextlib.suppress(Exception):  # as for events: clients read the run's status again when they reconnect
             await layer.group_send(group, message)
-        except Exception:
-            pass

@@ -198,7 +198,7 @@ class RunConsumer(_Consumer):
 
     async def _poll(self):
         # Fifty sockets opened together must not all query at the same instant.
-        await asyncio.sleep(POLL_SECONDS * random.uniform(0.5, 1.0))
+        await asyncio.sleep(POLL_SECONDS * random.uniform(0.5, 1.0))  # noqa: S311 - jitter for a poll, not a secret
         while True:
             seen = self.last
             state = await _run_state(self.run_id)

@@ -54,7 +54,7 @@ class HttpProvider(Provider):
             except ValueError:
                 pass
         base = min(self.backoff * (2 ** attempt), self.max_backoff)
-        return base * (0.75 + random.random() / 2)
+        return base * (0.75 + random.random() / 2)  # noqa: S311 - jitter for a retry, not a secret
 
     def _error(self, text: str, **kw) -> ProviderError:
         return ProviderError(redact(text, self.api_key), **kw)

@@ -297,7 +297,7 @@ def _child(container: Any, token: str, path: str, where: str) -> Any:
 
 
 def _index(container: list, token: str, path: str, where: str, appending: bool = False) -> int:
-    if appending and token == "-":
+    if appending and token == "-":  # noqa: S105 - a JSON Pointer's token, not a password
         return len(container)
     if not token.isdigit() or (len(token) > 1 and token.startswith("0")):
         raise PatchError(f"{where}: {path}: {token!r} is not a list index")

@@ -112,7 +112,8 @@ def get(name: str) -> Tool:
         module, _, attr = target.partition(":")
         target = getattr(importlib.import_module(module), attr)()
         _REGISTRY[name] = target
-    assert isinstance(target, Tool)
+    if not isinstance(target, Tool):
+        raise TypeError(f"tool {name!r} is registered as {type(target).__name__}, not a Tool")
     return target
 
 

@@ -455,8 +455,9 @@ async def grep_files(workspace: Workspace, pattern: str, path: str, regex: bool,
 
 
 async def _read_capped(process: asyncio.subprocess.Process) -> tuple[bytes, bytes]:
-    assert process.stdout is not None and process.stderr is not None
     stdout, stderr = process.stdout, process.stderr
+    if stdout is None or stderr is None:  # started with stdout=PIPE, stderr=PIPE
+        raise RuntimeError("the process was started without pipes to read")
 
     async def drain(stream: asyncio.StreamReader, limit: int) -> bytes:
         kept = bytearray()

@@ -84,7 +84,8 @@ class CommandResult:
 
 def environment(home: str) -> dict[str, str]:
     """The command's whole environment, built from scratch: nothing of the server's reaches it."""
-    return {"PATH": PATH, "HOME": home, "LANG": "C.UTF-8", "TERM": "dumb", "TMPDIR": "/tmp"}
+    # /tmp is the sandbox's own tmpfs (sandbox_argv's --tmpfs /tmp), not the host's.
+    return {"PATH": PATH, "HOME": home, "LANG": "C.UTF-8", "TERM": "dumb", "TMPDIR": "/tmp"}  # noqa: S108 - see above
 
 
 def unavailable_message(reason: str) -> str:
@@ -111,7 +112,7 @@ def sandbox_argv(command: str, workspace: Path, *, network: bool = False, bwrap:
     # /proc read-only: the kernel lets the host's uid 0 write sysctls (kernel.core_pattern: a program run as root on
     # the next crash) without asking for any capability, and when the server is root the command's uid 1000 is the
     # host's 0. bwrap covers /proc/sys only when the directory itself is writable, which it never is.
-    argv += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    argv += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]  # noqa: S108 - mounted fresh in the sandbox
     for name in _ETC + (_ETC_NETWORK if network else ()):
         host = Path("/etc", name)
         if host.exists():
@@ -133,7 +134,8 @@ def probe(bwrap: str = "bwrap") -> str | None:
     with tempfile.TemporaryDirectory(prefix="sandbox-probe-") as scratch:
         argv = [executable, *sandbox_argv("true", Path(scratch), bwrap=bwrap)[1:]]
         try:
-            done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, env=environment(scratch),
+            # An argv list (no shell): bwrap with the sandbox's own arguments, running `true`.
+            done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, env=environment(scratch),  # noqa: S603 - see above
                                   timeout=_PROBE_TIMEOUT, check=False)
         except subprocess.TimeoutExpired:
             return f"{bwrap} did not start a test sandbox within {_PROBE_TIMEOUT:g} seconds"

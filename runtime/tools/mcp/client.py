@@ -144,7 +144,8 @@ class Connection:
                 client = create_mcp_http_client(headers=dict(self.config.headers), timeout=timeout)
             await stack.enter_async_context(client)
             return await stack.enter_async_context(streamable_http_client(self.config.url, http_client=client))
-        assert self.launch is not None and self._errlog is not None
+        if self.launch is None or self._errlog is None:  # a stdio server has both (Connection.__init__)
+            raise McpUnavailable(f"MCP server '{self.name}' has no command to start")
         stack.callback(self.launch.close)  # its env file goes with the connection
         return await stack.enter_async_context(stdio_client(self.launch.parameters(), errlog=self._errlog))
 
@@ -266,8 +267,7 @@ class PublicBackend(httpcore2.AsyncNetworkBackend):
                                                        socket_options=socket_options)
             except (httpcore2.ConnectError, httpcore2.ConnectTimeout) as exc:
                 failed = exc
-        assert failed is not None  # public_addresses never answers an empty list
-        raise failed
+        raise failed or httpcore2.ConnectError(f"{host} has no address")  # public_addresses never answers an empty list
 
     async def connect_unix_socket(self, path: str, timeout: float | None = None,
                                   socket_options: Any = None) -> httpcore2.AsyncNetworkStream:
