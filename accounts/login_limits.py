@@ -42,10 +42,8 @@ def client_address(request) -> str | None:
 
 def lockout_parameters(request_or_attempt, credentials=None) -> list[str]:
     """AXES_LOCKOUT_PARAMETERS: by username or by address; by address alone when there is no username."""
-    if isinstance(request_or_attempt, AccessBase):
-        username = request_or_attempt.username
-    else:
-        username = get_client_username(request_or_attempt, credentials)
+    username = (request_or_attempt.username if isinstance(request_or_attempt, AccessBase)
+                else get_client_username(request_or_attempt, credentials))
     return ["username", "ip_address"] if username else ["ip_address"]
 
 

@@ -15,6 +15,7 @@ to its parent's descriptor; :func:`walk_beneath` walks a tree on descriptors (``
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import os
@@ -196,10 +197,8 @@ def mkdirs_beneath(root: int | str | Path, path: str, mode: int = 0o755, *, syml
                 try:
                     child = open_beneath(dir_fd, prefix, flags, symlinks=symlinks)
                 except FileNotFoundError:
-                    try:
+                    with contextlib.suppress(FileExistsError):  # made meanwhile; or a dangling link, which the open below reports
                         os.mkdir(part, mode, dir_fd=parent)
-                    except FileExistsError:
-                        pass  # made meanwhile; or a dangling link, which the open below reports
                     child = open_beneath(dir_fd, prefix, flags, symlinks=symlinks)
                 os.close(parent)
                 parent = child

@@ -5,6 +5,7 @@ the in-memory channel layer and runs executed inside the server process.
 DATABASE_URL switches to PostgreSQL; REDIS_URL switches to channels_redis and
 Celery workers (RUNTIME_BACKEND may also be set explicitly).
 """
+import contextlib
 import json
 import os
 import secrets
@@ -26,10 +27,8 @@ def _private(folder: Path) -> None:
     setuid-root one), and the secret key, the database and every run's files are here. Made so at every start."""
     mode = folder.stat().st_mode & 0o777
     if mode & 0o077:
-        try:
+        with contextlib.suppress(PermissionError):  # not ours to change: docs/production.md says what it should be
             folder.chmod(mode & 0o700)
-        except PermissionError:  # not ours to change: docs/production.md says what it should be
-            pass
 
 
 _private(DATA_DIR)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import os
 import pickle
 import select
@@ -127,10 +128,8 @@ class _Worker:
         # While the zygote lives it reaps only when asked, so the pid cannot have been reused. An orphan of a
         # dead zygote is not signalled (its pid may be someone else's by now): closing the socket ends it.
         if self.zygote.alive():
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         self.conn.close()
         try:
             return self.zygote.wait(self.pid)

@@ -23,11 +23,8 @@ def check_runnable(document: Any, what: str, *, folder: WorkflowVersion | None =
     the run owner's MCP tools, which the validator does not know. ``in_worker``: the check where a run starts or
     resumes, of a document a route already checked: in this thread (a busy offload pool must not fail a run), and
     without the tool check (the engine refuses a tool nobody provides itself, once the run's MCP servers are up)."""
-    if in_worker:
-        report = services.load_input(None, document).report
-    else:
-        # In a worker process with a time bound, as every document check is: a run request never stalls the server.
-        report = services.check(None, document).report
+    # Otherwise in a worker process with a time bound, as every document check is: a run request never stalls the server.
+    report = services.load_input(None, document).report if in_worker else services.check(None, document).report
     if not report.valid:
         raise DocumentInvalid(f"{what} has errors; fix them before running", [d.as_dict() for d in report.errors])
     blocking = [d for d in report.diagnostics if d.blocks_run

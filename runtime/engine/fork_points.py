@@ -121,10 +121,8 @@ def _item(events, loop: str, k: int, starts: list[dict], start, start_seq: int) 
 def state_at(inherited: list[dict], seq: int, start: Checkpoint | None, start_seq: int) -> Checkpoint:
     """The state after event ``seq`` of a run with these events, folded from the checkpoint it started from
     (``start`` after ``start_seq``) when it did: its own edits (an item, a previous output) are kept."""
-    if start is not None and seq >= start_seq:
-        checkpoint = fold([e for e in inherited if e["seq"] > start_seq], start=start)
-    else:
-        checkpoint = fold(inherited)
+    checkpoint = (fold([e for e in inherited if e["seq"] > start_seq], start=start) if start is not None and seq >= start_seq
+                  else fold(inherited))
     checkpoint.seq = seq
     return checkpoint
 

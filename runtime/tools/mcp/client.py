@@ -71,7 +71,8 @@ class Connection:
         self._session: ClientSession | None = None
         self._stop = asyncio.Event()
         self._task: asyncio.Task | None = None
-        self._errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") if launch else None
+        # The server's stderr, read when it fails; open as long as the connection is, closed by close().
+        self._errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") if launch else None  # noqa: SIM115 - see above
         self._backend: PublicBackend | None = None
 
     @property
