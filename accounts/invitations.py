@@ -96,7 +96,7 @@ def redeem(token: str, user) -> Invitation:
     if not claimed:
         raise InvitationInvalid("this invitation link has already been used; ask for a new one")
     if invitation.workspace_id:
-        membership, made = Membership.objects.get_or_create(workspace_id=invitation.workspace_id, user=user,
+        _membership, made = Membership.objects.get_or_create(workspace_id=invitation.workspace_id, user=user,
                                                             defaults={"role": invitation.role})
         if made:
             audit.record(invitation.workspace_id, user, "member_added", user=user.get_username(), role=invitation.role,

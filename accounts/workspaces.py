@@ -51,7 +51,7 @@ def require(user, workspace_id: int | None, need: Need, what: str = "this") -> s
         raise Http404(f"{what} not found")
     if not allows(role, need):
         raise Forbidden(f"your role in this workspace is {role}: it cannot {WORDS[need]} "
-                        f"(that needs {str(LOWEST[need])} or above)")
+                        f"(that needs {LOWEST[need]!s} or above)")
     return role
 
 

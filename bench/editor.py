@@ -21,6 +21,7 @@ Prints the figures and the path of a screenshot of the 100-step editor.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -190,7 +191,7 @@ def main() -> None:
           f"max {max(warm):.0f} ms over {len(warm)} opens  (target < 1500 ms)")
     print(f"keystroke -> problems panel: p50 {pct(lat, 50):.0f} ms, p95 {pct(lat, 95):.0f} ms, "
           f"max {max(lat):.0f} ms over {len(lat)} keystrokes  (target p95 < 150 ms)")
-    flips = sum(1 for a, b in zip(counts, counts[1:], strict=False) if a != b)
+    flips = sum(1 for a, b in itertools.pairwise(counts) if a != b)
     print(f"problems panel changed on {flips + 1} of {len(counts)} keystrokes (error <-> valid)")
     print(f"screenshot: {args.screenshot}")
 

@@ -29,9 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import websockets  # noqa: E402
+import websockets
 
-from tests.support.servers import base_env, celery_worker, free_port, fresh_postgres, fresh_redis_db, running_server  # noqa: E402
+from tests.support.servers import base_env, celery_worker, free_port, fresh_postgres, fresh_redis_db, running_server
 
 ITEMS = int(os.environ.get("BENCH_ITEMS", "1500"))
 

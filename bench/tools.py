@@ -173,7 +173,7 @@ async def main() -> None:
     # Sandboxed commands are processes of their own: give them both cores again.
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))
-    with_bash, _ = await fan_out(cheap[:2] + [{"name": "bash", "arguments": {"command": "ls out"}}])
+    with_bash, _ = await fan_out([*cheap[:2], {"name": "bash", "arguments": {"command": "ls out"}}])
     ideal_plain, ideal_tools = waves * 0.05, waves * 2 * 0.05
     print("4. forEach 200 items at maxConcurrency 20, fake OpenAI (separate process) at 50 ms per answer, best of 3")
     for name, wall, ideal, targeted in (("no tools (1 answer per item)", plain, ideal_plain, True),

@@ -12,10 +12,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-import httpx  # noqa: E402
+import httpx
 
-from bench.common import live_server, summary, timings, workflow  # noqa: E402
-from designer.documents import dump_yaml, load_source, validate_document  # noqa: E402
+from bench.common import live_server, summary, timings, workflow
+from designer.documents import dump_yaml, load_source, validate_document
 
 SIZES = (1, 10, 100)
 

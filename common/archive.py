@@ -108,7 +108,7 @@ def _entries(zf: zipfile.ZipFile, limits: ArchiveLimits) -> list[_Entry]:
         if is_dir:
             if path in files:
                 raise ArchiveRefused(f"entry {raw!r} is both a file and a folder")
-            dirs.update(parents + [path])
+            dirs.update([*parents, path])
             folders += 1
             if folders > limits.max_files:
                 raise ArchiveRefused(f"the zip has more than {limits.max_files} folders (at entry {raw!r})")
@@ -366,12 +366,12 @@ class _Names:
             folder = "/".join(parts[:depth + 1])
             if folder in self.files:
                 above, n = parts[:depth], 2
-                while "/".join(above + [_numbered(parts[depth], n)]) in self.files:
+                while "/".join([*above, _numbered(parts[depth], n)]) in self.files:
                     n += 1
                 parts[depth] = _numbered(parts[depth], n)
         name, n = "/".join(parts), 2
         while not self._free(name):
-            name = "/".join(parts[:-1] + [_numbered(parts[-1], n)])
+            name = "/".join([*parts[:-1], _numbered(parts[-1], n)])
             n += 1
         self.files.add(name)
         self.folders.update("/".join(parts[:i]) for i in range(1, len(parts)))

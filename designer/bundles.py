@@ -282,7 +282,7 @@ def export_zip(version: WorkflowVersion, name: str) -> tuple[str, bytes]:
     """(file name, zip) of the main YAML and every file at its relative path, for upstream's CLI to run as it is."""
     main_path = version.main_path or f"{_slug(name)}.yaml"
     text = version.source or services.render(version.document, "yaml")
-    entries = [(main_path, text.encode("utf-8"))] + sorted(files_of(version).items())
+    entries = [(main_path, text.encode("utf-8")), *sorted(files_of(version).items())]
     return f"{_slug(name)}-v{version.number}.zip", archive.zip_entries(entries)
 
 

@@ -15,19 +15,19 @@ from designer.validation import locate, validate_document
 from designer.writer import canonical, dump_json, dump_yaml
 
 __all__ = [
-    "Loaded",
-    "load_source",
-    "load_document",
-    "validate_document",
-    "dump_yaml",
-    "dump_json",
-    "canonical",
-    "topo_order",
-    "find_cycles",
-    "parse_duration",
     "MAX_DOCUMENT_BYTES",
-    "MAX_STEPS_IN_ALL",
     "MAX_EXPRESSION_CHARACTERS",
+    "MAX_STEPS_IN_ALL",
+    "Loaded",
+    "canonical",
+    "dump_json",
+    "dump_yaml",
+    "find_cycles",
+    "load_document",
+    "load_source",
+    "parse_duration",
+    "topo_order",
+    "validate_document",
 ]
 
 # Validation costs per step and per character of CEL; these keep one document's check well

@@ -71,7 +71,7 @@ def find_cycles(steps: list) -> list[list[str]]:
                 if child not in graph:
                     continue
                 if color.get(child) == 1:
-                    cycle = path[path.index(child):] + [child]
+                    cycle = [*path[path.index(child):], child]
                     key = frozenset(cycle)
                     if key not in seen:
                         seen.add(key)

@@ -81,7 +81,7 @@ def _step(walk: _Walk, document: dict, step: Any, path: list, base: str) -> None
     loop = step.get("loop")
     if isinstance(loop, dict) and isinstance(loop.get("steps"), list):
         for j, inner in enumerate(loop["steps"]):
-            _step(walk, document, inner, path + ["loop", "steps", j], base)
+            _step(walk, document, inner, [*path, "loop", "steps", j], base)
     target = step.get("include")
     if isinstance(target, str) and target:
         _include(walk, base, include_path(document, target), pointer(*path, "include"))
@@ -119,11 +119,11 @@ def _include(walk: _Walk, base: str, ref: str, at: str) -> None:
     diagnostics = walk.out.diagnostics
     if path in walk.chain:
         diagnostics.append(Diagnostic(code="include_cycle", path=at,
-                                      message=f"{path} includes itself: {_through(walk.chain + (path,))}"))
+                                      message=f"{path} includes itself: {_through((*walk.chain, path))}"))
         return
     if walk.depth + 1 > MAX_INCLUDE_DEPTH:
         diagnostics.append(Diagnostic(code="include_depth", path=at,
-                                      message=f"includes nest deeper than {MAX_INCLUDE_DEPTH} levels: {_through(walk.chain + (path,))}"))
+                                      message=f"includes nest deeper than {MAX_INCLUDE_DEPTH} levels: {_through((*walk.chain, path))}"))
         return
     size = walk.folder.size(path)
     if size is None:
@@ -141,7 +141,7 @@ def _include(walk: _Walk, base: str, ref: str, at: str) -> None:
         diagnostic.line = diagnostic.column = None
         diagnostics.append(diagnostic)
     if loaded.parsed:
-        nested = _Walk(walk.folder, Resolution(), walk.chain + (path,), walk.depth + 1)
+        nested = _Walk(walk.folder, Resolution(), (*walk.chain, path), walk.depth + 1)
         _document(nested, loaded.document, posixpath.dirname(path))
         for diagnostic in nested.out.diagnostics:
             if not diagnostic.message.startswith("in included "):

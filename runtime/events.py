@@ -50,7 +50,7 @@ def rfc3339(ts: float) -> str:
 
 def format_duration(seconds: float) -> str:
     """Go-style duration text, millisecond precision: ``1.234s``, ``250ms``, ``1m30s``, ``0s``."""
-    ms = int(round(max(seconds, 0.0) * 1000))
+    ms = round(max(seconds, 0.0) * 1000)
     if ms == 0:
         return "0s"
     if ms < 1000:
@@ -153,7 +153,7 @@ class PrintSink:
         self.stream.write(text + "\n")
         self.stream.flush()
 
-    async def emit(self, event: dict) -> None:  # noqa: C901 - one branch per event type
+    async def emit(self, event: dict) -> None:  # one branch per event type
         kind = event["type"]
         sid = event.get("stepId", "")
         data = event.get("data") or {}

@@ -101,7 +101,7 @@ def cel_regex_words(words: Iterable[str]) -> str:
 
 def duration(seconds: Any) -> str:
     """Whole seconds as a zenflow Duration (``1h30m``, ``45s``, ``0s``)."""
-    total = int(round(float(seconds)))
+    total = round(float(seconds))
     if total <= 0:
         return "0s"
     h, rest = divmod(total, 3600)

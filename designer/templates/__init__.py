@@ -84,4 +84,4 @@ def get_template(slug: str) -> Template:
     raise KeyError(slug)
 
 
-__all__ = ["Template", "list_templates", "get_template", "GALLERY"]
+__all__ = ["GALLERY", "Template", "get_template", "list_templates"]

@@ -40,7 +40,7 @@ def _scope(steps: list, base: list, *, loop_kind: str | None, budget: cel.CheckB
         if isinstance(step, dict):
             step_id = step.get("id")
             visible = ancestors.get(step_id, set()) if isinstance(step_id, str) else set()
-            out += _step(step, base + [i], visible, loop_kind=loop_kind, budget=budget)
+            out += _step(step, [*base, i], visible, loop_kind=loop_kind, budget=budget)
     return out
 
 
@@ -77,35 +77,35 @@ def ancestor_map(steps: list) -> dict[str, set[str]]:
 
 
 def _step(step: dict, path: list, visible: set[str], *, loop_kind: str | None, budget: cel.CheckBudget) -> list[Diagnostic]:
-    out: list[Diagnostic] = _blank(step.get("condition"), path + ["condition"])
+    out: list[Diagnostic] = _blank(step.get("condition"), [*path, "condition"])
     condition = step.get("condition")
     if isinstance(condition, str) and condition.strip():
         allowed = {"steps"} | ({"item", "index"} if loop_kind == "forEach" else set()) | ({"iteration"} if loop_kind == "repeat" else set())
-        out += _check(condition, path + ["condition"], allowed, visible, budget,
+        out += _check(condition, [*path, "condition"], allowed, visible, budget,
                       bare_content_note="in a `condition`, bare `content` is always empty")
     loop = step.get("loop")
     if not isinstance(loop, dict) or loop_kind is not None:
         return out
     inner = loop.get("steps") if isinstance(loop.get("steps"), list) else None
     inner_ids = {s["id"] for s in inner or [] if isinstance(s, dict) and isinstance(s.get("id"), str)}
-    out += _blank(loop.get("until"), path + ["loop", "until"]) + _blank(loop.get("forEach"), path + ["loop", "forEach"])
+    out += _blank(loop.get("until"), [*path, "loop", "until"]) + _blank(loop.get("forEach"), [*path, "loop", "forEach"])
     if "forEach" in loop:
         items = loop["forEach"]
         if isinstance(items, str) and items.strip():
-            out += _check(items, path + ["loop", "forEach"], {"steps"}, visible, budget)
+            out += _check(items, [*path, "loop", "forEach"], {"steps"}, visible, budget)
         kind = "forEach"
     else:
         until = loop.get("until")
         if isinstance(until, str) and until.strip():
             if inner is None:
-                out += _check(until, path + ["loop", "until"], {"iteration", "content", "result", "status", "steps"}, visible,
+                out += _check(until, [*path, "loop", "until"], {"iteration", "content", "result", "status", "steps"}, visible,
                               budget)
             else:
-                out += _check(until, path + ["loop", "until"], {"iteration", "steps"}, inner_ids | visible, budget,
+                out += _check(until, [*path, "loop", "until"], {"iteration", "steps"}, inner_ids | visible, budget,
                               bare_content_note="bare `content` only exists in single-step loops; use steps.<inner-id>.content")
         kind = "repeat"
     if inner:
-        out += _scope(inner, path + ["loop", "steps"], loop_kind=kind, budget=budget)
+        out += _scope(inner, [*path, "loop", "steps"], loop_kind=kind, budget=budget)
     return out
 
 

@@ -58,7 +58,7 @@ def _version(document: dict) -> list[Diagnostic]:
 def _steps_with_paths(steps: list, base: list) -> Iterator[tuple[dict, list]]:
     for i, step in enumerate(steps):
         if isinstance(step, dict):
-            yield step, base + [i]
+            yield step, [*base, i]
 
 
 def _scope(steps: list, base: list, agents: dict, includes: dict, *, inside_loop: bool) -> list[Diagnostic]:
@@ -129,7 +129,7 @@ def _step(step: dict, path: list, ids: dict, agents: dict, includes: dict, *, in
             out.append(Diagnostic(code="nested_loop_prohibited", cls="nested_loop_prohibited", path=pointer(*path, "loop"),
                                   message=f"{label} is inside a loop and cannot have its own `loop` (no nested loops in v1)",
                                   hint="move this step out of the loop, or split the work into two loop steps"))
-        out += _loop(loop, step, path + ["loop"], agents, includes)
+        out += _loop(loop, step, [*path, "loop"], agents, includes)
     return out
 
 
@@ -166,7 +166,7 @@ def _loop(loop: dict, step: dict, path: list, agents: dict, includes: dict) -> l
                                   message=f"{label}: `maxConcurrency` only applies to forEach loops; repeat-until iterations run one after another"))
     inner = loop.get("steps")
     if isinstance(inner, list):
-        out += _scope(inner, path + ["steps"], agents, includes, inside_loop=True)
+        out += _scope(inner, [*path, "steps"], agents, includes, inside_loop=True)
     return out
 
 

@@ -438,7 +438,7 @@ async def _repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str, de
             previous_content = out.content
             if judge:
                 if verdict is None:
-                    verdict = await _ask_judge(ctx, scope, step, path, it, max_iterations, history + [record])
+                    verdict = await _ask_judge(ctx, scope, step, path, it, max_iterations, [*history, record])
                 record.verdict = verdict
                 feedback = verdict
                 if cumulative:

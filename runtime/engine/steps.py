@@ -132,7 +132,7 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
         if kind != "agent":
             spent = None
         deadline = asyncio.timeout(timeout)  # None: no deadline
-        held = DEADLINES.set(DEADLINES.get() + (deadline,))
+        held = DEADLINES.set((*DEADLINES.get(), deadline))
         try:
             async with deadline:
                 outcome, spent = await body()

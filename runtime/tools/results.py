@@ -62,7 +62,7 @@ def unwrap(schema: dict, arguments: Any) -> Any:
     return arguments
 
 
-def minimal_instance(schema: Any, _depth: int = 0) -> Any:  # noqa: C901 - one branch per keyword
+def minimal_instance(schema: Any, _depth: int = 0) -> Any:  # one branch per keyword
     """The smallest value valid against common JSON Schemas (a best effort for exotic ones).
 
     Booleans are false (so a judge's ``done`` is false), numbers their minimum or

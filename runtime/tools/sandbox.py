@@ -122,7 +122,7 @@ def sandbox_argv(command: str, workspace: Path, *, network: bool = False, bwrap:
              "--remount-ro", "/", "--clearenv"]
     for key, value in environment(SANDBOX_WORKSPACE).items():
         argv += ["--setenv", key, value]
-    return argv + ["bash", "-c", command]
+    return [*argv, "bash", "-c", command]
 
 
 @functools.cache

@@ -214,9 +214,9 @@ class _Importer(_Blocks):
         for ref in self.blocks[loop_id]["inner_block_refs"]:
             if self.blocks[ref].get("type") == "loop":
                 if ref in stack:
-                    raise ImportFailed(f"loops {' -> '.join(stack + [ref])} contain each other",
+                    raise ImportFailed(f"loops {' -> '.join([*stack, ref])} contain each other",
                                        path=f"/blocks/{pointer_token(loop_id)}/inner_block_refs")
-                self._flatten(ref, out, stack + [ref])
+                self._flatten(ref, out, [*stack, ref])
                 self.loop_of[ref] = stack[0]
             else:
                 out.append(ref)
@@ -243,7 +243,7 @@ class _Importer(_Blocks):
 def _check_cel(document: dict[str, Any]) -> None:
     """Every expression the importer wrote must compile."""
     for step in document.get("steps", []):
-        for s in [step] + list((step.get("loop") or {}).get("steps") or []):
+        for s in [step, *list((step.get("loop") or {}).get("steps") or [])]:
             for where, expr in (("condition", s.get("condition")), ("until", (s.get("loop") or {}).get("until"))):
                 if expr is None:
                     continue
