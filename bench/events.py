@@ -24,7 +24,7 @@ import os
 import statistics
 import sys
 import time
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -133,7 +133,7 @@ def _baseline_server(port: int, frames: list[str], clients: int, started) -> Non
             for frame in frames:
                 event = json.loads(frame)
                 ts = time.time()
-                event["event"]["timestamp"] = datetime.utcfromtimestamp(ts).strftime("%Y-%m-%dT%H:%M:%S.") + f"{int((ts % 1) * 1000):03d}Z"
+                event["event"]["timestamp"] = datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{int((ts % 1) * 1000):03d}Z"
                 websockets.broadcast(connected, json.dumps(event, separators=(",", ":")))
                 await asyncio.sleep(0)
             done = json.dumps({"kind": "run", "run": {"status": "completed", "last_seq": len(frames)}})
