@@ -1,18 +1,16 @@
-import { shortId } from '../run/labels';
 import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { api } from '../api/client';
 import type { Run, SocketMessage } from '../api/types';
-import { Banner } from '../components/Banner';
 import { Link } from '../components/Link';
 import { navigate } from '../router';
 import '../run/compare/compare.css';
-import { when } from '../format/dates';
 import { useCurrentWorkspace, useWorkspaces, useWorkspaceScope } from '../workspaces/current';
 import { NO_RUN_FILTERS, readRunFilters, runMatches, runQuery, runsFiltered, withRunFilters, type RunFilters } from './listFilters';
 import { RunFilterBar } from './RunFilterBar';
 import { replaceSearch, useLocationSearch } from './useLocationSearch';
 import { usePagedList } from './usePagedList';
-import { LoadMore } from './LoadMore';
+import { ListTable } from './lists/ListTable';
+import { RunColumns, RunRow } from './lists/RunRow';
 
 /** Rows asked for at a time (the server allows up to 200). */
 const PAGE_SIZE = 50;
@@ -125,101 +123,39 @@ export function RunsList() {
           </p>
         </div>
       </div>
-      {list.error && <Banner kind="error">{list.error}</Banner>}
-      {runs !== null && (runs.length > 0 || filtered || list.loading) && (
-        <RunFilterBar
-          filters={filters}
-          onChange={setFilters}
-          providers={providers && providers.scope === scope.id ? providers.list : KNOWN_PROVIDERS}
-          shown={runs.length}
-          total={list.total}
-        />
-      )}
-      {runs === null && !list.error && <p className="muted">Loading…</p>}
-      {list.items && list.items.length === 0 && filtered && (
-        <div className="empty" data-testid="runs-no-match">
-          <h2>No runs match</h2>
-          <p className="muted">No run has that workflow, status, provider and date together.</p>
-          <button className="btn" onClick={() => setFilters(NO_RUN_FILTERS)} data-testid="clear-filters-empty">
-            Clear filters
-          </button>
-        </div>
-      )}
-      {list.items && list.items.length === 0 && !filtered && (
-        <div className="empty">
-          <div className="empty-icon" aria-hidden>
-            ▶
-          </div>
-          <h2>No runs yet</h2>
-          <p className="muted">Open a workflow and press Run. A simulated run costs nothing and shows every iteration live.</p>
-          <Link to="/" className="btn primary">
-            Go to workflows
-          </Link>
-        </div>
-      )}
-      {runs && runs.length > 0 && (
-        <table className="table" data-testid="run-table" aria-busy={list.loading} data-state={list.loading ? 'loading' : 'idle'}>
-          <thead>
-            <tr>
-              <th>
-                <span className="visually-hidden">Pick two to compare</span>
-              </th>
-              <th>Run</th>
-              <th>Workflow</th>
-              <th>Status</th>
-              {showStarter && <th>Started by</th>}
-              <th>Provider</th>
-              <th>Tokens</th>
-              <th>Cost</th>
-              <th>Started</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <input
-                    type="checkbox"
-                    checked={picked.includes(r.id)}
-                    onChange={() => pick(r.id)}
-                    aria-label={`Pick run ${shortId(r.id)} of ${r.workflow_name} to compare`}
-                    data-testid="pick-run"
-                  />
-                </td>
-                <td>
-                  <Link to={`/runs/${r.id}`} className="strong">
-                    {shortId(r.id)}
-                  </Link>
-                </td>
-                <td className="cell-name">
-                  <span className="name-with-version">
-                    <span className="ellipsis" title={r.workflow_name}>
-                      {r.workflow_name}
-                    </span>
-                    <span className="muted small">v{r.version}</span>
-                  </span>
-                </td>
-                <td>
-                  <span className={`pill status-pill status-${r.status}`}>{r.status}</span>
-                </td>
-                {showStarter && (
-                  <td className="nowrap" data-testid="run-started-by">
-                    {r.started_by ? (r.started_by === me ? `${r.started_by} (you)` : r.started_by) : ''}
-                  </td>
-                )}
-                <td>{r.provider}</td>
-                <td>{r.tokens?.total ?? 0}</td>
-                <td>{typeof r.cost_usd === 'number' ? `$${r.cost_usd.toFixed(4)}` : ''}</td>
-                <td className="muted nowrap">{when(r.started_at ?? r.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {picked.length > 0 && runs && (
-        <ComparePicked picked={picked} runs={runs} onClear={() => setPicked([])} />
-      )}
-      <LoadMore list={list} pageSize={PAGE_SIZE} />
+      <ListTable
+        list={list}
+        pageSize={PAGE_SIZE}
+        filtered={filtered}
+        onClearFilters={() => setFilters(NO_RUN_FILTERS)}
+        filterBar={(shown) => (
+          <RunFilterBar
+            filters={filters}
+            onChange={setFilters}
+            providers={providers && providers.scope === scope.id ? providers.list : KNOWN_PROVIDERS}
+            shown={shown}
+            total={list.total}
+          />
+        )}
+        noMatch={{ testId: 'runs-no-match', title: 'No runs match', text: 'No run has that workflow, status, provider and date together.' }}
+        empty={{
+          icon: '▶',
+          title: 'No runs yet',
+          body: (
+            <>
+              <p className="muted">Open a workflow and press Run. A simulated run costs nothing and shows every iteration live.</p>
+              <Link to="/" className="btn primary">
+                Go to workflows
+              </Link>
+            </>
+          ),
+        }}
+        testId="run-table"
+        head={<RunColumns showStarter={showStarter} />}
+        row={(r) => <RunRow r={r} showStarter={showStarter} me={me} picked={picked.includes(r.id)} onPick={() => pick(r.id)} />}
+      >
+        {picked.length > 0 && runs && <ComparePicked picked={picked} runs={runs} onClear={() => setPicked([])} />}
+      </ListTable>
     </div>
   );
 }
