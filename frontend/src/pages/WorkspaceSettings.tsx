@@ -1,6 +1,6 @@
 // A workspace's settings (/workspaces/:id): its name, members and roles, invitations, provider keys,
 // the server's keys, limits and the audit log. Everyone in it may look; admins and owners change things.
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../api/client';
 import type { WorkspaceDetail } from '../api/types';
 import { Banner } from '../components/Banner';
@@ -8,11 +8,11 @@ import { Link } from '../components/Link';
 import { followWorkspace, useWorkspaces, workspacesStore } from '../workspaces/current';
 import { capabilities, ROLE_WORDS, isRole } from '../workspaces/roles';
 import { AuditSection } from './workspace/AuditSection';
-import { FormError, useAction } from './workspace/common';
 import { InvitationsSection } from './workspace/InvitationsSection';
 import { KeysSection } from './workspace/KeysSection';
 import { LimitsSection } from './workspace/LimitsSection';
 import { MembersSection } from './workspace/MembersSection';
+import { NameSection } from './workspace/NameSection';
 
 export function WorkspaceSettings({ workspaceId }: { workspaceId: number | null }) {
   const status = useWorkspaces((s) => s.status);
@@ -92,7 +92,7 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: number | null 
           </Link>
         </div>
       </div>
-      {caps.manage && <NameForm detail={detail} onDetail={onDetail} />}
+      {caps.manage && <NameSection detail={detail} onDetail={onDetail} />}
       <MembersSection {...props} />
       {caps.manage && !detail.personal && <InvitationsSection {...props} />}
       <KeysSection {...props} />
@@ -103,53 +103,5 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: number | null 
         <Banner kind="info">The audit log of this workspace is for its admins and owners.</Banner>
       )}
     </div>
-  );
-}
-
-function NameForm({ detail, onDetail }: { detail: WorkspaceDetail; onDetail: (d: WorkspaceDetail) => void }) {
-  const [name, setName] = useState(detail.name);
-  const [saved, setSaved] = useState(false);
-  const action = useAction();
-  const id = useId();
-  return (
-    <section className="ws-section" aria-labelledby={`${id}-h`} data-testid="ws-name-section">
-      <h2 id={`${id}-h`}>Name</h2>
-      <form
-        className="ws-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setSaved(false);
-          if (!name.trim()) {
-            action.setError('Name: it cannot be empty.');
-            return;
-          }
-          void action.run(async () => {
-            onDetail(await api.renameWorkspace(detail.id, name.trim()));
-            setSaved(true);
-          });
-        }}
-      >
-        <label className="mini-field ws-grow">
-          <span className="field-label">Workspace name</span>
-          <input
-            className="input"
-            value={name}
-            maxLength={100}
-            onChange={(e) => setName(e.target.value)}
-            aria-describedby={action.error ? `${id}-error` : undefined}
-            data-testid="ws-name-input"
-          />
-        </label>
-        <button type="submit" className="btn" disabled={action.busy || name.trim() === detail.name} data-testid="ws-rename">
-          {action.busy ? 'Renaming…' : 'Rename'}
-        </button>
-      </form>
-      <FormError error={action.error} id={`${id}-error`} testId="ws-name-error" />
-      {saved && !action.error && (
-        <p className="small ws-ok" role="status">
-          ✓ Renamed.
-        </p>
-      )}
-    </section>
   );
 }

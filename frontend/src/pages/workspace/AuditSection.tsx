@@ -4,7 +4,8 @@ import { api, errorText } from '../../api/client';
 import type { AuditEntry } from '../../api/types';
 import { when } from '../../format/dates';
 import { actionWords, detailWords } from '../../workspaces/settingsForms';
-import { FormError, Section, type SectionProps } from './common';
+import type { SectionProps } from './common';
+import { FormError, SettingsSection } from './SettingsSection';
 
 export function AuditSection({ detail }: SectionProps) {
   const [entries, setEntries] = useState<AuditEntry[] | null>(null);
@@ -24,7 +25,7 @@ export function AuditSection({ detail }: SectionProps) {
   useEffect(load, [load, detail]);
 
   return (
-    <Section title="Audit log" testId="ws-audit-section" intro="Who did what in this workspace, newest first.">
+    <SettingsSection title="Audit log" testId="ws-audit-section" intro="Who did what in this workspace, newest first.">
       <div className="row ws-audit-head">
         <button className="btn ghost small" onClick={load} data-testid="ws-audit-refresh">
           Refresh
@@ -56,6 +57,6 @@ export function AuditSection({ detail }: SectionProps) {
           </tbody>
         </table>
       )}
-    </Section>
+    </SettingsSection>
   );
 }

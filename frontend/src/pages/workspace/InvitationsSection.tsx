@@ -5,7 +5,8 @@ import { api } from '../../api/client';
 import type { Invitation, NewInvitation, Role } from '../../api/types';
 import { when } from '../../format/dates';
 import { invitableRoles, isRole, ROLE_WORDS } from '../../workspaces/roles';
-import { FormError, Section, useAction, useServerList, type SectionProps } from './common';
+import { useAction, useServerList, type SectionProps } from './common';
+import { FormError, SettingsSection } from './SettingsSection';
 
 const MAX_DAYS = 30;
 
@@ -55,7 +56,7 @@ export function InvitationsSection({ detail }: SectionProps) {
   };
 
   return (
-    <Section
+    <SettingsSection
       title="Invitations"
       testId="ws-invitations-section"
       intro="An invitation is a link that one person opens to join this workspace with the role you choose (they sign up or sign in first). It is shown once: copy it and send it to them."
@@ -134,7 +135,7 @@ export function InvitationsSection({ detail }: SectionProps) {
         </div>
       )}
       <h3 className="ws-subhead">Pending invitations</h3>
-      {listError && <FormError error={listError} />}
+      <FormError error={listError} />
       {pending && pending.length === 0 && <p className="muted small">No pending invitations.</p>}
       {pending && pending.length > 0 && (
         <table className="table compact" data-testid="ws-invitations" aria-label="Pending invitations">
@@ -179,6 +180,6 @@ export function InvitationsSection({ detail }: SectionProps) {
         </table>
       )}
       <FormError error={revoke.error} testId="ws-invitations-error" />
-    </Section>
+    </SettingsSection>
   );
 }

@@ -4,7 +4,8 @@ import { useCallback, useId, useState } from 'react';
 import { api } from '../../api/client';
 import type { WorkspaceKey } from '../../api/types';
 import { capabilities } from '../../workspaces/roles';
-import { FormError, Section, useAction, useServerList, type SectionProps } from './common';
+import { useAction, useServerList, type SectionProps } from './common';
+import { FormError, SavedNote, SettingsSection } from './SettingsSection';
 
 const LABEL: Record<WorkspaceKey['provider'], string> = { openai: 'OpenAI', anthropic: 'Anthropic' };
 
@@ -38,12 +39,12 @@ export function KeysSection({ detail, onDetail }: SectionProps) {
   };
 
   return (
-    <Section
+    <SettingsSection
       title="Provider keys"
       testId="ws-keys-section"
       intro="Runs in this workspace use its own key for a provider first; without one, the server’s key where the server’s owner granted it. Keys are stored encrypted and never shown again."
     >
-      {listError && <FormError error={listError} />}
+      <FormError error={listError} />
       {keys && (
         <table className="table compact" data-testid="ws-keys" aria-label="Provider keys">
           <thead>
@@ -149,13 +150,9 @@ export function KeysSection({ detail, onDetail }: SectionProps) {
         <p className="muted small">Only admins and owners store or delete this workspace’s keys.</p>
       )}
       <FormError error={store.error} id={errorId} testId="ws-key-error" />
-      {saved && (
-        <p className="small ws-ok" role="status">
-          ✓ {saved}
-        </p>
-      )}
+      <SavedNote text={saved} />
       <ServerKeysToggle detail={detail} onDetail={onDetail} />
-    </Section>
+    </SettingsSection>
   );
 }
 

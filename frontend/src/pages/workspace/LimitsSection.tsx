@@ -5,7 +5,8 @@ import type { WorkspaceUsage } from '../../api/types';
 import { capabilities } from '../../workspaces/roles';
 import { LIMIT_FIELDS, limitsText, parseLimits, type LimitKey, type LimitsText } from '../../workspaces/settingsForms';
 import { usageLine } from '../../workspaces/usage';
-import { FormError, Section, useAction, type SectionProps } from './common';
+import { useAction, type SectionProps } from './common';
+import { FormError, SavedNote, SettingsSection } from './SettingsSection';
 
 export function LimitsSection({ detail, onDetail }: SectionProps) {
   const caps = capabilities(detail.role);
@@ -48,7 +49,7 @@ export function LimitsSection({ detail, onDetail }: SectionProps) {
   const line = usage ? usageLine(usage) : null;
 
   return (
-    <Section
+    <SettingsSection
       title="Limits"
       testId="ws-limits-section"
       intro="A run that would go past a limit is refused until it frees up; the daily ones reset at midnight UTC. Leave a field blank for no limit."
@@ -85,16 +86,12 @@ export function LimitsSection({ detail, onDetail }: SectionProps) {
       </form>
       {!caps.manage && <p className="muted small">Only admins and owners change the limits.</p>}
       <FormError error={action.error} id={errorId} testId="ws-limits-error" />
-      {saved && !action.error && (
-        <p className="small ws-ok" role="status">
-          ✓ Limits saved.
-        </p>
-      )}
+      <SavedNote text={saved && !action.error ? 'Limits saved.' : null} />
       {line && (
         <p className="muted small" data-testid="ws-usage">
           {line.replace(/^This workspace: /, 'Used now and today: ')}
         </p>
       )}
-    </Section>
+    </SettingsSection>
   );
 }

@@ -4,7 +4,8 @@ import type { Role, WorkspaceMember } from '../../api/types';
 import { navigate } from '../../router';
 import { refreshWorkspaces } from '../../workspaces/current';
 import { assignableRoles, canRemove, capabilities, isRole, ROLE_WORDS } from '../../workspaces/roles';
-import { FormError, Section, useAction, type SectionProps } from './common';
+import { useAction, type SectionProps } from './common';
+import { FormError, SettingsSection } from './SettingsSection';
 
 export function MembersSection({ detail, me, onDetail }: SectionProps) {
   const { busy, error, run } = useAction();
@@ -34,7 +35,7 @@ export function MembersSection({ detail, me, onDetail }: SectionProps) {
   };
 
   return (
-    <Section
+    <SettingsSection
       title="Members"
       testId="ws-members-section"
       intro={
@@ -102,6 +103,6 @@ export function MembersSection({ detail, me, onDetail }: SectionProps) {
         </tbody>
       </table>
       <FormError error={error} testId="ws-members-error" />
-    </Section>
+    </SettingsSection>
   );
 }

@@ -1,6 +1,6 @@
-// Parts every section of the workspace settings page shares: a titled section, its error next to it,
-// and a helper that runs a server call with busy and error state.
-import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
+// Helpers every section of the workspace settings page shares: its props, a server call run with busy and
+// error state, and a list the server keeps. The sections' chrome is SettingsSection's.
+import { useCallback, useEffect, useState } from 'react';
 import { errorText } from '../../api/client';
 import type { WorkspaceDetail } from '../../api/types';
 
@@ -29,26 +29,6 @@ export function useAction() {
     }
   }, []);
   return { busy, error, setError, run };
-}
-
-export function FormError({ error, id, testId }: { error: string | null; id?: string; testId?: string }) {
-  if (!error) return null;
-  return (
-    <div className="banner banner-error" role="alert" id={id} data-testid={testId}>
-      <div className="banner-body">{error}</div>
-    </div>
-  );
-}
-
-export function Section({ title, intro, testId, children }: { title: string; intro?: ReactNode; testId: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <section className="ws-section" aria-labelledby={id} data-testid={testId}>
-      <h2 id={id}>{title}</h2>
-      {intro && <p className="muted small ws-intro">{intro}</p>}
-      {children}
-    </section>
-  );
 }
 
 /** A list the server keeps (``fetchList`` must be stable): loaded now, reloaded by ``load``, its error kept beside it. */
