@@ -1,9 +1,12 @@
 """The audit log: one row per thing someone did in a workspace, written where it happened."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from accounts.models import AuditEntry
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 # Everything the log records; a test holds each to exactly one row per action.
 ACTIONS = (
@@ -13,11 +16,12 @@ ACTIONS = (
 )
 
 
-def record(workspace_id: int | None, actor, action: str, **detail: Any) -> None:
+def record(workspace_id: int | None, actor: User | AnonymousUser | None, action: str, **detail: Any) -> None:
     if action not in ACTIONS:
         raise ValueError(f"unknown audit action {action!r}")
-    name = actor.get_username() if actor is not None and getattr(actor, "is_authenticated", False) else ""
-    AuditEntry.objects.create(workspace_id=workspace_id, actor=actor if name else None, actor_name=name,
+    account = actor if actor is not None and actor.is_authenticated else None
+    name = account.get_username() if account is not None else ""
+    AuditEntry.objects.create(workspace_id=workspace_id, actor=account if name else None, actor_name=name,
                               action=action, detail=detail)
 
 

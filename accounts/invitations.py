@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -17,8 +18,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import audit
-from accounts.models import Invitation, Membership, Role
+from accounts.models import Invitation, Membership, Role, Workspace
 from common.errors import BadRequest
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.http import HttpRequest
 
 PREFIX = "inv_"
 DEFAULT_DAYS = 7
@@ -55,7 +60,8 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def create(by, *, workspace=None, role: str = Role.EDITOR, email: str = "", days: float = DEFAULT_DAYS) -> tuple[Invitation, str]:
+def create(by: User | None, *, workspace: Workspace | None = None, role: str = Role.EDITOR, email: str = "",
+           days: float = DEFAULT_DAYS) -> tuple[Invitation, str]:
     """A new link; returns the row and the token (shown once)."""
     if not 0 < days <= MAX_DAYS:
         raise BadRequest(f"an invitation lasts between a moment and {MAX_DAYS} days, not {days}")
@@ -69,7 +75,7 @@ def create(by, *, workspace=None, role: str = Role.EDITOR, email: str = "", days
     return invitation, token
 
 
-def link(token: str, request=None) -> str:
+def link(token: str, request: HttpRequest | None = None) -> str:
     """The invitation's URL: under PUBLIC_URL when set, else under the address the request came to."""
     base = settings.PUBLIC_URL or (request.build_absolute_uri("/") if request is not None else "http://127.0.0.1:8000")
     return f"{base.rstrip('/')}/join/{token}/"
@@ -88,7 +94,7 @@ def find(token: str) -> Invitation:
 
 
 @transaction.atomic
-def redeem(token: str, user) -> Invitation:
+def redeem(token: str, user: User) -> Invitation:
     """Use the invitation for ``user``: once, and only before it expires. Joins its workspace, if it has one."""
     invitation = find(token)
     # Claimed under a row lock: two people racing with one link cannot both get in.

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from accounts import invitations
 
 
-def join(request, token: str):
+def join(request: HttpRequest, token: str) -> HttpResponse:
     try:
         invitation = invitations.find(token)
     except invitations.InvitationInvalid as exc:

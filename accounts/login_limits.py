@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 import math
+from typing import Any
 
 from axes.handlers.database import AxesDatabaseHandler
 from axes.handlers.proxy import AxesProxyHandler
@@ -25,11 +26,13 @@ from django.shortcuts import render
 from django.utils import timezone
 from ninja.throttling import BaseThrottle
 
+from common.types import Scope
+
 # The credentials of a failure that counts for its address only.
 ADDRESS_ONLY = {"username": None}
 
 
-def client_address(request) -> str | None:
+def client_address(request: HttpRequest) -> str | None:
     """AXES_CLIENT_IP_CALLABLE: the address ninja's throttles use (NINJA_NUM_PROXIES = TRUSTED_PROXIES).
     Where a proxy forwarded something that is not an address, the proxy's own address: it is stored in
     an address column (PostgreSQL's inet refuses anything else)."""
@@ -40,7 +43,7 @@ def client_address(request) -> str | None:
         return request.META.get("REMOTE_ADDR")
 
 
-def lockout_parameters(request_or_attempt, credentials=None) -> list[str]:
+def lockout_parameters(request_or_attempt: HttpRequest | AccessBase, credentials: dict[str, Any] | None = None) -> list[str]:
     """AXES_LOCKOUT_PARAMETERS: by username or by address; by address alone when there is no username."""
     username = (request_or_attempt.username if isinstance(request_or_attempt, AccessBase)
                 else get_client_username(request_or_attempt, credentials))
@@ -52,7 +55,7 @@ class AttemptsHandler(AxesDatabaseHandler):
     what it stores from the request has no NUL (an API path may: /api/v1/workflows/%00), which
     PostgreSQL refuses in text; axes itself cleans only the query and form data."""
 
-    def user_login_failed(self, sender, credentials, request=None, **kwargs):
+    def user_login_failed(self, sender: object, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any) -> None:
         if request is not None:
             for name in ("axes_path_info", "axes_user_agent", "axes_http_accept"):
                 value = getattr(request, name, None)
@@ -60,7 +63,7 @@ class AttemptsHandler(AxesDatabaseHandler):
                     setattr(request, name, value.replace("\0", "\ufffd"))  # one character: axes cut them to fit
         return super().user_login_failed(sender, credentials, request, **kwargs)
 
-    def reset_user_attempts(self, request, credentials=None) -> int:
+    def reset_user_attempts(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
         username = get_client_username(request, credentials)
         if not username:
             return 0
@@ -68,7 +71,7 @@ class AttemptsHandler(AxesDatabaseHandler):
         return count
 
 
-def seconds_locked(request, credentials) -> int:
+def seconds_locked(request: HttpRequest, credentials: dict[str, Any] | None) -> int:
     """Seconds until fewer failures than the limit are left in the window, for every count that is over it."""
     AxesProxyHandler.update_request(request)
     limit = get_failure_limit(request, credentials)
@@ -86,14 +89,14 @@ def seconds_locked(request, credentials) -> int:
     return math.ceil(wait)
 
 
-def lockout_response(request, *_unused) -> HttpResponse:
+def lockout_response(request: HttpRequest, *_unused: object) -> HttpResponse:
     """AXES_LOCKOUT_CALLABLE. Axes passes its credentials inconsistently (its async middleware shifts
     them by one argument), so they are read from the request, where its handler always leaves them."""
     credentials = getattr(request, "axes_credentials", None) or ADDRESS_ONLY
     return refusal(request, max(1, seconds_locked(request, credentials)))
 
 
-def refusal(request, wait_s: int) -> HttpResponse:
+def refusal(request: HttpRequest, wait_s: int) -> HttpResponse:
     minutes = math.ceil(wait_s / 60)
     what = "sign-up attempts from this address" if request.path.startswith("/signup/") else "sign-in attempts"
     message = f"Too many failed {what}. Try again in {minutes} minute{'' if minutes == 1 else 's'}."
@@ -106,22 +109,22 @@ def refusal(request, wait_s: int) -> HttpResponse:
     return response
 
 
-def address_locked(request) -> bool:
+def address_locked(request: HttpRequest) -> bool:
     """Whether the request's address is locked out; if it is, the request is marked so that axes'
     middleware answers it with the 429 whatever the view answered."""
     if AxesProxyHandler.is_allowed(request, ADDRESS_ONLY):
         return False
-    request.axes_locked_out = True
-    request.axes_credentials = ADDRESS_ONLY
+    request.axes_locked_out = True  # type: ignore[attr-defined]  # axes' marks on the request, which its middleware reads
+    request.axes_credentials = ADDRESS_ONLY  # type: ignore[attr-defined]
     return True
 
 
-def address_failed(request, sender) -> None:
+def address_failed(request: HttpRequest, sender: object) -> None:
     """Counts a failure for the request's address (the failure that reaches the limit marks the request)."""
     user_login_failed.send(sender=sender, credentials=dict(ADDRESS_ONLY), request=request)
 
 
-def socket_request(scope) -> HttpRequest:
+def socket_request(scope: Scope) -> HttpRequest:
     """A websocket handshake as the request axes reads: its address, proxy headers, agent and path."""
     request = HttpRequest()
     request.method = "GET"

@@ -20,7 +20,7 @@ import json
 import re
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cryptography.fernet import InvalidToken
 from django.conf import settings
@@ -32,6 +32,9 @@ from accounts.models import McpServer
 from accounts.provider_keys import _fernet
 from common.addresses import AddressRefused, check_public_url
 from common.errors import BadRequest
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 MAX_SERVERS = 20
@@ -105,13 +108,13 @@ def describe(server: McpServer) -> dict:
             "check_error": server.check_error or None}
 
 
-def list_for(user) -> list[dict]:
+def list_for(user: User) -> list[dict]:
     admin = [{"name": str(e.get("name")), "kind": "http" if e.get("url") else "stdio", "admin": True}
              for e in settings.MCP_SERVERS if isinstance(e, dict)]
     return [describe(s) for s in McpServer.objects.filter(user=user)] + admin
 
 
-def create(user, *, name: str, command: str = "", args: list[str] | None = None, env: Any = None, url: str = "",
+def create(user: User, *, name: str, command: str = "", args: list[str] | None = None, env: Any = None, url: str = "",
            headers: Any = None) -> McpServer:
     if not NAME.match(name or ""):
         raise BadRequest("name: 1 to 40 letters, digits, '_' or '-' (it prefixes the server's tools when names clash)")
@@ -145,14 +148,14 @@ def create(user, *, name: str, command: str = "", args: list[str] | None = None,
                                     encrypted_env=_encrypt(secrets), secret_names=sorted(secrets))
 
 
-def get(user, server_id: int) -> McpServer:
+def get(user: User, server_id: int) -> McpServer:
     found = McpServer.objects.filter(user=user, pk=server_id).first()
     if found is None:
         raise BadRequest(f"no MCP server {server_id} of yours", status=404)
     return found
 
 
-def delete(user, server_id: int) -> None:
+def delete(user: User, server_id: int) -> None:
     get(user, server_id).delete()
 
 
@@ -164,12 +167,12 @@ def entry(server: McpServer) -> dict:
             "env": _decrypt(server.encrypted_env)}
 
 
-def entries_for(user_id) -> list[tuple[dict, list[dict]]]:
+def entries_for(user_id: int) -> list[tuple[dict, list[dict]]]:
     """A run owner's servers for a run: (entry, tools known from the last check)."""
     return [(entry(s), list(s.tools or [])) for s in McpServer.objects.filter(user_id=user_id)]
 
 
-def check(user, server_id: int) -> dict:
+def check(user: User, server_id: int) -> dict:
     """Connect to the server and list its tools; the list is kept for the editor (or the error, in words)."""
     server = get(user, server_id)
     try:
@@ -238,13 +241,13 @@ def admin_catalogue() -> list[dict]:
     return out
 
 
-def tool_catalogue(user, *, admin: bool = True) -> list[dict]:
+def tool_catalogue(user: User | AnonymousUser | None, *, admin: bool = True) -> list[dict]:
     """The MCP tools a run of ``user`` would have, as known now: the administrator's servers' (listed, cached),
     then the user's own from their last successful check. ``{"name", "description", "server"}``, MCP names.
 
     Nobody signed in gets none: listing the administrator's servers starts their processes or connects to them,
     which no anonymous request may cause."""
-    if user is None or not getattr(user, "is_authenticated", False):
+    if user is None or not user.is_authenticated:
         return []
     found = admin_catalogue() if admin else []
     taken = {t["server"] for t in found}

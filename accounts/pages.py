@@ -3,12 +3,14 @@ servers). Sign-up: accounts/signup.py."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
 from django.db import transaction
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from accounts import audit, mcp_servers
@@ -21,6 +23,10 @@ from accounts.tokens import create_token
 from accounts.workspaces import personal
 from common.addresses import AddressRefused, check_public_url
 from common.errors import BadRequest
+from common.types import AuthenticatedRequest
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def no_users() -> bool:
@@ -32,7 +38,7 @@ class DesignerLoginView(LoginView):
     template_name = "login.html"
     redirect_authenticated_user = True
 
-    def get(self, request, *args, **kwargs):
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if no_users():
             return redirect("/signup/")
         return super().get(request, *args, **kwargs)
@@ -43,7 +49,7 @@ class KeyForm(forms.Form):
     api_key = forms.CharField(max_length=500)
     base_url = forms.URLField(required=False, max_length=300, assume_scheme="https")
 
-    def clean_base_url(self):
+    def clean_base_url(self) -> str:
         url = self.cleaned_data["base_url"]
         if url and (problem := base_url_problem(url)):
             raise forms.ValidationError(f"the base URL {problem}.")
@@ -57,7 +63,7 @@ class KeyForm(forms.Form):
         return url
 
 
-def _add_mcp(user, form) -> bool:
+def _add_mcp(user: User, form: McpStdioForm | McpHttpForm) -> bool:
     if not form.is_valid():
         return False
     data = form.cleaned_data
@@ -79,7 +85,7 @@ def _check_answer(answer: dict) -> str:
     return f"found {len(names)} tool{'' if len(names) == 1 else 's'}: {', '.join(names)}" if names else "found no tools"
 
 
-def _mcp_server_action(request, action: str) -> dict | None:
+def _mcp_server_action(request: AuthenticatedRequest, action: str) -> dict | None:
     """Check or delete one of the user's servers: None when deleted, else a note on the server (or why not)."""
     server_id = request.POST.get("server_id", "")
     if not server_id.isdigit():
@@ -102,7 +108,7 @@ def _shown(servers: list[dict]) -> list[dict]:
 
 
 @login_required
-def account(request):
+def account(request: AuthenticatedRequest) -> HttpResponse:
     new_token, key_error = None, None
     mcp_forms = {"stdio": McpStdioForm(), "http": McpHttpForm()}
     mcp_note, status = None, 200

@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
 
-from accounts.models import ProviderKey
+from accounts.models import ProviderKey, Workspace
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # The providers a user can store a key for (the simulated one needs none).
 PROVIDERS_WITH_KEYS = ("openai", "anthropic")
@@ -60,7 +64,7 @@ def shown_base_url(url: str) -> str:
     return urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
-def store_provider_key(workspace, by, provider: str, api_key: str, base_url: str = "") -> None:
+def store_provider_key(workspace: Workspace, by: User, provider: str, api_key: str, base_url: str = "") -> None:
     """The workspace's key for ``provider``, stored by the user ``by`` (it replaces the one before)."""
     ProviderKey.objects.update_or_create(
         workspace=workspace, provider=provider,

@@ -11,10 +11,12 @@ from django import forms
 from django.contrib.auth import get_user_model, login, password_validation
 from django.contrib.auth.forms import UserCreationForm
 from django.db import connection, transaction
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from accounts import audit, invitations
 from accounts.login_limits import address_failed, address_locked, lockout_response
+from accounts.models import Invitation
 from accounts.workspaces import make_personal
 
 # The advisory lock's number (any constant; nothing else here takes advisory locks): "owner" in ASCII.
@@ -35,11 +37,11 @@ def _closed_reason(mode: str) -> str:
     return "Sign-up on this server needs an invitation link. Ask a member of the team you are joining for one."
 
 
-def signup(request):
+def signup(request: HttpRequest) -> HttpResponse:
     return _signup(request)
 
 
-def _signup(request, *, lost_race: bool = False):
+def _signup(request: HttpRequest, *, lost_race: bool = False) -> HttpResponse:
     # lost_race: judged anew after another sign-up took the owner account first; whatever this answers is no
     # guess at a link or a domain, so it is not counted against the address.
     first_user = invitations.first_user()
@@ -113,7 +115,8 @@ def _still_first() -> bool:
     return invitations.first_user()
 
 
-def _form(request, form, first_user: bool, invitation, token: str, domains_only: bool = False):
+def _form(request: HttpRequest, form: SignupForm, first_user: bool, invitation: Invitation | None, token: str,
+          domains_only: bool = False) -> HttpResponse:
     # The password rules up front, from the same validators that judge the password.
     rules = password_validation.password_validators_help_texts()
     return render(request, "signup.html", {"form": form, "first_user": first_user, "password_rules": rules,

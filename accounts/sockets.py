@@ -3,12 +3,17 @@ the membership that let them watch (someone taken out of a workspace stops watch
 from __future__ import annotations
 
 import contextlib
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.http import HttpRequest
 
-def credential_group(*, token_id=None, session_key=None) -> str:
+
+def credential_group(*, token_id: int | None = None, session_key: str | None = None) -> str:
     """Sockets opened with one API token or one browser session: closed together when it ends."""
     return f"auth.token.{token_id}" if token_id is not None else f"auth.session.{session_key}"
 
@@ -42,7 +47,7 @@ def close_token_sockets(token_id: int) -> None:
     async_to_sync(end_credential)(credential_group(token_id=token_id))
 
 
-def close_session_sockets(sender, request, user, **kwargs) -> None:
+def close_session_sockets(sender: type[User], request: HttpRequest | None, user: User | None, **kwargs: Any) -> None:
     """On logout, the websockets the browser session opened close too (connected in apps.py)."""
     key = getattr(getattr(request, "session", None), "session_key", None)
     if key:

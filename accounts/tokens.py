@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 from ninja.security import HttpBearer, SessionAuth
@@ -14,12 +15,16 @@ from ninja.security import HttpBearer, SessionAuth
 from accounts.login_limits import address_failed, address_locked
 from accounts.models import ApiToken
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.http import HttpRequest
+
 TOKEN_PREFIX = "ld_"  # noqa: S105 - the tokens' visible prefix, not a secret
 # "Last used" is shown to the minute; a script opening fifty sockets writes it once.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
-def create_token(user, name: str = "token") -> str:
+def create_token(user: User, name: str = "token") -> str:
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     ApiToken.objects.create(user=user, name=name[:100] or "token", prefix=token[:10], digest=_digest(token))
     return token
@@ -42,12 +47,12 @@ def token_for(token: str) -> ApiToken | None:
     return found
 
 
-def user_for_token(token: str):
+def user_for_token(token: str) -> User | None:
     found = token_for(token)
     return found.user if found else None
 
 
-def counted_token_for(request, token: str) -> ApiToken | None:
+def counted_token_for(request: HttpRequest, token: str) -> ApiToken | None:
     """``token_for`` where a credential is being presented: refused while the request's address is
     locked out (accounts/login_limits.py), and a wrong token counts as a failed sign-in for it."""
     if address_locked(request):
@@ -59,7 +64,7 @@ def counted_token_for(request, token: str) -> ApiToken | None:
 
 
 class BearerToken(HttpBearer):
-    def authenticate(self, request, token):
+    def authenticate(self, request: HttpRequest, token: str) -> User | None:
         found = counted_token_for(request, token)
         if found is not None:
             request.user = found.user

@@ -8,6 +8,7 @@ which role the action needs (403).
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -17,6 +18,9 @@ from accounts import audit
 from accounts.models import Membership, Role, Workspace
 from accounts.sockets import close_member_sockets
 from common.errors import BadRequest, Forbidden
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 class Need(StrEnum):
@@ -38,13 +42,13 @@ def allows(role: str | None, need: Need) -> bool:
     return role is not None and RANK[Role(role)] >= RANK[LOWEST[need]]
 
 
-def role_of(user, workspace_id: int | None) -> str | None:
+def role_of(user: User, workspace_id: int | None) -> str | None:
     if workspace_id is None or not getattr(user, "is_authenticated", False):
         return None
     return Membership.objects.filter(workspace_id=workspace_id, user=user).values_list("role", flat=True).first()
 
 
-def require(user, workspace_id: int | None, need: Need, what: str = "this") -> str:
+def require(user: User, workspace_id: int | None, need: Need, what: str = "this") -> str:
     """The user's role in the workspace, when it allows ``need``; else 404 (not a member) or 403."""
     role = role_of(user, workspace_id)
     if role is None:
@@ -55,18 +59,18 @@ def require(user, workspace_id: int | None, need: Need, what: str = "this") -> s
     return role
 
 
-def member_workspace_ids(user, need: Need = Need.READ) -> list[int]:
+def member_workspace_ids(user: User, need: Need = Need.READ) -> list[int]:
     roles = [r for r in Role.values if allows(r, need)]
     return list(Membership.objects.filter(user=user, role__in=roles).values_list("workspace_id", flat=True))
 
 
-def personal(user) -> Workspace:
+def personal(user: User) -> Workspace:
     """The user's own workspace, made on first need (accounts made before workspaces existed have one from the migration)."""
     found = Workspace.objects.filter(personal_for=user).first()
     return found or make_personal(user)
 
 
-def make_personal(user) -> Workspace:
+def make_personal(user: User) -> Workspace:
     with transaction.atomic():
         # The server's owner spends the server's own keys in their own workspace; nobody else does unless granted.
         workspace, _ = Workspace.objects.get_or_create(
@@ -75,7 +79,7 @@ def make_personal(user) -> Workspace:
     return workspace
 
 
-def chosen(user, workspace_id: int | None, need: Need = Need.READ) -> Workspace:
+def chosen(user: User, workspace_id: int | None, need: Need = Need.READ) -> Workspace:
     """The workspace a list or a new thing is for: the one named (checked), else the user's personal one."""
     if workspace_id is None:
         return personal(user)
@@ -83,14 +87,14 @@ def chosen(user, workspace_id: int | None, need: Need = Need.READ) -> Workspace:
     return Workspace.objects.get(pk=workspace_id)
 
 
-def create_team(user, name: str) -> Workspace:
+def create_team(user: User, name: str) -> Workspace:
     with transaction.atomic():
         workspace = Workspace.objects.create(name=name.strip()[:100] or "Team")
         Membership.objects.create(workspace=workspace, user=user, role=Role.OWNER)
     return workspace
 
 
-def memberships(user) -> list[dict]:
+def memberships(user: User) -> list[dict]:
     rows = (Membership.objects.filter(user=user).select_related("workspace").order_by("workspace_id"))
     return [{"id": m.workspace_id, "name": m.workspace.name, "role": m.role,
              "personal": m.workspace.personal_for_id == user.pk} for m in rows]
@@ -112,7 +116,7 @@ def _owners(workspace_id: int) -> int:
 
 
 @transaction.atomic
-def set_role(by, workspace_id: int, user_id: int, role: str) -> None:
+def set_role(by: User, workspace_id: int, user_id: int, role: str) -> None:
     """Change a member's role. Admins manage editors, runners and viewers; owners manage everyone;
     a workspace always keeps an owner."""
     mine = require(by, workspace_id, Need.MANAGE, "workspace")
@@ -133,7 +137,7 @@ def set_role(by, workspace_id: int, user_id: int, role: str) -> None:
 
 
 @transaction.atomic
-def remove_member(by, workspace_id: int, user_id: int) -> None:
+def remove_member(by: User, workspace_id: int, user_id: int) -> None:
     """Take someone out (admins: editors, runners, viewers; owners: anyone but the last owner); anyone may leave."""
     member = Membership.objects.select_for_update().select_related("user").filter(workspace_id=workspace_id, user_id=user_id).first()
     leaving = by.pk == user_id
@@ -152,7 +156,7 @@ def remove_member(by, workspace_id: int, user_id: int) -> None:
     transaction.on_commit(lambda: close_member_sockets(workspace_id, user_id))
 
 
-def rename(by, workspace_id: int, name: str) -> Workspace:
+def rename(by: User, workspace_id: int, name: str) -> Workspace:
     require(by, workspace_id, Need.MANAGE, "workspace")
     workspace = Workspace.objects.get(pk=workspace_id)
     workspace.name = name.strip()[:100] or workspace.name
@@ -160,7 +164,7 @@ def rename(by, workspace_id: int, name: str) -> Workspace:
     return workspace
 
 
-def set_limits(by, workspace_id: int, values: dict) -> Workspace:
+def set_limits(by: User, workspace_id: int, values: dict) -> Workspace:
     """Admins set the workspace's run limits; None (or absent) is no limit."""
     require(by, workspace_id, Need.MANAGE, "workspace")
     workspace = Workspace.objects.get(pk=workspace_id)
@@ -175,7 +179,7 @@ def set_limits(by, workspace_id: int, values: dict) -> Workspace:
     return workspace
 
 
-def grant_server_keys(by, workspace_id: int, granted: bool) -> Workspace:
+def grant_server_keys(by: User, workspace_id: int, granted: bool) -> Workspace:
     """Only the server's owner (a superuser) decides who spends the server's own provider keys."""
     if not by.is_superuser:
         require(by, workspace_id, Need.READ, "workspace")  # strangers still get a 404
@@ -190,7 +194,7 @@ def grant_server_keys(by, workspace_id: int, granted: bool) -> Workspace:
     return workspace
 
 
-def detail(user, workspace_id: int) -> dict:
+def detail(user: User, workspace_id: int) -> dict:
     role = require(user, workspace_id, Need.READ, "workspace")
     workspace = Workspace.objects.get(pk=workspace_id)
     return {"id": workspace.pk, "name": workspace.name, "role": role, "personal": workspace.personal_for_id is not None,

@@ -1,18 +1,24 @@
 """Websocket auth: the browser's session, or `Authorization: Bearer <token>` for scripts."""
+from __future__ import annotations
+
+from typing import Any
+
 from channels.auth import AuthMiddlewareStack
 from channels.security.websocket import AllowedHostsOriginValidator
 
 from accounts.login_limits import socket_request
+from accounts.models import ApiToken
 from accounts.sockets import credential_group
 from accounts.tokens import counted_token_for
 from common.orm import off_loop
+from common.types import ASGIApp, Receive, Scope, Send
 
 
 class BearerTokenMiddleware:
-    def __init__(self, inner):
+    def __init__(self, inner: ASGIApp) -> None:
         self.inner = inner
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> Any:
         headers = dict(scope.get("headers") or [])
         value = headers.get(b"authorization", b"").decode("latin-1")
         if value.lower().startswith("bearer "):
@@ -25,12 +31,12 @@ class BearerTokenMiddleware:
 
 
 @off_loop
-def _token_for(scope, token: str):
+def _token_for(scope: Scope, token: str) -> ApiToken | None:
     # Guessing tokens over a socket counts like guessing them over the API; a locked-out address gets no user.
     return counted_token_for(socket_request(scope), token)
 
 
-def TokenOrSessionAuthMiddlewareStack(inner):
+def TokenOrSessionAuthMiddlewareStack(inner: ASGIApp) -> ASGIApp:
     # The session stack runs first; a valid bearer token then takes precedence.
     return AuthMiddlewareStack(BearerTokenMiddleware(inner))
 
@@ -43,11 +49,11 @@ class OriginCheck:
     no Origin and authenticate with a bearer token instead.
     """
 
-    def __init__(self, inner):
+    def __init__(self, inner: ASGIApp) -> None:
         self.inner = inner
         self.checked = AllowedHostsOriginValidator(inner)
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> Any:
         headers = dict(scope.get("headers") or [])
         if b"origin" not in headers:
             return await self.inner(scope, receive, send)

@@ -21,7 +21,7 @@ import time
 import unicodedata
 import zipfile
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,7 +154,7 @@ def check_zip(data: bytes, limits: ArchiveLimits = ArchiveLimits()) -> list[tupl
 class _Extraction:
     """Writes under one open directory, component by component, never through a symlink; remembers what it made."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path) -> None:
         self.root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         self.made_dirs: list[str] = []
         self.written: list[str] = []
@@ -214,7 +214,7 @@ class _Extraction:
         for path in reversed(self.made_dirs):
             self._remove(path, os.rmdir)  # a folder not empty: something else (not this call) wrote there meanwhile
 
-    def _remove(self, path: str, remove) -> None:
+    def _remove(self, path: str, remove: Callable[..., None]) -> None:
         parts = path.split("/")
         try:
             parent = self.directory(parts[:-1], path, create=False)

@@ -8,19 +8,21 @@ none. The API answers JSON like its other errors; pages answer text.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 
 from designer.json_body import body_too_large
 
 
 class RequestBodyLimit:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         size = _body_size(request)
         limit = _limit(request)
         if size > limit:
@@ -32,14 +34,14 @@ UPLOAD_PATH = "/api/v1/uploads"
 MULTIPART_OVERHEAD = 64 * 1024
 
 
-def _limit(request) -> int:
+def _limit(request: HttpRequest) -> int:
     """Workspace zips have their own, larger limit (WORKSPACE_UPLOAD_MAX_BYTES); everything else the general one."""
     if request.path == UPLOAD_PATH and request.method == "POST":
         return max(settings.REQUEST_MAX_BYTES, settings.WORKSPACE_UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD)
     return settings.REQUEST_MAX_BYTES
 
 
-def _body_size(request) -> int:
+def _body_size(request: HttpRequest) -> int:
     declared = request.META.get("CONTENT_LENGTH") or ""
     size = int(declared) if declared.isdigit() else 0  # servers refuse a malformed one themselves
     stream: Any = getattr(request, "_stream", None)  # ASGI: the body, already buffered in a temporary file
@@ -50,7 +52,7 @@ def _body_size(request) -> int:
     return size
 
 
-def _answer(request, detail: str, status: int) -> HttpResponse:
+def _answer(request: HttpRequest, detail: str, status: int) -> HttpResponse:
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": detail}, status=status)
     return HttpResponse(detail + "\n", status=status, content_type="text/plain; charset=utf-8")

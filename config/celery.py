@@ -14,5 +14,5 @@ app.autodiscover_tasks(lambda: ["runtime.execution"])
 
 
 @worker_process_init.connect
-def _freeze_loaded_objects(**_):
+def _freeze_loaded_objects(**_: object) -> None:
     freeze_loaded_objects()

@@ -10,6 +10,7 @@ shares it). Behind a reverse proxy, TRUSTED_PROXIES tells whose X-Forwarded-For 
 from __future__ import annotations
 
 from django.conf import settings
+from django.http import HttpRequest
 from ninja.throttling import SimpleRateThrottle
 
 from accounts.tokens import user_for_token
@@ -21,13 +22,13 @@ class AnonymousPerAddress(SimpleRateThrottle):
     def __init__(self) -> None:
         super().__init__(rate=settings.ANON_RATE)
 
-    def get_cache_key(self, request) -> str | None:
+    def get_cache_key(self, request: HttpRequest) -> str | None:
         if _signed_in(request):
             return None
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-def _signed_in(request) -> bool:
+def _signed_in(request: HttpRequest) -> bool:
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return True

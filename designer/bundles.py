@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import IntegrityError, transaction
 
 from common import archive
 from designer import services
+from designer.diagnostics import Diagnostic
 from designer.errors import BadRequest
 from designer.folders import MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, MemoryFolder, PathRefused, check_totals, clean_path
 from designer.models import FileBlob, VersionFile, Workflow, WorkflowVersion
@@ -125,7 +127,7 @@ def _planned(main_path: str, files: dict[str, bytes], kept: dict[str, bytes]) ->
     return Planned(main_path, text, {p: d for p, d in kept.items() if p != main_path})
 
 
-def folder_problems(document, files: dict[str, bytes], main_path: str):
+def folder_problems(document: Any, files: dict[str, bytes], main_path: str) -> list[Diagnostic]:
     """The reference diagnostics of a document in its folder (missing files, cycles, depth)."""
     return resolve_references(document, MemoryFolder(files), main_path).diagnostics
 
@@ -133,7 +135,7 @@ def folder_problems(document, files: dict[str, bytes], main_path: str):
 class StoredFolder:
     """A stored version's folder, read lazily: sizes from one query, contents only of the files opened."""
 
-    def __init__(self, version: WorkflowVersion):
+    def __init__(self, version: WorkflowVersion) -> None:
         rows = VersionFile.objects.filter(version=version).values_list("path", "blob_id", "blob__size")
         self._index = {path: (blob, size) for path, blob, size in rows}
 
@@ -155,14 +157,14 @@ def is_folder(version: WorkflowVersion | None) -> bool:
     return version is not None and (bool(version.main_path) or version.files.exists())
 
 
-def stored_problems(document, version: WorkflowVersion) -> list:
+def stored_problems(document: Any, version: WorkflowVersion) -> list[Diagnostic]:
     """Reference diagnostics of ``document`` in ``version``'s folder (empty for a one-file workflow)."""
     if not is_folder(version):
         return []
     return resolve_references(document, StoredFolder(version), version.main_path).diagnostics
 
 
-def with_folder_problems(answer: dict, version: WorkflowVersion, document=None) -> dict:
+def with_folder_problems(answer: dict, version: WorkflowVersion, document: Any = None) -> dict:
     """A check answer with the folder's problems added (a missing include makes it invalid): those of ``document``
     (default: the version's own) in ``version``'s folder."""
     problems = stored_problems(version.document if document is None else document, version)

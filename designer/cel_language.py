@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,12 +40,12 @@ class CelUnavailable(CelError):
 class CelCostExceeded(CelError):
     """An expression that went past one of its limits; ``code`` and ``limit`` say which."""
 
-    def __init__(self, message: str, *, code: str = "cel_budget_exceeded", limit: str = ""):
+    def __init__(self, message: str, *, code: str = "cel_budget_exceeded", limit: str = "") -> None:
         super().__init__(message)
         self.code = code
         self.limit = limit
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str, str, str], CelCostExceeded], tuple[str, str, str]]:
         return (_cost_exceeded, (str(self), self.code, self.limit))
 
 
@@ -139,7 +140,7 @@ class _ProgramCache:
     """Compiled programs, most recently used first, up to a total expression length rather than a count:
     the program of a 4,000-character expression weighs about 6 MB. One thread only (a worker)."""
 
-    def __init__(self, max_characters: int):
+    def __init__(self, max_characters: int) -> None:
         self.max_characters = max_characters
         self.characters = 0
         self._items: OrderedDict[str, Any] = OrderedDict()
@@ -161,7 +162,7 @@ class _ProgramCache:
 _programs = _ProgramCache(max_characters=100_000)
 
 
-def program(expression: str):
+def program(expression: str) -> celpy.Runner:
     compiled = _programs.get(expression)
     if compiled is None:
         compiled = _env.program(parse(expression))
@@ -261,7 +262,7 @@ def activation(variables: dict[str, Any]) -> dict[str, Any]:
     return {name: to_cel(value) for name, value in variables.items()}
 
 
-def evaluate(compiled, bound: dict[str, Any]) -> Any:
+def evaluate(compiled: celpy.Runner, bound: dict[str, Any]) -> Any:
     """Evaluate a compiled :func:`program` over an :func:`activation`; the CEL value."""
     try:
         value = compiled.evaluate(bound)
@@ -278,6 +279,6 @@ def evaluate(compiled, bound: dict[str, Any]) -> Any:
     return value
 
 
-def run(compiled, variables: dict[str, Any]) -> Any:
+def run(compiled: celpy.Runner, variables: dict[str, Any]) -> Any:
     """Evaluate a compiled :func:`program` with JSON-like ``variables``; return plain Python."""
     return to_python(evaluate(compiled, activation(variables)))

@@ -57,7 +57,7 @@ class Reply:
 class _Zygote:
     """The process that forks workers; one for the process, shared by the pools, started on first use."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with theirs:
             self.process = subprocess.Popen(  # noqa: S603 - this interpreter and this app's own module, no shell
@@ -117,7 +117,7 @@ def forget_zygote() -> None:
 
 
 class _Worker:
-    def __init__(self, zygote: _Zygote, memory_mb: int):
+    def __init__(self, zygote: _Zygote, memory_mb: int) -> None:
         self.zygote = zygote
         self.pid, self.conn = zygote.fork(memory_mb)
         self.poller = select.poll()  # kept: Connection.poll builds a selector on every call
@@ -138,7 +138,7 @@ class _Worker:
 
 
 class Pool:
-    def __init__(self, name: str, size: int, limits: Limits):
+    def __init__(self, name: str, size: int, limits: Limits) -> None:
         self.name, self.size, self.limits = name, max(1, size), limits
         self._lock = threading.Lock()
         self._idle: list[_Worker] = []

@@ -38,7 +38,7 @@ import struct
 import sys
 import time
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, Literal
 
 from designer import cel_language
 
@@ -138,13 +138,13 @@ def answer(request: tuple) -> tuple:
 class _cpu_limit:
     """Arm a one-shot CPU timer for the block; disarm it on the way out, however the block ends."""
 
-    def __init__(self, which: int, seconds: float):
+    def __init__(self, which: int, seconds: float) -> None:
         self.which, self.seconds = which, seconds
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         signal.setitimer(self.which, self.seconds)
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         signal.setitimer(self.which, 0)
         return False
 

@@ -23,7 +23,7 @@ class _Plain:
     implicit = (True, False)
     start_mark = None
 
-    def __init__(self, value: str):
+    def __init__(self, value: str) -> None:
         self.value = value
 
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any, Never
 
 import orjson
 from django.conf import settings
+from django.http import HttpRequest
 from ninja.parser import Parser
 
 from designer.source import value_problem
@@ -36,7 +38,7 @@ def body_too_large(size: int | None, limit: int | None = None) -> str:
     return f"the request body is {size:,} bytes; the limit is {named}"
 
 
-def _constant(name: str):
+def _constant(name: str) -> Never:
     raise BodyError(f"invalid JSON body: {name} is not a JSON number")
 
 
@@ -98,5 +100,5 @@ def parse_json_body(body: bytes) -> object:
 
 
 class StrictJsonParser(Parser):
-    def parse_body(self, request):
+    def parse_body(self, request: HttpRequest) -> Any:
         return parse_json_body(request.body)

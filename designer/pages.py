@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect
 from django.views.decorators.csrf import ensure_csrf_cookie
 
@@ -16,7 +17,7 @@ PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Loop De
 
 
 @ensure_csrf_cookie
-def index(request, *args, **kwargs):
+def index(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponseBase:
     if not request.user.is_authenticated:
         if no_users():
             return redirect("/signup/")

@@ -87,7 +87,7 @@ _UNCLOSED = {
 
 
 class _Refused(Exception):
-    def __init__(self, code: str, message: str, line: int | None, column: int | None, hint: str | None = None):
+    def __init__(self, code: str, message: str, line: int | None, column: int | None, hint: str | None = None) -> None:
         super().__init__(message)
         self.diagnostic = Diagnostic(code=code, message=message, line=line, column=column, hint=hint, cls="validation")
 
@@ -341,7 +341,7 @@ class _EventBuilder:
     at the alias, where the repeated value enters the document.
     """
 
-    def __init__(self, text: str, max_values: int = MAX_VALUES):
+    def __init__(self, text: str, max_values: int = MAX_VALUES) -> None:
         self.text = text
         self.positions: Positions = {}
         self.max_values = max_values

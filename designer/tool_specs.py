@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 
 UPSTREAM = ("bash", "read", "write", "glob", "grep")
 
@@ -141,7 +142,7 @@ def mcp_catalogue(mcp_tools: Iterable[dict]) -> list[dict]:
             for t in tools if (str(t["server"]), str(t["name"])) in names]
 
 
-def provided_after_all(diagnostic, document, names: Iterable[str]) -> bool:
+def provided_after_all(diagnostic: object, document: Any, names: Iterable[str]) -> bool:
     """Whether an ``unknown_tool`` diagnostic (``/agents/<agent>/tools/<i>``) is about one of ``names``: the
     validator knows only the built-in tools; a run also has its owner's MCP tools (:func:`known_names`)."""
     if getattr(diagnostic, "code", None) != "unknown_tool" or not isinstance(document, dict):

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 import posixpath
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import BooleanField, OuterRef, QuerySet, Subquery, Value
@@ -25,12 +26,15 @@ from designer.folders import PathRefused, clean_path, joined
 from designer.models import VersionFile, Workflow, WorkflowVersion
 from designer.resolve import include_path
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 MAX_LAYOUT_BYTES = 512 * 1024
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
 
 
-def reachable(user, workflow_id: int, need: Need = Need.READ) -> Workflow:
+def reachable(user: User, workflow_id: int, need: Need = Need.READ) -> Workflow:
     try:
         workflow = Workflow.objects.select_related("workspace").get(pk=workflow_id)
     except (Workflow.DoesNotExist, ValueError, TypeError):
@@ -40,7 +44,7 @@ def reachable(user, workflow_id: int, need: Need = Need.READ) -> Workflow:
     return workflow
 
 
-def listed(user, workspace_id: int | None = None):
+def listed(user: User, workspace_id: int | None = None) -> QuerySet[Workflow]:
     """The workflows of one workspace (checked), or of every workspace the user is in."""
     if workspace_id is not None:
         require(user, workspace_id, Need.READ, "workspace")
@@ -58,7 +62,7 @@ class WorkflowFilters:
     updated_before: datetime | None = None  # updated before
 
 
-def search(user, workspace_id: int | None, filters: WorkflowFilters) -> QuerySet[Workflow]:
+def search(user: User, workspace_id: int | None, filters: WorkflowFilters) -> QuerySet[Workflow]:
     """The workflows the user may read (as ``listed``) that pass the filters, newest first, each with
     ``current_valid``: the id breaks ties, so pages neither repeat nor skip one."""
     current = WorkflowVersion.objects.filter(workflow=OuterRef("pk"), number=OuterRef("current_version"))
@@ -111,7 +115,7 @@ def _storable(loaded: Loaded) -> None:
         raise DocumentInvalid(f"not a workflow document that can be saved{reason}", [d.as_dict() for d in errors])
 
 
-def create(user, *, source: str | None, document: Any, name: str | None = None, layout: Any = None,
+def create(user: User, *, source: str | None, document: Any, name: str | None = None, layout: Any = None,
            workspace_id: int | None = None, files: dict[str, bytes] | None = None, main_path: str = "") -> Workflow:
     """A new workflow in the workspace named (editor or above), or in the user's personal one.
 
@@ -146,7 +150,7 @@ def _add_version(workflow: Workflow, number: int, loaded: Loaded, layout: dict, 
     return version
 
 
-def save_version(user, workflow_id: int, *, source: str | None, document: Any, layout: Any = None, name: str | None = None) -> Workflow:
+def save_version(user: User, workflow_id: int, *, source: str | None, document: Any, layout: Any = None, name: str | None = None) -> Workflow:
     reachable(user, workflow_id, Need.EDIT)
     given = source is not None or document is not None
     loaded = services.check(source, document) if given else None
@@ -169,7 +173,7 @@ def save_version(user, workflow_id: int, *, source: str | None, document: Any, l
 
 
 
-def restore(user, workflow_id: int, number: int) -> Workflow:
+def restore(user: User, workflow_id: int, number: int) -> Workflow:
     """A new latest version holding version ``number``'s document and layout (editor or above).
 
     The old versions stay as they are: restoring is a save of an earlier document, never a rewind."""
@@ -193,7 +197,7 @@ def restore(user, workflow_id: int, number: int) -> Workflow:
     return workflow
 
 @transaction.atomic
-def duplicate(user, workflow_id: int) -> Workflow:
+def duplicate(user: User, workflow_id: int) -> Workflow:
     """A copy in the same workspace when the user may edit there, else in their personal workspace."""
     original = reachable(user, workflow_id)
     target = original.workspace if allows(role_of(user, original.workspace_id), Need.EDIT) else chosen(user, None)
@@ -206,7 +210,7 @@ def duplicate(user, workflow_id: int) -> Workflow:
 
 
 @transaction.atomic
-def delete(user, workflow_id: int) -> None:
+def delete(user: User, workflow_id: int) -> None:
     """Delete a workflow with its versions, and the stored files no other workflow holds."""
     workflow = reachable(user, workflow_id, Need.EDIT)
     held = bundles.blobs_of(workflow)
@@ -215,7 +219,7 @@ def delete(user, workflow_id: int) -> None:
 
 
 @transaction.atomic
-def move(user, workflow_id: int, workspace_id: int) -> Workflow:
+def move(user: User, workflow_id: int, workspace_id: int) -> Workflow:
     """Hand a workflow to another workspace: editor or above in both. Its runs stay where they ran."""
     workflow = reachable(user, workflow_id, Need.EDIT)
     target = chosen(user, workspace_id, Need.EDIT)
@@ -229,7 +233,7 @@ def move(user, workflow_id: int, workspace_id: int) -> Workflow:
     return workflow
 
 
-def version(user, workflow_id: int, number: int | None = None) -> WorkflowVersion:
+def version(user: User, workflow_id: int, number: int | None = None) -> WorkflowVersion:
     workflow = reachable(user, workflow_id)
     try:
         return workflow.versions.get(number=number or workflow.current_version)
@@ -237,7 +241,7 @@ def version(user, workflow_id: int, number: int | None = None) -> WorkflowVersio
         raise Http404(f"workflow {workflow_id} has no version {number}") from None
 
 
-def export(user, workflow_id: int, fmt: str) -> tuple[str, str]:
+def export(user: User, workflow_id: int, fmt: str) -> tuple[str, str]:
     """(filename, text) of the current version's canonical form; refuses invalid documents."""
     current = version(user, workflow_id)
     loaded, text = services.export(current.source, current.document, fmt)
@@ -247,7 +251,7 @@ def export(user, workflow_id: int, fmt: str) -> tuple[str, str]:
     return f"{stem}.{'json' if fmt == 'json' else 'yaml'}", text
 
 
-def save_file(user, workflow_id: int, path: str, content: bytes | None, rename_to: str | None = None) -> Workflow:
+def save_file(user: User, workflow_id: int, path: str, content: bytes | None, rename_to: str | None = None) -> Workflow:
     """A new version whose folder has one file written, deleted (``content`` None) or renamed; the main document
     is re-checked against the new folder (a deleted include makes it invalid and says which)."""
     try:
@@ -280,7 +284,7 @@ def saved_include(workspace_id: int, ref: str) -> Workflow | None:
     return Workflow.objects.filter(workspace_id=workspace_id, name__in=[ref, stem]).order_by("-updated_at").first()
 
 
-def include_targets(user, workflow_id: int, number: int | None = None) -> list[dict]:
+def include_targets(user: User, workflow_id: int, number: int | None = None) -> list[dict]:
     """What each include step of a version runs: a file of its folder, a saved workflow (which, at which version:
     the latest, as a run takes it), or nothing yet; the rule a run follows, in this order."""
     found = version(user, workflow_id, number)
@@ -307,7 +311,7 @@ def include_targets(user, workflow_id: int, number: int | None = None) -> list[d
     return out
 
 
-def _include_steps(document: Any, path: str = "/steps"):
+def _include_steps(document: Any, path: str = "/steps") -> Iterator[tuple[str, dict]]:
     steps = document.get("steps") if isinstance(document, dict) else None
     for i, step in enumerate(steps if isinstance(steps, list) else []):
         if not isinstance(step, dict):
@@ -320,7 +324,7 @@ def _include_steps(document: Any, path: str = "/steps"):
 
 
 @transaction.atomic
-def import_bundle(user, data: bytes, *, main: str | None, workspace_id: int | None):
+def import_bundle(user: User, data: bytes, *, main: str | None, workspace_id: int | None) -> tuple[list[Workflow], dict[str, str]]:
     """Every workflow a zip (a folder) makes, created together (all or none); returns (workflows, skipped)."""
     planned = bundles.plan(bundles.read_bundle(data), main)
     made = []

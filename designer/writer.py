@@ -142,7 +142,7 @@ def _match_items(old: CommentedSeq, new: list) -> dict[int, int]:
     return matches
 
 
-def _copy_comments(old, new, key_map: dict) -> None:
+def _copy_comments(old: CommentedMap | CommentedSeq, new: CommentedMap | CommentedSeq, key_map: dict) -> None:
     if getattr(old.ca, "comment", None):
         new.ca.comment = old.ca.comment
     for old_key, new_key in key_map.items():

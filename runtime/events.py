@@ -68,7 +68,7 @@ def format_duration(seconds: float) -> str:
 class Emitter:
     """The one place events are made: numbers them and stamps the envelope."""
 
-    def __init__(self, run_id: str, sink: Sink, clock: Callable[[], float] = time.time):
+    def __init__(self, run_id: str, sink: Sink, clock: Callable[[], float] = time.time) -> None:
         self.run_id = run_id
         self.sink = sink
         self.clock = clock
@@ -121,7 +121,7 @@ class NullSink:
 class NdjsonSink:
     """One JSON object per line, flushed per event so a pipe sees it live."""
 
-    def __init__(self, stream: TextStream | None = None):
+    def __init__(self, stream: TextStream | None = None) -> None:
         self.stream: TextStream = stream or sys.stdout
 
     async def emit(self, event: dict) -> None:
@@ -143,7 +143,7 @@ class PrintSink:
     ``verbose`` also prints each agent's assembled prompt.
     """
 
-    def __init__(self, stream: TextStream | None = None, verbose: bool = False):
+    def __init__(self, stream: TextStream | None = None, verbose: bool = False) -> None:
         self.stream: TextStream = stream or sys.stdout
         self.verbose = verbose
         self.total = 0

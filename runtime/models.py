@@ -18,7 +18,7 @@ FINAL_STATUSES = tuple(RunStatus(s.value) for s in FINAL_RUN_STATUSES)
 
 
 class RunQuerySet(models.QuerySet):
-    def labelled(self):
+    def labelled(self) -> RunQuerySet:
         """With the workflow's name and the version's number (what lists and sockets show),
         without loading the version's document and source."""
         return self.select_related("workflow", "version", "owner").defer("version__document", "version__source", "version__layout")

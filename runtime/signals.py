@@ -8,7 +8,7 @@ from runtime.durability import run_files
 from runtime.models import Run
 
 
-def delete_run_files(sender, instance: Run, **kwargs) -> None:
+def delete_run_files(sender: type[Run], instance: Run, **kwargs: object) -> None:
     run_files.delete_files(instance.pk)
 
 

@@ -35,7 +35,7 @@ JUDGE_SCHEMA: dict[str, Any] = {
 class ImportFailed(Exception):
     """Input that cannot be imported. The message names the field and line."""
 
-    def __init__(self, message: str, *, path: str | None = None, line: int | None = None):
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
         self.path = path
         self.line = line
         where = ""
@@ -59,7 +59,7 @@ def slugify(raw: Any, fallback: str = "x") -> str:
 class Names:
     """Hands out unique slugs within one namespace."""
 
-    def __init__(self, taken: Iterable[str] = ()):
+    def __init__(self, taken: Iterable[str] = ()) -> None:
         self.taken: set[str] = set(taken)
 
     def claim(self, raw: Any, fallback: str = "x") -> str:

@@ -65,7 +65,7 @@ def import_coqui(text: str, *, parameters: dict[str, Any] | None = None) -> Impo
 
 
 class _Importer:
-    def __init__(self, raw: dict[str, Any], given: dict[str, Any]):
+    def __init__(self, raw: dict[str, Any], given: dict[str, Any]) -> None:
         self.raw = raw
         self.given = given
         self.rep = Reporter()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpRequest
 from ninja import Router, Schema
 from ruamel.yaml import YAML
 
@@ -39,11 +39,11 @@ def make_router() -> Router:
     router = Router(tags=["templates"])
 
     @router.get("/templates", response=list[TemplateSummaryOut], auth=None, summary="List the loop templates")
-    def templates(request):
+    def templates(request: HttpRequest) -> list[dict[str, Any]]:
         return [t.summary() for t in list_templates()]
 
     @router.get("/templates/{slug}", response=TemplateOut, auth=None, summary="One template with its script")
-    def template(request, slug: str):
+    def template(request: HttpRequest, slug: str) -> dict[str, Any]:
         try:
             found = get_template(slug)
         except KeyError:

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import json
 import logging
+from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from common.types import RunId
 from runtime.durability import run_files
 from runtime.engine.checkpoints import Checkpoint, boundaries, fold
 from runtime.engine.fork_points import state_at
 from runtime.models import Run, RunEvent, RunStatus
+from runtime.providers import Provider
 from runtime.providers.simulated import script_keys
 
 log = logging.getLogger(__name__)
@@ -37,7 +40,7 @@ def start_of(run: Run) -> tuple[Checkpoint | None, dict | None]:
     return Checkpoint.from_dict(data), notice
 
 
-def replay_script(provider, run: Run) -> int:
+def replay_script(provider: Provider, run: Run) -> int:
     """A simulated provider's script goes on where the run's earlier calls left it (a resumed run, a fork): each
     model request stored up to the run's start took the next reply for its key. Returns the calls counted."""
     script = getattr(provider, "script", None)
@@ -56,7 +59,7 @@ def replay_script(provider, run: Run) -> int:
     return counted
 
 
-def hand_back(run_id, reason: str, upto: int) -> bool:
+def hand_back(run_id: RunId, reason: str, upto: int) -> bool:
     """A run its worker gives back on purpose (shutting down): queued to go on from its last boundary at or before
     event ``upto`` (what came after, such as the steps cancelled by the stop itself, is superseded). Not counted
     against RUN_MAX_RESUMES: nothing crashed. False when the run had already ended."""
@@ -99,7 +102,7 @@ def _requeue(run: Run, reason: str, upto: int | None, attempt: int) -> None:
                       "it executes", run.pk, at)
 
 
-def resume_or_fail(run_id, reason: str) -> str:
+def resume_or_fail(run_id: RunId, reason: str) -> str:
     """A run whose worker was lost: queued to resume from its last boundary, or failed for good (the
     setting is off, or it already resumed ``RUN_MAX_RESUMES`` times). Returns "resumed", "failed" or
     "gone" (it had finished or was already handled)."""
@@ -120,7 +123,7 @@ def resume_or_fail(run_id, reason: str) -> str:
     return "resumed"
 
 
-def _paused_for(run: Run, now) -> int:
+def _paused_for(run: Run, now: datetime) -> int:
     return int((now - run.paused_at).total_seconds() * 1000) if run.paused_at else 0
 
 
@@ -139,12 +142,12 @@ def restore_workspace(run: Run, seq: int) -> int:
     return run_files.put_back(run, number) if number is not None else 0
 
 
-def load_events(run_id) -> list[dict]:
+def load_events(run_id: RunId) -> list[dict]:
     """A stored run's events in ``seq`` order."""
     texts = RunEvent.objects.filter(run_id=run_id).order_by("seq").values_list("event_json", flat=True)
     return [json.loads(t) for t in texts]
 
 
-def checkpoint_of_run(run_id, upto: int | None = None) -> Checkpoint:
+def checkpoint_of_run(run_id: RunId, upto: int | None = None) -> Checkpoint:
     """The checkpoint of a stored run after event ``upto`` (default: its last event)."""
     return fold(load_events(run_id), upto)

@@ -26,6 +26,7 @@ import time
 import uuid
 from datetime import timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -35,20 +36,24 @@ from django.utils import timezone
 
 from common import archive, beneath
 from common.orm import off_loop
+from common.types import RunId
 from designer import bundles
 from designer.errors import BadRequest
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent, ToolApproval, WorkspaceBlob, WorkspaceSnapshot, WorkspaceUpload
 from runtime.tools import ToolSettings
-from runtime.tools.approvals import Approvals
+from runtime.tools.approvals import Approvals, AskHook
 from runtime.tools.mcp import deployment as mcp_deployment
 from runtime.tools.session import RUN, Existing, RunTools, SnapshotRecord, Stored, remove_file, write_file
 from runtime.tools.snapshots import from_json, text_of, to_json, unified
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 MAX_VIEW_CHARS = 512 * 1024
 log = logging.getLogger(__name__)
 
 
-def workspace_dir(run_id) -> Path:
+def workspace_dir(run_id: RunId) -> Path:
     return Path(settings.WORKSPACES_DIR) / str(run_id)
 
 
@@ -61,7 +66,7 @@ def limits() -> archive.ArchiveLimits:
 
 # -- starting a run ------------------------------------------------------------------
 
-def create_upload(user, name: str, data: bytes) -> dict:
+def create_upload(user: User, name: str, data: bytes) -> dict:
     """Check a zip (paths, links, sizes, file count) and keep it for a run to start from: its id and contents."""
     try:
         entries = archive.check_zip(data, limits())
@@ -73,7 +78,7 @@ def create_upload(user, name: str, data: bytes) -> dict:
             "names": [path for path, _ in entries[:20]]}
 
 
-def checked_seed(user, upload: str | None, earlier: Run | None) -> dict | None:
+def checked_seed(user: User, upload: str | None, earlier: Run | None) -> dict | None:
     """The ``workspace_seed`` for a new run: the caller's own upload, or an earlier run they may read."""
     if upload and earlier is not None:
         raise BadRequest("give `workspace_upload` or `workspace_from_run`, not both")
@@ -242,7 +247,7 @@ def recorded(run: Run) -> Stored:
     return Stored(number=rows[-1][0], base=base, manifest=manifest, by_label={label: n for n, label in live})
 
 
-def _announced(run_id, **where) -> list[dict]:
+def _announced(run_id: RunId, **where: object) -> list[dict]:
     """The data of the run's own ``workspace_snapshot`` events in order (a fork's inherited ones name its parent's)."""
     texts = RunEvent.objects.filter(run_id=run_id, type="workspace_snapshot", **where).order_by("seq").values_list(
         "event_json", flat=True)
@@ -254,12 +259,12 @@ def _announced(run_id, **where) -> list[dict]:
     return found
 
 
-def superseded(run_id) -> set[int]:
+def superseded(run_id: RunId) -> set[int]:
     """Snapshots an attempt took after the boundary its run resumed from: their events are superseded, and so are they."""
     return {data["snapshot"] for data in _announced(run_id, superseded=True)}
 
 
-def snapshot_at(run_id, seq: int) -> int | None:
+def snapshot_at(run_id: RunId, seq: int) -> int | None:
     """The run's workspace snapshot its files were at after event ``seq``: its last own one at or before it."""
     for data in reversed(_announced(run_id, superseded=False, seq__lte=seq)):
         if data.get("workspace", RUN) == RUN:
@@ -267,7 +272,7 @@ def snapshot_at(run_id, seq: int) -> int | None:
     return None
 
 
-def forget_unannounced(run_id) -> int:
+def forget_unannounced(run_id: RunId) -> int:
     """Delete the run's snapshots no stored event names: a lost worker took them after its last kept event (or a
     hand-back dropped that event). No boundary's files are in them, nothing refers to them, and with no event there
     is nothing to mark superseded. Returns how many."""
@@ -387,7 +392,7 @@ def tool_settings() -> ToolSettings:
 
 
 class DatabaseStore:
-    def __init__(self, run_id):
+    def __init__(self, run_id: RunId) -> None:
         self.run_id = run_id
 
     async def save(self, record: SnapshotRecord) -> None:
@@ -406,20 +411,20 @@ class DatabaseStore:
                 files=len(record.manifest), partial=record.partial, **counts)
 
 
-def _asker(run_id):
+def _asker(run_id: RunId) -> AskHook:
     async def ask(call_id: str, tool: str, arguments: object, step_id: str) -> None:
         await off_loop(_record_ask)(run_id, call_id, tool, step_id)
     return ask
 
 
-def _record_ask(run_id, call_id: str, tool: str, step_id: str) -> None:
+def _record_ask(run_id: RunId, call_id: str, tool: str, step_id: str) -> None:
     ToolApproval.objects.get_or_create(run_id=run_id, call_id=call_id[:200],
                                        defaults={"tool": tool[:100], "step_id": step_id[:300]})
 
 
 # -- housekeeping ---------------------------------------------------------------------
 
-def delete_files(run_id) -> None:
+def delete_files(run_id: RunId) -> None:
     root = workspace_dir(run_id)
     for path in (root, root.with_name(root.name + ".steps")):
         shutil.rmtree(path, ignore_errors=True)
@@ -446,7 +451,7 @@ def prune(days: float | None = None, now: float | None = None) -> list[str]:
 
 # -- reading it back (the API) ------------------------------------------------------------
 
-def latest(run_id) -> WorkspaceSnapshot | None:
+def latest(run_id: RunId) -> WorkspaceSnapshot | None:
     """The run's files as last recorded: its last snapshot of the run's workspace that no resume superseded."""
     return WorkspaceSnapshot.objects.filter(run_id=run_id, workspace=RUN).exclude(number__in=superseded(run_id)) \
         .order_by("-number").first()
@@ -459,7 +464,7 @@ def _snapshot(run: Run, number: int) -> WorkspaceSnapshot:
     return found
 
 
-def _blobs(run_id, digests: set[str]) -> dict[str, bytes]:
+def _blobs(run_id: RunId, digests: set[str]) -> dict[str, bytes]:
     rows = WorkspaceBlob.objects.filter(run_id=run_id, digest__in=list(digests)).values_list("digest", "data")
     return {digest: bytes(data) for digest, data in rows}
 

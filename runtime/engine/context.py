@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Never, TypeAlias
 
 from designer.documents import parse_duration
 from runtime.engine.folder import FolderRefused, RunFolder
@@ -25,6 +25,13 @@ from runtime.engine.registry import RunState
 from runtime.engine.state import Budgets, Outcome, RunControl
 from runtime.events import Emitter
 from runtime.providers import Provider, Usage, split_model
+
+if TYPE_CHECKING:
+    from runtime.engine.policies import Policies
+
+# What reads an included workflow: (reference, the including file's directory) -> (document, its directory),
+# or an awaitable of that (runtime.engine.includes.FileResolver; a web run's, which also finds saved workflows).
+Resolver: TypeAlias = Callable[[str, Path | None], "tuple[dict, Path | None] | Awaitable[tuple[dict, Path | None]]"]
 
 DEFAULT_CONCURRENCY = 5
 DEFAULT_MAX_TURNS = 50
@@ -84,9 +91,9 @@ def duration(value: Any) -> float | None:
 
 class RunContext:
     def __init__(self, *, document: dict, run_id: str, emitter: Emitter, providers: dict[str, Provider],
-                 default_provider: str, budgets: Budgets, control: RunControl, resolver, base_dir: Path | None,
+                 default_provider: str, budgets: Budgets, control: RunControl, resolver: Resolver | None, base_dir: Path | None,
                  prices: PriceBook, folder: RunFolder | None = None, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep):
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.document = document
         self.run_id = run_id
         self.emitter = emitter
@@ -109,7 +116,7 @@ class RunContext:
         self.goal = (document.get("description") or document.get("name") or "").strip()
         # Outcomes, loop histories and budgets spent: one record, the one a checkpoint is taken of.
         self.state = RunState()
-        self.policies = None  # runtime.engine.policies.Policies, when the run has any
+        self.policies: Policies | None = None  # when the run has any
         self.tools: Any = None  # runtime.tools.session.RunTools, when the run gives its agents tools
         self.warnings: list[str] = []
         self._warned: set[str] = set()
@@ -125,7 +132,7 @@ class RunContext:
         self.run_scope: Callable[..., Awaitable[Mapping[str, Outcome]]] = _not_wired
         self.run_step: Callable[..., Awaitable[Outcome]] = _not_wired
 
-    def track(self, awaitable) -> None:
+    def track(self, awaitable: Awaitable[object]) -> None:
         """Run an emit started from synchronous code (a control callback); the run awaits it before it ends."""
         task = asyncio.ensure_future(awaitable)
         self.pending.add(task)
@@ -244,10 +251,10 @@ class RunContext:
         return files
 
 
-def iteration_record(number: int, outcome, verdict: dict | None = None) -> IterationRecord:
+def iteration_record(number: int, outcome: Outcome, verdict: dict | None = None) -> IterationRecord:
     return IterationRecord(number=number, status=outcome.status, content=outcome.content,
                            result=outcome.result, verdict=verdict)
 
 
-async def _not_wired(*args, **kwargs):
+async def _not_wired(*args: object, **kwargs: object) -> Never:
     raise RuntimeError("the run context was not given its runner (run_workflow wires run_scope and run_step)")

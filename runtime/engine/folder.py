@@ -27,7 +27,7 @@ class Missing(FolderRefused):
 class RunFolder:
     """The directory a run's references resolve in; ``base_dir`` arguments are directories inside it."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path) -> None:
         self.root = Path(root).absolute()
 
     def where(self, base_dir: Path | None, ref: str, what: str) -> str:

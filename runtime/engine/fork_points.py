@@ -89,7 +89,7 @@ def locate(events: list[dict], step: str, iteration: int | None = None, *, start
     return _item(events, step, iteration, starts, start, start_seq)
 
 
-def _round(events, loop: str, k: int, starts: list[dict], start, start_seq: int) -> ForkPoint:
+def _round(events: list[dict], loop: str, k: int, starts: list[dict], start: Checkpoint | None, start_seq: int) -> ForkPoint:
     mine = [e for e in starts if (e.get("data") or {}).get("iteration") == k]
     if not mine:
         ran = sorted({n for e in starts if isinstance(n := (e.get("data") or {}).get("iteration"), int)})
@@ -99,7 +99,7 @@ def _round(events, loop: str, k: int, starts: list[dict], start, start_seq: int)
     return ForkPoint(loop, k, "round", seq, inherited, state_at(inherited, seq, start, start_seq))
 
 
-def _item(events, loop: str, k: int, starts: list[dict], start, start_seq: int) -> ForkPoint:
+def _item(events: list[dict], loop: str, k: int, starts: list[dict], start: Checkpoint | None, start_seq: int) -> ForkPoint:
     if not any((e.get("data") or {}).get("index") == k for e in starts):
         ran = sorted({n for e in starts if isinstance(n := (e.get("data") or {}).get("index"), int)})
         raise ForkPointError("iteration", f"loop {loop!r} never ran item {k} (it ran items {_span(ran)})")

@@ -38,7 +38,7 @@ class FileResolver:
 
     ``folder``: the directory nothing is read outside of (default: the directory of the first file resolved)."""
 
-    def __init__(self, folder: RunFolder | Path | None = None):
+    def __init__(self, folder: RunFolder | Path | None = None) -> None:
         self.folder = folder if isinstance(folder, RunFolder) or folder is None else RunFolder(folder)
 
     def __call__(self, ref: str, base_dir: Path | None) -> tuple[dict, Path]:

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from typing import Any
 
 from designer.cel import CelError, evaluate_async
 from runtime.engine.agent import run_judge
@@ -114,7 +115,7 @@ async def _iteration_start(ctx: RunContext, path: str, kind: str, key: int, data
 
 
 async def _iteration_end(ctx: RunContext, path: str, kind: str, key: int, out: Outcome, began: float | None,
-                         item=None) -> None:
+                         item: Any = None) -> None:
     """iteration_end with the iteration's working time (paused time left out), and the workspace's
     snapshot when the iteration changed it; a cancelled iteration (``began`` None) says only that."""
     data: dict = {"iteration": key} if kind == REPEAT else {"index": key, "item": item}

@@ -31,7 +31,10 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from runtime.engine.context import RunContext
 
 STOP_KINDS = ("converged", "output_contains", "approval")
 ERROR_POLICIES = ("abort", "retry", "skip")
@@ -128,10 +131,10 @@ class Policies:
         return fired[0] if fired else None
 
 
-def attach(ctx, policies: Any) -> None:
+def attach(ctx: RunContext, policies: Any) -> None:
     ctx.policies = Policies.from_dict(policies)
 
 
-def for_loop(ctx, loop_path: str) -> Policies | None:
+def for_loop(ctx: RunContext, loop_path: str) -> Policies | None:
     policies = getattr(ctx, "policies", None)
     return policies if policies is not None and policies.covers(loop_path) else None

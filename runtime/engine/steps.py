@@ -17,7 +17,7 @@ evaluated fails the step with a sentence naming it (:mod:`~runtime.engine.cel_wo
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from designer.cel import CelError, evaluate_async
@@ -42,7 +42,7 @@ def keeps_whole_output(step: dict) -> bool:
     return isinstance(loop, dict) and "forEach" not in loop and loop.get("outputMode") == "cumulative"
 
 
-def step_outputs(ids, outcomes: Mapping[str, Outcome], steps: list[dict] | None = None) -> list[StepOutput]:
+def step_outputs(ids: Sequence[str], outcomes: Mapping[str, Outcome], steps: list[dict] | None = None) -> list[StepOutput]:
     """The outputs of the steps ``ids`` that finished; ``steps``: their scope's steps, for which are kept whole."""
     if not ids:
         return []

@@ -25,7 +25,7 @@ def dispatch(run: Run) -> None:
     loop = run_loop()
     run_id = str(run.id)
 
-    async def start():
+    async def start() -> None:
         def remember(control: RunControl) -> None:
             _live[run_id] = (loop, control)
 
@@ -60,7 +60,7 @@ def hand_back_at_shutdown() -> None:
     if reactor is None:
         return
 
-    def before_shutdown():
+    def before_shutdown() -> defer.Deferred:
         return defer.Deferred.fromFuture(asyncio.ensure_future(hand_back_all()))
 
     reactor.addSystemEventTrigger("before", "shutdown", before_shutdown)

@@ -10,18 +10,21 @@ import asyncio
 import sys
 import threading
 import time
+from typing import Any
 
 from django.conf import settings
+
+from common.types import ASGIApp, Receive, Scope, Send
 
 _server_loop: asyncio.AbstractEventLoop | None = None
 _private_loop: asyncio.AbstractEventLoop | None = None
 _lock = threading.Lock()
 
 
-def capture_server_loop(app):
+def capture_server_loop(app: ASGIApp) -> ASGIApp:
     """ASGI wrapper that remembers the server's event loop on the first connection."""
 
-    async def wrapper(scope, receive, send):
+    async def wrapper(scope: Scope, receive: Receive, send: Send) -> Any:
         global _server_loop
         if _server_loop is None:
             _server_loop = asyncio.get_running_loop()
@@ -30,7 +33,7 @@ def capture_server_loop(app):
     return wrapper
 
 
-def daphne_reactor():
+def daphne_reactor() -> Any:
     """Twisted's reactor when daphne installed it, else None: importing it here would install a default reactor."""
     return sys.modules.get("twisted.internet.reactor")
 

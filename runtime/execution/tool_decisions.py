@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from common.types import RunId
 from runtime.models import ToolApproval
 from runtime.tools.approvals import Approvals, Decision
 
 
-def deliver(run_id, approvals: Approvals) -> int:
+def deliver(run_id: RunId, approvals: Approvals) -> int:
     """Hand decisions made since the last look to the waiting calls; how many were handed over."""
     rows = list(ToolApproval.objects.filter(run_id=run_id, delivered=False)
                 .exclude(status=ToolApproval.PENDING).values_list("pk", "call_id", "status", "reason", "actor"))
@@ -19,7 +20,7 @@ def deliver(run_id, approvals: Approvals) -> int:
     return len(rows)
 
 
-def cancel_waiting(run_id) -> None:
+def cancel_waiting(run_id: RunId) -> None:
     """The run ended: calls still waiting are cancelled, so nobody answers them later."""
     ToolApproval.objects.filter(run_id=run_id, status=ToolApproval.PENDING).update(
         status=ToolApproval.CANCELLED, decided_at=timezone.now(), delivered=True)

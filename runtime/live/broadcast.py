@@ -5,16 +5,18 @@ import contextlib
 
 from channels.layers import get_channel_layer
 
+from common.types import RunId
 
-def run_group(run_id) -> str:
+
+def run_group(run_id: RunId) -> str:
     return f"run.{run_id}"
 
 
-def workspace_runs_group(workspace_id) -> str:
+def workspace_runs_group(workspace_id: int) -> str:
     return f"runs.workspace.{workspace_id}"
 
 
-async def send_events(run_id, first: int, last: int, texts: list[str]) -> None:
+async def send_events(run_id: RunId, first: int, last: int, texts: list[str]) -> None:
     """Events ``first``..``last`` (consecutive seqs) as their JSON texts.
 
     Strings in a tuple: the in-memory layer deep-copies every message for every
@@ -27,7 +29,7 @@ async def send_events(run_id, first: int, last: int, texts: list[str]) -> None:
         await layer.group_send(run_group(run_id), {"type": "run.events", "first": first, "last": last, "texts": tuple(texts)})
 
 
-async def send_run_status(run_id, workspace_id, run: dict) -> None:
+async def send_run_status(run_id: RunId, workspace_id: int, run: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return

@@ -11,6 +11,8 @@ import asyncio
 import json
 import random
 import uuid
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -19,11 +21,15 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from accounts.sockets import member_group
 from accounts.workspaces import member_workspace_ids
 from common.orm import off_loop
+from common.types import Message, RunId
 from runtime.live.broadcast import run_group, workspace_runs_group
 from runtime.live.recorder import event_frame, events_frame
 from runtime.live.serializers import run_dict
 from runtime.live.view import hub as hubs
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 POLL_SECONDS = 2.0
 
@@ -32,7 +38,7 @@ REPLAY_PAGE = 2000
 
 
 class _Consumer(AsyncWebsocketConsumer):
-    async def dispatch(self, message):
+    async def dispatch(self, message: Message) -> None:
         # Channels hops to the one shared sync thread before every message to close stale
         # database connections. Fifty sockets on a busy run queue behind that hop (it was
         # the largest cost of a broadcast); these consumers read only through off_loop,
@@ -52,10 +58,10 @@ class _Consumer(AsyncWebsocketConsumer):
         if getattr(self, "credential", None):
             await self.channel_layer.group_discard(self.credential, self.channel_name)
 
-    async def auth_ended(self, message):
+    async def auth_ended(self, message: Message) -> None:
         await self.close(code=4401)
 
-    async def _join_membership(self, workspace_ids) -> None:
+    async def _join_membership(self, workspace_ids: Iterable[int]) -> None:
         """Follow the user's membership of these workspaces: taken out of one, the socket stops watching it."""
         self.memberships = [member_group(w, self.scope["user"].pk) for w in workspace_ids]
         for group in self.memberships:
@@ -65,12 +71,12 @@ class _Consumer(AsyncWebsocketConsumer):
         for group in getattr(self, "memberships", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 
-    async def access_ended(self, message):
+    async def access_ended(self, message: Message) -> None:
         # A socket on one run: the run is no longer theirs to watch.
         await self.close(code=4403)
 
 
-def _run_of(user, run_id):
+def _run_of(user: User, run_id: RunId) -> Run | None:
     try:
         # A member of the run's workspace, any role, may watch it.
         run = Run.objects.labelled().filter(pk=run_id, workspace__memberships__user=user).first()
@@ -82,7 +88,7 @@ def _run_of(user, run_id):
 _owned_run = off_loop(_run_of)
 
 
-def _event_rows(run_id, after: int, upto: int | None) -> list[tuple[int, str]]:
+def _event_rows(run_id: RunId, after: int, upto: int | None) -> list[tuple[int, str]]:
     rows = RunEvent.objects.filter(run_id=run_id, seq__gt=after)
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
@@ -93,7 +99,7 @@ _events_between = off_loop(_event_rows)
 
 
 @off_loop
-def _open(user, run_id, after: int):
+def _open(user: User, run_id: RunId, after: int) -> tuple[Run, list[tuple[int, str]]] | None:
     """The owned run and the first page of its replay, in one trip to a thread (sockets often
     open many at once), or None."""
     run = _run_of(user, run_id)
@@ -101,14 +107,14 @@ def _open(user, run_id, after: int):
 
 
 @off_loop
-def _run_state(run_id) -> tuple[str, int] | None:
+def _run_state(run_id: RunId) -> tuple[str, int] | None:
     return Run.objects.filter(pk=run_id).values_list("status", "last_seq").first()
 
 
 class RunConsumer(_Consumer):
     group: str | None  # the run's broadcast group while subscribed
 
-    async def connect(self):
+    async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
@@ -151,7 +157,7 @@ class RunConsumer(_Consumer):
         self.polled = -1
         self.poller = asyncio.create_task(self._poll())
 
-    async def disconnect(self, code):
+    async def disconnect(self, code: int) -> None:
         await self._leave_credential()
         await self._leave_memberships()
         if getattr(self, "group", None):
@@ -178,7 +184,7 @@ class RunConsumer(_Consumer):
             if len(rows) < REPLAY_PAGE:
                 return
 
-    async def run_events(self, message):
+    async def run_events(self, message: Message) -> None:
         async with self.lock:
             first, last = message["first"], message["last"]
             if last <= self.last:
@@ -190,13 +196,13 @@ class RunConsumer(_Consumer):
             await self._deliver(list(message["texts"]))
             self.last = last
 
-    async def run_status(self, message):
+    async def run_status(self, message: Message) -> None:
         async with self.lock:
             if message["run"]["status"] not in ACTIVE_STATUSES:
                 await self._refill(None)
             await self.send(text_data=json.dumps({"kind": "run", "run": message["run"]}, default=str))
 
-    async def _poll(self):
+    async def _poll(self) -> None:
         # Fifty sockets opened together must not all query at the same instant.
         await asyncio.sleep(POLL_SECONDS * random.uniform(0.5, 1.0))  # noqa: S311 - jitter for a poll, not a secret
         while True:
@@ -221,7 +227,7 @@ class RunConsumer(_Consumer):
 
 
 class RunListConsumer(_Consumer):
-    async def connect(self):
+    async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
@@ -235,23 +241,23 @@ class RunListConsumer(_Consumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
 
-    async def disconnect(self, code):
+    async def disconnect(self, code: int) -> None:
         await self._leave_credential()
         await self._leave_memberships()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 
-    async def access_ended(self, message):
+    async def access_ended(self, message: Message) -> None:
         # The list goes on with the user's other workspaces; this one's runs stop arriving.
         group = workspace_runs_group(message["workspace_id"])
         if group in self.groups_joined:
             self.groups_joined.remove(group)
             await self.channel_layer.group_discard(group, self.channel_name)
 
-    async def run_status(self, message):
+    async def run_status(self, message: Message) -> None:
         await self.send(text_data=json.dumps({"kind": "run", "run": message["run"]}, default=str))
 
-    async def run_events(self, message):
+    async def run_events(self, message: Message) -> None:
         return None
 
 
@@ -260,7 +266,7 @@ class RunViewConsumer(_Consumer):
     second, and the run's record when its status changes. For pages that draw big runs; the raw events
     stay on :class:`RunConsumer` and ``GET /runs/{id}/events``."""
 
-    async def connect(self):
+    async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
@@ -284,7 +290,7 @@ class RunViewConsumer(_Consumer):
     async def _send_text(self, text: str) -> None:
         await self.send(text_data=text)
 
-    async def disconnect(self, code):
+    async def disconnect(self, code: int) -> None:
         await self._leave_credential()
         await self._leave_memberships()
         hub = getattr(self, "hub", None)

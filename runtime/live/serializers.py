@@ -1,6 +1,8 @@
 """Runs as the API and websockets show them."""
 from __future__ import annotations
 
+from datetime import datetime
+
 from runtime.models import Run
 
 
@@ -42,5 +44,5 @@ def run_dict(run: Run) -> dict:
     }
 
 
-def _iso(value) -> str | None:
+def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None

@@ -28,7 +28,7 @@ DeltaCallback = Callable[[str], Awaitable[None]]
 class ProviderError(Exception):
     """A call that failed; ``retryable`` when the engine's step retries may help."""
 
-    def __init__(self, message: str, *, status: int | None = None, retryable: bool = False):
+    def __init__(self, message: str, *, status: int | None = None, retryable: bool = False) -> None:
         super().__init__(message)
         self.status = status
         self.retryable = retryable

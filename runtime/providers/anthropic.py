@@ -52,7 +52,7 @@ class AnthropicProvider(HttpProvider):
     name = "anthropic"
 
     def __init__(self, base_url: str | None = None, api_key: str | None = None, default_model: str | None = None,
-                 max_tokens: int = 4096, **options):
+                 max_tokens: int = 4096, **options: Any) -> None:
         super().__init__(base_url=base_url or os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com",
                          api_key=api_key if api_key is not None else os.environ.get("ANTHROPIC_API_KEY"),
                          default_model=default_model or os.environ.get("ANTHROPIC_MODEL") or "claude-sonnet-4-6",

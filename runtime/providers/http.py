@@ -14,6 +14,7 @@ import asyncio
 import json
 import random
 from collections.abc import Awaitable, Callable
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import orjson
@@ -29,7 +30,7 @@ RETRY_STATUSES = {408, 409, 429, 500, 502, 503, 504, 529}
 class HttpProvider(Provider):
     def __init__(self, *, base_url: str, api_key: str | None, default_model: str, timeout: float = 600.0,
                  max_retries: int = 4, backoff: float = 0.5, max_backoff: float = 30.0, max_connections: int = 100,
-                 public_only: bool = False):
+                 public_only: bool = False) -> None:
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
         self.default_model = default_model
@@ -56,7 +57,7 @@ class HttpProvider(Provider):
         base = min(self.backoff * (2 ** attempt), self.max_backoff)
         return base * (0.75 + random.random() / 2)  # noqa: S311 - jitter for a retry, not a secret
 
-    def _error(self, text: str, **kw) -> ProviderError:
+    def _error(self, text: str, **kw: Any) -> ProviderError:
         return ProviderError(redact(text, self.api_key), **kw)
 
     async def stream_lines(self, path: str, headers: dict, body: dict,
@@ -134,7 +135,7 @@ def _error_message(raw: bytes) -> str:
     return str(err or data)[:300]
 
 
-def parse_arguments(raw: str):
+def parse_arguments(raw: str) -> Any:
     if not raw.strip():
         return {}
     try:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from accounts.models import Workspace
 from accounts.provider_keys import PROVIDERS_WITH_KEYS, provider_key
 from runtime.providers.failures import label
 
@@ -23,7 +24,7 @@ class ResolvedKey:
     source: str | None  # "workspace", "server", or None when there is no key
 
 
-def resolve(workspace, provider: str) -> ResolvedKey:
+def resolve(workspace: Workspace, provider: str) -> ResolvedKey:
     key, base_url = provider_key(workspace.pk, provider)
     if key:
         return ResolvedKey(key, base_url, "workspace")
@@ -33,7 +34,7 @@ def resolve(workspace, provider: str) -> ResolvedKey:
     return ResolvedKey(None, None, None)
 
 
-def availability(workspace) -> list[dict]:
+def availability(workspace: Workspace) -> list[dict]:
     """Each provider, whether a run in the workspace may use it now, and where its key comes from (never the key)."""
     out = [{"name": "simulated", "label": "Simulated", "ready": True, "key_source": None, "needs_key": False}]
     for name in KEYED:

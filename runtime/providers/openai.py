@@ -42,7 +42,7 @@ class OpenAIProvider(HttpProvider):
     name = "openai"
 
     def __init__(self, base_url: str | None = None, api_key: str | None = None, default_model: str | None = None,
-                 **options):
+                 **options: Any) -> None:
         super().__init__(base_url=base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1",
                          api_key=api_key if api_key is not None else os.environ.get("OPENAI_API_KEY"),
                          default_model=default_model or os.environ.get("OPENAI_MODEL") or "gpt-4o-mini", **options)

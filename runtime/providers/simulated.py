@@ -46,7 +46,7 @@ def script_keys(step_path: str | None, step_id: str | None, agent: str | None) -
 class SimulatedProvider(Provider):
     name = "simulated"
 
-    def __init__(self, script: Script | dict | None = None, latency: float | None = None, **_ignored):
+    def __init__(self, script: Script | dict | None = None, latency: float | None = None, **_ignored: object) -> None:
         self.script = parse_script(script) if script is not None else Script()
         self.latency = self.script.latency if latency is None else latency
 

@@ -69,7 +69,7 @@ class PublicConnector(aiohttp.TCPConnector):
     aiohttp connects to an address literal (``127.0.0.1``, ``[::1]``) without asking the resolver, so the
     check sits where every connection's addresses come from, names and literals alike."""
 
-    def __init__(self, *, limit: int, limit_per_host: int):
+    def __init__(self, *, limit: int, limit_per_host: int) -> None:
         super().__init__(limit=limit, limit_per_host=limit_per_host, resolver=PublicResolver(), use_dns_cache=False)
 
     async def _resolve_host(self, host: str, port: int, traces: Sequence[Trace] | None = None) -> list[ResolveResult]:
@@ -84,7 +84,7 @@ class PublicConnector(aiohttp.TCPConnector):
 class Response:
     """The part of a response the providers read: status, headers, the whole body or its lines."""
 
-    def __init__(self, raw: aiohttp.ClientResponse):
+    def __init__(self, raw: aiohttp.ClientResponse) -> None:
         self.status = raw.status
         self.reason = raw.reason or ""
         self.headers = raw.headers
@@ -110,7 +110,7 @@ class Response:
 
 
 class Transport:
-    def __init__(self, base_url: str, *, max_connections: int, timeout: float, public_only: bool):
+    def __init__(self, base_url: str, *, max_connections: int, timeout: float, public_only: bool) -> None:
         self.base_url = base_url.rstrip("/")
         self.max_connections = max_connections
         self.timeout = timeout

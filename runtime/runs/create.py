@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.http import Http404
@@ -13,9 +13,10 @@ from accounts import audit, mcp_servers
 from accounts.models import Workspace
 from accounts.workspaces import Need
 from common.errors import LimitReached
+from common.types import RunId
 from designer import runnable, tool_specs
 from designer.errors import BadRequest
-from designer.models import WorkflowVersion
+from designer.models import Workflow, WorkflowVersion
 from designer.source import parse_text
 from designer.workflows import reachable as reachable_workflow
 from runtime.durability import run_files
@@ -29,6 +30,9 @@ from runtime.providers.failures import missing_key
 from runtime.providers.script import ScriptError, parse_script
 from runtime.runs import limits
 from runtime.runs.access import reachable
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 MAX_BUDGET = 10**15  # more than any run spends; keeps the numbers storable everywhere
 BUDGET_FIELDS = {"max_tokens": int, "max_cost_usd": float, "max_duration_s": float, "max_steps": int}
@@ -85,7 +89,7 @@ def check_script(raw: Any) -> dict | None:
     return _script(raw)
 
 
-def create_run(user, *, workflow_id: int, version: int | None, provider: str, model: str | None = None,
+def create_run(user: User, *, workflow_id: int, version: int | None, provider: str, model: str | None = None,
                script: Any = None, budgets: Any = None, policies: Any = None, ask_before: Any = None,
                workspace_upload: str | None = None, workspace_from_run: str | None = None) -> Run:
     workflow = reachable_workflow(user, workflow_id, Need.RUN)
@@ -129,7 +133,7 @@ def provider_key(workspace: Workspace, provider: str) -> str | None:
     return key_source
 
 
-def insert_run(user, workflow, version: WorkflowVersion, *, provider: str, key_source: str | None, fields: dict,
+def insert_run(user: User, workflow: Workflow, version: WorkflowVersion, *, provider: str, key_source: str | None, fields: dict,
                prepare: Callable[[Run], None] | None = None, audit_extra: dict | None = None,
                dispatch: bool = True) -> Run:
     """Store a checked run (``fields``: the Run's other columns, budgets not yet capped) within the workspace's
@@ -167,7 +171,7 @@ def _ask_before(raw: Any, known: list[str]) -> list[str]:
     return list(dict.fromkeys(raw))
 
 
-def delete_run(user, run_id) -> None:
+def delete_run(user: User, run_id: RunId) -> None:
     """Delete a finished run with its events, snapshots and workspace files."""
     run = reachable(user, run_id, Need.EDIT)
     if run.status in ACTIVE_STATUSES:

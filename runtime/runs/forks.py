@@ -26,15 +26,17 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from accounts import mcp_servers
 from accounts.workspaces import Need
+from common.types import RunId
 from designer import tool_specs, workflows
 from designer.errors import BadRequest
+from designer.models import WorkflowVersion
 from runtime.durability import run_files
 from runtime.engine.checkpoints import Checkpoint
 from runtime.engine.fork_points import ForkPoint, ForkPointError, locate, resolve, with_input
@@ -42,11 +44,14 @@ from runtime.live.recorder import event_json, persist_events
 from runtime.models import Run, RunEvent, RunStatus
 from runtime.runs import access, create
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 FINISHED = (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED)
 COPY_BATCH = 2000
 
 
-def fork(user, run_id, *, at: Any, document: Any = None, patch: Any = None, input: Any = None,
+def fork(user: User, run_id: RunId, *, at: Any, document: Any = None, patch: Any = None, input: Any = None,
          provider: str | None = None, model: str | None = None, script: Any = None, dispatch: bool = True) -> Run:
     """A new run of the parent ``run_id`` from the point ``at`` (``{step, iteration?}``), with the edits given."""
     parent = access.reachable(user, run_id, Need.RUN)
@@ -121,7 +126,7 @@ def point_of(parent: Run, step: str, iteration: int | None, input: Any = None) -
         raise BadRequest(f"{'input' if exc.field == 'input' else 'at.' + exc.field}: {exc}") from None
 
 
-def _last_needed(rows, step: str, iteration: int | None) -> int | None:
+def _last_needed(rows: QuerySet[RunEvent], step: str, iteration: int | None) -> int | None:
     """The last seq :func:`runtime.engine.fork_points.locate` needs to see; None: all of them (a point it will refuse)."""
     step, iteration = resolve(step, iteration)
     if iteration is None:
@@ -140,7 +145,7 @@ def _last_needed(rows, step: str, iteration: int | None) -> int | None:
     return ends[-1] if ends and any(data.get("index") == iteration for _, data in starts) else None
 
 
-def edited_version(user, parent: Run, document: Any, patch: Any):
+def edited_version(user: User, parent: Run, document: Any, patch: Any) -> WorkflowVersion:
     """A new version of the parent's workflow holding the edited document (checked before it is saved)."""
     if document is None:
         try:
@@ -157,7 +162,7 @@ def edited_version(user, parent: Run, document: Any, patch: Any):
         return workflow.latest()
 
 
-def _mcp_tools(user) -> list[str]:
+def _mcp_tools(user: User) -> list[str]:
     return tool_specs.known_names(mcp_servers.tool_catalogue(user))
 
 

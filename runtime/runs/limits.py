@@ -12,6 +12,7 @@ import math
 from django.db.models import F, Sum
 from django.utils import timezone
 
+from accounts.models import Workspace
 from common.errors import LimitReached
 from runtime.models import ACTIVE_STATUSES, Run
 
@@ -24,7 +25,7 @@ def _seconds_to_midnight(now: dt.datetime) -> int:
     return max(1, math.ceil((_day_start(now) + dt.timedelta(days=1) - now).total_seconds()))
 
 
-def usage(workspace) -> dict:
+def usage(workspace: Workspace) -> dict:
     """What the workspace has used: runs now, and runs, tokens and cost since midnight UTC."""
     now = timezone.now()
     today = Run.objects.filter(workspace=workspace, created_at__gte=_day_start(now))
@@ -34,7 +35,7 @@ def usage(workspace) -> dict:
             "resets_in_s": _seconds_to_midnight(now)}
 
 
-def remaining(workspace) -> dict:
+def remaining(workspace: Workspace) -> dict:
     """Each limit with what is used and left (None: no limit), for the run dialog."""
     used = usage(workspace)
     rows = {"concurrent_runs": (workspace.max_concurrent_runs, used["active_runs"]),
@@ -45,7 +46,7 @@ def remaining(workspace) -> dict:
             "resets_in_s": used["resets_in_s"]}
 
 
-def check_start(workspace) -> dict:
+def check_start(workspace: Workspace) -> dict:
     """Raise LimitReached when a new run may not start; else the budget caps what is left of the day imposes."""
     state = remaining(workspace)
     limits, resets = state["limits"], state["resets_in_s"]

@@ -9,6 +9,7 @@ import uuid
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.db.models import Q
 
@@ -18,6 +19,9 @@ from designer.errors import BadRequest
 from runtime.contract import locate
 from runtime.models import Run, RunEvent, RunIteration, RunStatus
 from runtime.providers import names as provider_names
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 MAX_EVENTS_PAGE = 5000
 
@@ -79,7 +83,7 @@ def _read_cursor(cursor: str) -> tuple[datetime, uuid.UUID]:
         raise BadRequest(f"`before`: {cursor[:80]!r} is not a cursor this list gave (X-Next-Cursor)") from None
 
 
-def list_runs(user, workspace_id: int | None = None, filters: RunFilters = RunFilters(), *, limit: int = RUN_PAGE_SIZE,
+def list_runs(user: User, workspace_id: int | None = None, filters: RunFilters = RunFilters(), *, limit: int = RUN_PAGE_SIZE,
               before: str | None = None) -> RunPage:
     """The runs the user may read (one workspace, checked, or every workspace they are in) that pass the
     filters, newest first, a page of ``limit`` after the cursor ``before``.

@@ -8,6 +8,8 @@ watchers answering at once cannot both win.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -16,10 +18,13 @@ from common.errors import BadRequest
 from runtime.models import ACTIVE_STATUSES, ToolApproval
 from runtime.runs.access import reachable
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 MAX_REASON = 2000
 
 
-def decide(user, run_id: str, call_id: str, approve: bool, reason: str = "") -> dict:
+def decide(user: User, run_id: str, call_id: str, approve: bool, reason: str = "") -> dict:
     """Approve or deny a waiting call of a run the user may control."""
     run = reachable(user, run_id, Need.RUN)
     status = ToolApproval.APPROVED if approve else ToolApproval.DENIED

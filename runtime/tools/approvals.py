@@ -24,7 +24,7 @@ AskHook = Callable[[str, str, object, str], Awaitable[None]]   # (call id, tool,
 
 
 class Approvals:
-    def __init__(self, on_ask: AskHook | None = None):
+    def __init__(self, on_ask: AskHook | None = None) -> None:
         self._waiting: dict[str, asyncio.Future[Decision]] = {}
         self._on_ask = on_ask
         self.closed_reason: str | None = None

@@ -9,10 +9,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
 import jsonschema
+from jsonschema.protocols import Validator
 
 SUBMIT_RESULT = "submit_result"
 
@@ -28,7 +30,7 @@ def submit_tool(schema: dict) -> dict:
     }
 
 
-def json_path(parts) -> str:
+def json_path(parts: Iterable[str | int]) -> str:
     out = ""
     for part in parts:
         if isinstance(part, int):
@@ -39,7 +41,7 @@ def json_path(parts) -> str:
 
 
 @lru_cache(maxsize=256)
-def _validator(schema_json: str):
+def _validator(schema_json: str) -> Validator:
     schema = json.loads(schema_json)
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     return cls(schema)

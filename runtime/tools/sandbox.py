@@ -158,7 +158,7 @@ class _Output(asyncio.SubprocessProtocol):
     """Collects the merged output as it arrives; past the cap it keeps reading (so the command never blocks on a
     full pipe) but keeps nothing."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, limit: int):
+    def __init__(self, loop: asyncio.AbstractEventLoop, limit: int) -> None:
         self.limit = max(0, limit)
         self.chunks: list[bytes] = []
         self.kept = 0

@@ -112,7 +112,7 @@ class RunTools:
     def __init__(self, root: Path | str, *, settings: ToolSettings | None = None, isolation: str = RUN,
                  ask_before: list[str] | tuple[str, ...] = (), store: SnapshotStore | None = None,
                  approvals: Approvals | None = None, mcp_servers: list[ServerConfig] | None = None,
-                 mcp_options: McpOptions | None = None, stored: Stored | None = None):
+                 mcp_options: McpOptions | None = None, stored: Stored | None = None) -> None:
         self.workspace = Workspace(root)
         self.settings = settings or ToolSettings()
         self.isolation = isolation if isolation in (RUN, "step") else RUN

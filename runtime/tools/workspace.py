@@ -22,7 +22,7 @@ class OutsideWorkspace(Exception):
 
 
 class Workspace:
-    def __init__(self, root: Path | str):
+    def __init__(self, root: Path | str) -> None:
         self.root = Path(root).absolute()
         self._real: Path | None = None
 

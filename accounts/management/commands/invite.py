@@ -1,8 +1,10 @@
 """manage.py invite EMAIL [--workspace ID] [--role ROLE] [--days N]: print a single-use link to join."""
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts import invitations
 from accounts.models import Role, Workspace
@@ -12,13 +14,13 @@ from common.errors import BadRequest
 class Command(BaseCommand):
     help = "Print a single-use invitation link to sign up (and join a workspace, with a role)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("email", help="who the link is for (shown on the join page and in the audit log)")
         parser.add_argument("--workspace", type=int, help="a team workspace to join (its id); default: none")
         parser.add_argument("--role", default=Role.EDITOR, choices=Role.values, help="the role in that workspace")
         parser.add_argument("--days", type=float, default=invitations.DEFAULT_DAYS, help="how long the link works")
 
-    def handle(self, *args, email, workspace, role, days, **options):
+    def handle(self, *args: Any, email: str, workspace: int | None, role: str, days: float, **options: Any) -> None:
         workspace_row = None
         if workspace is not None:
             workspace_row = Workspace.objects.filter(pk=workspace).first()

@@ -61,7 +61,7 @@ class _Base:
     blocks: dict[str, Any]
     deferred: list[tuple[str, str, str, str | None, str | None]]  # dependencies wired once every block is built
 
-    def __init__(self, raw: Any):
+    def __init__(self, raw: Any) -> None:
         if not isinstance(raw, dict):
             raise ImportFailed("a Runsight workflow must be a YAML mapping with 'blocks' and 'workflow'", path="/")
         self.raw = raw

@@ -1,4 +1,6 @@
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from designer.cli import InputError, format_diagnostic, read_input
 from designer.documents import dump_json, dump_yaml, load_source
@@ -7,11 +9,11 @@ from designer.documents import dump_json, dump_yaml, load_source
 class Command(BaseCommand):
     help = "Print the canonical YAML or JSON of a valid workflow (comments kept in YAML)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", metavar="PATH", help="workflow file, or - for standard input")
         parser.add_argument("--to", choices=["yaml", "json"], default="yaml")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         path = options["path"]
         try:
             data = read_input(path)

@@ -1,7 +1,8 @@
 from pathlib import Path
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from common import archive
 from common.errors import BadRequest
@@ -12,14 +13,14 @@ class Command(BaseCommand):
     help = ("Import a workflow folder (a zip, or a directory) as saved workflows of a user: the main file named, the "
             "only top-level workflow, or with --all one workflow per top-level workflow file.")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", metavar="ZIP_OR_DIR")
         parser.add_argument("--user", required=True, help="the username that will own the workflows")
         parser.add_argument("--main", help="the main workflow file's path inside the folder")
         parser.add_argument("--all", action="store_true", help="one workflow per top-level workflow file")
         parser.add_argument("--workspace", type=int, help="a workspace id (default: the user's personal workspace)")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["path"])
         if path.is_dir():
             data = archive.zip_directory(path)

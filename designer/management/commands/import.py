@@ -2,8 +2,9 @@
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from designer.cli import InputError, read_input
 from designer.documents import dump_yaml, validate_document
@@ -15,7 +16,7 @@ class Command(BaseCommand):
             "The YAML goes to --output or standard output; the field-by-field report to standard error "
             "(or standard output with --output). Exit 1 on bad input.")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--from", dest="kind", choices=KINDS, required=True, help="the source system")
         parser.add_argument("path", metavar="FILE", help="the file to import, or - for standard input")
         parser.add_argument("-o", "--output", metavar="OUT", help="write the zenflow YAML here")
@@ -23,7 +24,7 @@ class Command(BaseCommand):
                             help="a Coqui {{parameter}} value (repeatable); 'goal' is written into the stages")
         parser.add_argument("--json", action="store_true", help="print one JSON object: document, yaml, report, warnings")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         path = options["path"]
         parameters = {}
         for item in options["param"]:

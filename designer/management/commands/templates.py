@@ -1,7 +1,8 @@
 """python manage.py templates [SLUG]: the template gallery."""
 import json
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from designer.templates import get_template, list_templates
 
@@ -10,12 +11,12 @@ class Command(BaseCommand):
     help = ("List the loop templates, or print one template's zenflow YAML (--script: its simulated-run script). "
             "Exit 1 for an unknown template.")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug", nargs="?", metavar="SLUG", help="the template to print")
         parser.add_argument("--script", action="store_true", help="print the template's simulated-run script")
         parser.add_argument("--json", action="store_true", help="machine-readable output")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         slug = options["slug"]
         if not slug:
             if options["script"]:

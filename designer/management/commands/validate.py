@@ -1,7 +1,8 @@
 import json
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from designer.cli import InputError, format_diagnostic, read_input
 from designer.documents import load_source
@@ -12,12 +13,12 @@ from designer.resolve import resolve_references
 class Command(BaseCommand):
     help = "Validate zenflow v1 workflow files. Exit 0 when all are valid, 1 when any is invalid, 2 on usage or I/O errors."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("paths", nargs="+", metavar="PATH", help="workflow files, or - for standard input")
         parser.add_argument("--format", choices=["text", "json"], default="text")
         parser.add_argument("--resolve", action="store_true", help="also open includes, @ references and contextFiles")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         results = []
         for path in options["paths"]:
             try:

@@ -18,9 +18,10 @@ import logging
 from collections.abc import Awaitable, Callable
 
 import orjson
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 
 from common.orm import off_loop
+from common.types import RunId
 from runtime.live.broadcast import run_group
 from runtime.live.view.state import FOLDED_TYPES, RunView
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent
@@ -35,7 +36,7 @@ PAGE = 5000
 Send = Callable[[str], Awaitable[None]]
 
 
-def _rows(run_id, after: int) -> tuple[list[str], int]:
+def _rows(run_id: RunId, after: int) -> tuple[list[str], int]:
     """The next page of what the fold reads after ``after``, and the seq that page covers up to."""
     upto = Run.objects.filter(pk=run_id).values_list("last_seq", flat=True).first() or 0
     rows = list(RunEvent.objects.filter(run_id=run_id, seq__gt=after, seq__lte=upto, type__in=FOLDED_TYPES)
@@ -45,11 +46,11 @@ def _rows(run_id, after: int) -> tuple[list[str], int]:
     return [text for _, text in rows], covered
 
 
-def _run_state(run_id) -> tuple[str, int] | None:
+def _run_state(run_id: RunId) -> tuple[str, int] | None:
     return Run.objects.filter(pk=run_id).values_list("status", "last_seq").first()
 
 
-def _stored_view(run_id) -> dict | None:
+def _stored_view(run_id: RunId) -> dict | None:
     """A finished run's view as stored, when it covers every event."""
     found = Run.objects.filter(pk=run_id).values_list("status", "last_seq", "view").first()
     if found is None or found[0] in ACTIVE_STATUSES or not found[2] or found[2].get("seq") != found[1]:
@@ -57,11 +58,11 @@ def _stored_view(run_id) -> dict | None:
     return found[2]
 
 
-def _save_view(run_id, snapshot: dict) -> None:
+def _save_view(run_id: RunId, snapshot: dict) -> None:
     Run.objects.filter(pk=run_id, last_seq=snapshot["seq"]).exclude(status__in=ACTIVE_STATUSES).update(view=snapshot)
 
 
-def store_view(run_id) -> None:
+def store_view(run_id: RunId) -> None:
     """Fold a finished run's events once and keep the view with the run (its page then opens at once)."""
     if _stored_view(run_id) is not None:
         return  # a hub that watched it to the end kept it already
@@ -77,7 +78,7 @@ def store_view(run_id) -> None:
 
 
 class ViewHub:
-    def __init__(self, run_id: str):
+    def __init__(self, run_id: str) -> None:
         self.run_id = run_id
         self.view = RunView()
         self.watchers: dict[int, Send] = {}
@@ -146,7 +147,7 @@ class ViewHub:
             if len(texts) < PAGE:
                 return
 
-    async def _read(self, layer) -> None:
+    async def _read(self, layer: BaseChannelLayer) -> None:
         while True:
             message = await layer.receive(self.channel)
             try:

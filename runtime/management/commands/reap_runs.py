@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.core.management.base import BaseCommand
 
 from runtime.execution.reaper import prune_workspaces, reap_once
@@ -7,7 +9,7 @@ class Command(BaseCommand):
     help = ("Mark runs whose worker stopped sending heartbeats as failed (worker lost), and delete the workspace "
             "directories of runs older than WORKSPACE_RETENTION_DAYS.")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         lost = reap_once()
         self.stdout.write(f"{len(lost)} lost run(s)" + (": " + ", ".join(lost) if lost else ""))
         pruned = prune_workspaces()

@@ -61,7 +61,7 @@ class RemoteTool:
 
 class Connection:
     def __init__(self, config: ServerConfig, *, launch: Launch | None = None, allow_private: bool = False,
-                 call_timeout: float = 60.0):
+                 call_timeout: float = 60.0) -> None:
         self.config = config
         self.launch = launch                   # how a stdio server starts (None for HTTP)
         self.allow_private = allow_private     # MCP_URLS_ALLOW_PRIVATE: a user's URL may reach loopback/private hosts

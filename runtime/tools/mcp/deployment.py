@@ -27,7 +27,7 @@ def _tool_settings() -> ToolSettings:
                         file_mb=settings.AGENT_FILE_MB or None)
 
 
-def servers_for(user_id) -> tuple[list[ServerConfig], list[str]]:
+def servers_for(user_id: int) -> tuple[list[ServerConfig], list[str]]:
     """The administrator's servers, then the user's own; and what is wrong with entries left out."""
     problems: list[str] = []
     try:

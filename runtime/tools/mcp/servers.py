@@ -30,7 +30,7 @@ from runtime.tools.workspace import Workspace
 class McpTool(Tool):
     """One server's tool in a run: what the model is offered, and the call that goes to the server."""
 
-    def __init__(self, name: str, remote: RemoteTool, connection: Connection):
+    def __init__(self, name: str, remote: RemoteTool, connection: Connection) -> None:
         self.name = name
         self.remote = remote
         self.connection = connection
@@ -50,7 +50,7 @@ class McpTool(Tool):
 class UnavailableTool(Tool):
     """A tool of a server that did not start (known from its last check): every call says why."""
 
-    def __init__(self, name: str, remote: RemoteTool, reason: str):
+    def __init__(self, name: str, remote: RemoteTool, reason: str) -> None:
         self.name = name
         self.remote = remote
         self.reason = reason
