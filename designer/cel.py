@@ -54,7 +54,7 @@ from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
-from config.env import ImproperlyConfiguredEnv, envint
+from common.env import ImproperlyConfiguredEnv, envint
 from designer.cel_language import (
     MAX_EXPRESSION_LENGTH,
     MAX_RESULT_ITEMS,
@@ -66,7 +66,7 @@ from designer.cel_language import (
     length_error,
     normalize,
 )
-from designer.cel_pool import Limits, Pool, forget_zygote
+from designer.cel_pool import Limits, Pool, Reply, forget_zygote
 
 __all__ = [
     "MAX_EXPRESSION_LENGTH", "MAX_RESULT_ITEMS", "CelBudgetExhausted", "CelCostExceeded", "CelError", "CelUnavailable", "CheckBudget",
@@ -130,7 +130,7 @@ def _evaluation(expression: str, variables: dict[str, Any], timeout_ms: float | 
     return ("evaluate", expression, variables, bound.parse_ms / 1000, eval_ms / 1000), eval_ms
 
 
-def _value(reply) -> Any:
+def _value(reply: Reply) -> Any:
     if reply.kind == "ok":
         return reply.payload
     if reply.kind == "cost":
@@ -160,7 +160,7 @@ async def evaluate_async(expression: str, variables: dict[str, Any], *, timeout_
 class CheckBudget:
     """The parse time the expressions of one validation may spend together."""
 
-    def __init__(self, ms: float | None = None):
+    def __init__(self, ms: float | None = None) -> None:
         self.total_ms = ms if ms is not None else _positive("CEL_CHECK_BUDGET_MS", 500)
         self.spent_ms = 0.0
 
@@ -172,7 +172,7 @@ class CheckBudget:
 class _Results:
     """A small thread-safe LRU of inspection outcomes (an Inspection, or the CelError to raise again)."""
 
-    def __init__(self, size: int):
+    def __init__(self, size: int) -> None:
         self.size = size
         self._items: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()

@@ -1,14 +1,15 @@
 """Document services behind the API: plain functions over the document model.
 
 Reading, validating and rendering cost CPU in proportion to what a request sends, so the
-API calls them through :mod:`config.offload` (a worker process with a time bound): the
+API calls them through :mod:`common.offload` (a worker process with a time bound): the
 public functions here do that, the underscored ones are what runs in the worker.
 """
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
-from config import offload
+from common import offload
 from designer import cel
 from designer.documents import Loaded, dump_json, dump_yaml, load_document, load_source
 from designer.errors import BadRequest
@@ -54,10 +55,8 @@ def _comments_from(loaded: Loaded) -> str | None:
 def _prepare_worker() -> None:
     # Validation parses CEL in designer.cel's own processes; started here, with the worker,
     # their start-up is not charged to the first request's parse budget.
-    try:
+    with contextlib.suppress(Exception):  # a courtesy: should CEL not start, the first request says why
         cel.inspect("true")
-    except Exception:  # a courtesy: should CEL not start, the first request says why
-        pass
 
 
 offload.on_worker_start(_prepare_worker)

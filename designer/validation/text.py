@@ -9,7 +9,7 @@ in the workflow's ``name`` and ``description``, step ids and ``instructions``, a
 
 Each one found is an error naming the field (its JSON pointer, and so its line), the
 character and where in the text it stands. Other control characters are not refused: the
-runtime strips them before a prompt is built (:mod:`runtime.prompting`).
+runtime strips them before a prompt is built (:mod:`runtime.engine.prompting`).
 """
 from __future__ import annotations
 
