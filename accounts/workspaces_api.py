@@ -2,72 +2,44 @@
 Thin over accounts.workspaces and accounts.invitations."""
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Literal, Optional
+from typing import Optional
 
 from django.conf import settings
-from ninja import Field, Router, Schema, Status
+from ninja import Router, Status
 
 from accounts import audit, invitations, workspaces
 from accounts.models import ProviderKey, Role
 from accounts.provider_keys import PROVIDERS_WITH_KEYS, base_url_problem, shown_base_url, store_provider_key
+from accounts.schemas import (
+    AuditEntryOut,
+    InvitationIn,
+    InvitationOut,
+    KeyIn,
+    LimitsIn,
+    PendingInvitationOut,
+    RoleIn,
+    ServerKeysIn,
+    WorkspaceIn,
+    WorkspaceKeyOut,
+    WorkspaceOut,
+    WorkspaceSummaryOut,
+)
 from accounts.tokens import API_AUTH
 from accounts.workspaces import Need, require
 from common.addresses import AddressRefused, check_public_url
 from common.errors import BadRequest, Forbidden
+from common.schemas import errors
 
 router = Router(tags=["workspaces"], auth=API_AUTH)
 
-RoleName = Literal["owner", "admin", "editor", "runner", "viewer"]
-
-
-class WorkspaceIn(Schema):
-    name: str = Field(..., min_length=1, max_length=100)
-
-
-class RoleIn(Schema):
-    role: RoleName
-
-
-class InvitationIn(Schema):
-    role: RoleName = "editor"
-    email: str = Field("", max_length=254)
-    days: float = Field(invitations.DEFAULT_DAYS, gt=0, le=invitations.MAX_DAYS)
-
-
-class InvitationOut(Schema):
-    id: int
-    url: str  # shown once: only its digest is kept
-    role: str
-    email: str
-    expires_at: datetime
-
-
-class LimitsIn(Schema):
-    max_concurrent_runs: Optional[int] = Field(None, ge=0, le=10_000)
-    max_runs_per_day: Optional[int] = Field(None, ge=0, le=10_000_000)
-    max_tokens_per_day: Optional[int] = Field(None, ge=0, le=10**15)
-    max_cost_usd_per_day: Optional[float] = Field(None, ge=0, le=10**9)
-
-
-class ServerKeysIn(Schema):
-    granted: bool
-
-
-class KeyIn(Schema):
-    provider: Literal["openai", "anthropic"]
-    api_key: str = Field(..., min_length=1, max_length=500)
-    base_url: str = Field("", max_length=300)
-
-
-@router.get("/workspaces", response=list[dict])
+@router.get("/workspaces", response={200: list[WorkspaceSummaryOut], **errors(401)})
 def list_workspaces(request):
     """Every workspace you are in, with your role: the top bar's switcher."""
     workspaces.personal(request.auth)
     return workspaces.memberships(request.auth)
 
 
-@router.post("/workspaces", response={201: dict})
+@router.post("/workspaces", response={201: WorkspaceOut, **errors(401, 422)})
 def create_workspace(request, payload: WorkspaceIn):
     """A team workspace, with you as its owner. The server's keys are off until the server's owner grants them."""
     workspace = workspaces.create_team(request.auth, payload.name)
@@ -75,36 +47,36 @@ def create_workspace(request, payload: WorkspaceIn):
     return Status(201, workspaces.detail(request.auth, workspace.pk))
 
 
-@router.get("/workspaces/{workspace_id}", response=dict)
+@router.get("/workspaces/{workspace_id}", response={200: WorkspaceOut, **errors(401, 404)})
 def get_workspace(request, workspace_id: int):
     return workspaces.detail(request.auth, workspace_id)
 
 
-@router.patch("/workspaces/{workspace_id}", response=dict)
+@router.patch("/workspaces/{workspace_id}", response={200: WorkspaceOut, **errors(400, 401, 403, 404, 422)})
 def rename_workspace(request, workspace_id: int, payload: WorkspaceIn):
     workspaces.rename(request.auth, workspace_id, payload.name)
     return workspaces.detail(request.auth, workspace_id)
 
 
-@router.put("/workspaces/{workspace_id}/members/{user_id}", response=dict)
+@router.put("/workspaces/{workspace_id}/members/{user_id}", response={200: WorkspaceOut, **errors(400, 401, 403, 404, 422)})
 def set_member_role(request, workspace_id: int, user_id: int, payload: RoleIn):
     workspaces.set_role(request.auth, workspace_id, user_id, payload.role)
     return workspaces.detail(request.auth, workspace_id)
 
 
-@router.delete("/workspaces/{workspace_id}/members/{user_id}", response={204: None})
+@router.delete("/workspaces/{workspace_id}/members/{user_id}", response={204: None, **errors(400, 401, 403, 404)})
 def remove_member(request, workspace_id: int, user_id: int):
     workspaces.remove_member(request.auth, workspace_id, user_id)
     return Status(204, None)
 
 
-@router.get("/workspaces/{workspace_id}/invitations", response=list[dict])
+@router.get("/workspaces/{workspace_id}/invitations", response={200: list[PendingInvitationOut], **errors(401, 403, 404)})
 def list_invitations(request, workspace_id: int):
     require(request.auth, workspace_id, Need.MANAGE, "workspace")
     return invitations.pending(workspace_id)
 
 
-@router.post("/workspaces/{workspace_id}/invitations", response={201: InvitationOut})
+@router.post("/workspaces/{workspace_id}/invitations", response={201: InvitationOut, **errors(401, 403, 404, 422)})
 def invite(request, workspace_id: int, payload: InvitationIn):
     """A single-use link that lets one person sign up (or sign in) and join with the role given."""
     mine = require(request.auth, workspace_id, Need.MANAGE, "workspace")
@@ -119,28 +91,28 @@ def invite(request, workspace_id: int, payload: InvitationIn):
                         "email": invitation.email, "expires_at": invitation.expires_at})
 
 
-@router.delete("/workspaces/{workspace_id}/invitations/{invitation_id}", response={204: None})
+@router.delete("/workspaces/{workspace_id}/invitations/{invitation_id}", response={204: None, **errors(401, 403, 404)})
 def revoke_invitation(request, workspace_id: int, invitation_id: int):
     require(request.auth, workspace_id, Need.MANAGE, "workspace")
     invitations.Invitation.objects.filter(workspace_id=workspace_id, pk=invitation_id, used_at__isnull=True).delete()
     return Status(204, None)
 
 
-@router.put("/workspaces/{workspace_id}/limits", response=dict)
+@router.put("/workspaces/{workspace_id}/limits", response={200: WorkspaceOut, **errors(400, 401, 403, 404, 422)})
 def set_limits(request, workspace_id: int, payload: LimitsIn):
     """Run limits for the workspace (null: none). A start past one is answered 429 with when it frees up."""
     workspaces.set_limits(request.auth, workspace_id, payload.dict())
     return workspaces.detail(request.auth, workspace_id)
 
 
-@router.put("/workspaces/{workspace_id}/server-keys", response=dict)
+@router.put("/workspaces/{workspace_id}/server-keys", response={200: WorkspaceOut, **errors(401, 403, 404, 422)})
 def set_server_keys(request, workspace_id: int, payload: ServerKeysIn):
     """Whether runs in the workspace may spend the server's own provider keys (the server's owner decides)."""
     workspaces.grant_server_keys(request.auth, workspace_id, payload.granted)
     return workspaces.detail(request.auth, workspace_id)
 
 
-@router.get("/workspaces/{workspace_id}/keys", response=list[dict])
+@router.get("/workspaces/{workspace_id}/keys", response={200: list[WorkspaceKeyOut], **errors(401, 404)})
 def list_keys(request, workspace_id: int):
     """Which providers the workspace has its own key for (never the key)."""
     require(request.auth, workspace_id, Need.READ, "workspace")
@@ -149,7 +121,7 @@ def list_keys(request, workspace_id: int):
              "stored_by": stored[p].user.get_username() if p in stored else ""} for p in PROVIDERS_WITH_KEYS]
 
 
-@router.put("/workspaces/{workspace_id}/keys", response=list[dict])
+@router.put("/workspaces/{workspace_id}/keys", response={200: list[WorkspaceKeyOut], **errors(400, 401, 403, 404, 422)})
 def store_key(request, workspace_id: int, payload: KeyIn):
     require(request.auth, workspace_id, Need.MANAGE, "workspace")
     if payload.base_url and (problem := base_url_problem(payload.base_url)):
@@ -166,7 +138,7 @@ def store_key(request, workspace_id: int, payload: KeyIn):
     return list_keys(request, workspace_id)
 
 
-@router.delete("/workspaces/{workspace_id}/keys/{provider}", response={204: None})
+@router.delete("/workspaces/{workspace_id}/keys/{provider}", response={204: None, **errors(401, 403, 404)})
 def delete_key(request, workspace_id: int, provider: str):
     require(request.auth, workspace_id, Need.MANAGE, "workspace")
     if ProviderKey.objects.filter(workspace_id=workspace_id, provider=provider).delete()[0]:
@@ -174,7 +146,7 @@ def delete_key(request, workspace_id: int, provider: str):
     return Status(204, None)
 
 
-@router.get("/workspaces/{workspace_id}/audit", response=list[dict])
+@router.get("/workspaces/{workspace_id}/audit", response={200: list[AuditEntryOut], **errors(401, 403, 404, 422)})
 def audit_log(request, workspace_id: int, before: Optional[int] = None):
     """What happened in the workspace, newest first (admins and owners)."""
     require(request.auth, workspace_id, Need.MANAGE, "workspace")

@@ -1,63 +1,37 @@
 """Document endpoints: validate and render. Views stay thin over designer.services."""
 from __future__ import annotations
 
-from datetime import datetime
 from types import SimpleNamespace
-from typing import Any, Literal, Optional
+from typing import Literal, Optional
 
 from django.http import Http404, HttpResponse
-from ninja import Field, File, Form, Query, Router, Schema, Status
+from ninja import File, Form, Query, Router, Status
 from ninja.files import UploadedFile
 
 from accounts import mcp_servers
 from accounts.tokens import API_AUTH
 from accounts.workspaces import role_of
 from common.dates import moment
+from common.schemas import errors, file_answer
 from designer import bundles, services, tool_specs, workflows
 from designer.errors import BadRequest
+from designer.schemas import (
+    DocumentIn,
+    MoveIn,
+    RenderIn,
+    RenderOut,
+    ToolOut,
+    ValidationOut,
+    VersionSummary,
+    WorkflowIn,
+    WorkflowOut,
+    WorkflowSummary,
+)
 
 router = Router(tags=["documents"])
 
 
-class DiagnosticOut(Schema):
-    code: str
-    severity: str
-    path: str
-    message: str
-    line: Optional[int] = None
-    column: Optional[int] = None
-    hint: Optional[str] = None
-
-
-class DocumentIn(Schema):
-    source: Optional[str] = None
-    document: Optional[Any] = None
-    # A saved workflow whose folder the document's includes, `@` files and context files resolve in.
-    workflow_id: Optional[int] = Field(None, ge=1, le=2**63 - 1)
-
-
-class ValidationOut(Schema):
-    valid: bool
-    runnable: bool
-    errors: list[dict]
-    warnings: list[dict]
-    document: Optional[dict] = None
-    yaml: Optional[str] = None
-    canonical: Optional[str] = None
-    iteration_outputs: dict[str, list[str]] = {}
-
-
-class RenderIn(Schema):
-    document: Any
-    format: Literal["yaml", "json"] = "yaml"
-    source: Optional[str] = None
-
-
-class RenderOut(Schema):
-    text: str
-
-
-@router.post("/validate", response=ValidationOut, auth=None, summary="Validate a workflow document")
+@router.post("/validate", response={200: ValidationOut, **errors(404, 422, 429)}, auth=None, summary="Validate a workflow document")
 def validate(request, payload: DocumentIn):
     """Every error and warning with its code, class, JSON pointer and source line; the canonical YAML when valid.
     With `workflow_id` (signed in), references are also checked in that workflow's folder."""
@@ -91,14 +65,14 @@ def _without_mcp_tools(answer: dict, user) -> dict:
     return {**answer, "warnings": warnings, "runnable": answer["valid"] and not blocked}
 
 
-@router.get("/tools", response=list[dict], auth=None, summary="The tools agents can be given (upstream's names first)")
+@router.get("/tools", response=list[ToolOut], exclude_unset=True, auth=None, summary="The tools agents can be given (upstream's names first)")
 def list_tools(request):
     """Signed in (a session), the MCP tools of the administrator's servers (as last listed) and of yours (their
     last check) too; not signed in, the built-in tools only (listing a server may start it)."""
     return tool_specs.catalogue(mcp_servers.tool_catalogue(request.user))
 
 
-@router.post("/render", response=RenderOut, auth=None, summary="Render a document as canonical YAML or JSON")
+@router.post("/render", response={200: RenderOut, **errors(422, 429)}, auth=None, summary="Render a document as canonical YAML or JSON")
 def render(request, payload: RenderIn):
     """Any mapping, valid or not; with `source`, comments of unchanged nodes are kept."""
     return {"text": services.render(payload.document, payload.format, payload.source)}
@@ -107,54 +81,6 @@ def render(request, payload: RenderIn):
 # ---------------------------------------------------------------- saved workflows
 
 MAX_UPLOAD_BYTES = 1024 * 1024
-
-
-class WorkflowIn(Schema):
-    source: Optional[str] = None
-    document: Optional[Any] = None
-    name: Optional[str] = None
-    layout: Optional[Any] = None
-    # On create: the workspace to make it in (editor or above); absent: your personal workspace.
-    workspace_id: Optional[int] = Field(None, ge=1, le=2**63 - 1)
-
-
-class MoveIn(Schema):
-    workspace_id: int = Field(..., ge=1, le=2**63 - 1)
-
-
-class WorkflowSummary(Schema):
-    id: int
-    name: str
-    version: int
-    valid: bool
-    updated_at: datetime
-    workspace_id: int
-    workspace_name: str
-
-
-class WorkflowOut(Schema):
-    id: int
-    name: str
-    workspace_id: int
-    workspace_name: str
-    role: str  # yours in its workspace: what the editor lets you do
-    version: int
-    document: dict
-    source: str
-    layout: dict
-    valid: bool
-    runnable: bool
-    errors: list[dict]
-    warnings: list[dict]
-    iteration_outputs: dict[str, list[str]] = {}
-    created_at: datetime
-    updated_at: datetime
-
-
-class VersionSummary(Schema):
-    version: int
-    valid: bool
-    created_at: datetime
 
 
 def workflow_out(version, user) -> dict:
@@ -170,7 +96,7 @@ def workflow_out(version, user) -> dict:
     }
 
 
-@router.get("/workflows", response=list[WorkflowSummary], auth=API_AUTH, tags=["workflows"])
+@router.get("/workflows", response={200: list[WorkflowSummary], **errors(400, 401, 404, 422)}, auth=API_AUTH, tags=["workflows"])
 def list_workflows(request, response: HttpResponse, workspace: Optional[int] = Query(None, ge=1, le=2**63 - 1),
                    q: Optional[str] = Query(None, max_length=200), valid: Optional[bool] = None,
                    updated_after: Optional[str] = Query(None, max_length=64), updated_before: Optional[str] = Query(None, max_length=64),
@@ -187,14 +113,14 @@ def list_workflows(request, response: HttpResponse, workspace: Optional[int] = Q
              "workspace_id": w.workspace_id, "workspace_name": w.workspace.name} for w in rows]
 
 
-@router.post("/workflows", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])
+@router.post("/workflows", response={201: WorkflowOut, **errors(400, 401, 403, 404, 422)}, auth=API_AUTH, tags=["workflows"])
 def create_workflow(request, payload: WorkflowIn):
     workflow = workflows.create(request.auth, source=payload.source, document=payload.document, name=payload.name,
                                 layout=payload.layout, workspace_id=payload.workspace_id)
     return Status(201, workflow_out(workflow.latest(), request.auth))
 
 
-@router.post("/workflows/import", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])
+@router.post("/workflows/import", response={201: WorkflowOut, **errors(400, 401, 403, 404, 413, 422)}, auth=API_AUTH, tags=["workflows"])
 def import_workflow(request, file: UploadedFile = File(...), into: Optional[int] = Form(None, ge=1, le=2**63 - 1),
                     workspace: Optional[int] = Form(None, ge=1, le=2**63 - 1)):
     """A YAML or JSON file as a new workflow, or with `into` as the next version of that workflow (one of yours)."""
@@ -214,52 +140,53 @@ def import_workflow(request, file: UploadedFile = File(...), into: Optional[int]
     return Status(201, workflow_out(workflow.latest(), request.auth))
 
 
-@router.get("/workflows/{workflow_id}", response=WorkflowOut, auth=API_AUTH, tags=["workflows"])
+@router.get("/workflows/{workflow_id}", response={200: WorkflowOut, **errors(401, 404)}, auth=API_AUTH, tags=["workflows"])
 def get_workflow(request, workflow_id: int):
     return workflow_out(workflows.version(request.auth, workflow_id), request.auth)
 
 
-@router.put("/workflows/{workflow_id}", response=WorkflowOut, auth=API_AUTH, tags=["workflows"])
+@router.put("/workflows/{workflow_id}", response={200: WorkflowOut, **errors(400, 401, 403, 404, 422)}, auth=API_AUTH, tags=["workflows"])
 def update_workflow(request, workflow_id: int, payload: WorkflowIn):
     workflow = workflows.save_version(request.auth, workflow_id, source=payload.source, document=payload.document, layout=payload.layout, name=payload.name)
     return workflow_out(workflow.latest(), request.auth)
 
 
-@router.delete("/workflows/{workflow_id}", response={204: None}, auth=API_AUTH, tags=["workflows"])
+@router.delete("/workflows/{workflow_id}", response={204: None, **errors(401, 403, 404)}, auth=API_AUTH, tags=["workflows"])
 def delete_workflow(request, workflow_id: int):
     workflows.delete(request.auth, workflow_id)
     return Status(204, None)
 
 
-@router.post("/workflows/{workflow_id}/duplicate", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])
+@router.post("/workflows/{workflow_id}/duplicate", response={201: WorkflowOut, **errors(401, 403, 404)}, auth=API_AUTH, tags=["workflows"])
 def duplicate_workflow(request, workflow_id: int):
     return Status(201, workflow_out(workflows.duplicate(request.auth, workflow_id).latest(), request.auth))
 
 
-@router.post("/workflows/{workflow_id}/move", response=WorkflowOut, auth=API_AUTH, tags=["workflows"])
+@router.post("/workflows/{workflow_id}/move", response={200: WorkflowOut, **errors(400, 401, 403, 404, 422)}, auth=API_AUTH, tags=["workflows"])
 def move_workflow(request, workflow_id: int, payload: MoveIn):
     """Hand the workflow to another workspace (editor or above in both); its runs stay where they ran."""
     return workflow_out(workflows.move(request.auth, workflow_id, payload.workspace_id).latest(), request.auth)
 
 
-@router.get("/workflows/{workflow_id}/versions", response=list[VersionSummary], auth=API_AUTH, tags=["workflows"])
+@router.get("/workflows/{workflow_id}/versions", response={200: list[VersionSummary], **errors(401, 404)}, auth=API_AUTH, tags=["workflows"])
 def list_versions(request, workflow_id: int):
     workflow = workflows.reachable(request.auth, workflow_id)
     return [{"version": v.number, "valid": v.valid, "created_at": v.created_at} for v in workflow.versions.all()]
 
 
-@router.get("/workflows/{workflow_id}/versions/{number}", response=WorkflowOut, auth=API_AUTH, tags=["workflows"])
+@router.get("/workflows/{workflow_id}/versions/{number}", response={200: WorkflowOut, **errors(401, 404)}, auth=API_AUTH, tags=["workflows"])
 def get_version(request, workflow_id: int, number: int):
     return workflow_out(workflows.version(request.auth, workflow_id, number), request.auth)
 
 
-@router.post("/workflows/{workflow_id}/versions/{number}/restore", response={201: WorkflowOut}, auth=API_AUTH, tags=["workflows"])
+@router.post("/workflows/{workflow_id}/versions/{number}/restore", response={201: WorkflowOut, **errors(401, 403, 404)}, auth=API_AUTH, tags=["workflows"])
 def restore_version(request, workflow_id: int, number: int):
     """Version `number`'s document and layout saved again as the new latest version; earlier versions stay."""
     return Status(201, workflow_out(workflows.restore(request.auth, workflow_id, number).latest(), request.auth))
 
 
-@router.get("/workflows/{workflow_id}/export", auth=API_AUTH, tags=["workflows"])
+@router.get("/workflows/{workflow_id}/export", response={**errors(401, 404, 422)}, auth=API_AUTH, tags=["workflows"],
+            openapi_extra=file_answer("application/yaml", "The workflow as a YAML (or, with format=json, a JSON) file"))
 def export_workflow(request, workflow_id: int, format: Literal["yaml", "json"] = "yaml"):
     filename, text = workflows.export(request.auth, workflow_id, format)
     content_type = "application/json" if format == "json" else "application/yaml"

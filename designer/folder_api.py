@@ -7,13 +7,15 @@ import binascii
 from typing import Optional
 
 from django.http import Http404, HttpResponse
-from ninja import Field, File, Form, Query, Router, Schema, Status
+from ninja import File, Form, Query, Router, Status
 from ninja.files import UploadedFile
 
 from accounts.tokens import API_AUTH
+from common.schemas import errors, file_answer
 from designer import bundles, workflows
 from designer.errors import BadRequest
 from designer.folders import MAX_TOTAL_BYTES, PathRefused, clean_path
+from designer.schemas import BundleImportOut, FileIn, FileWrittenOut, FolderFileContentOut, FolderFileOut, IncludeTargetOut
 
 router = Router(tags=["workflows"], auth=API_AUTH)
 MAX_TEXT_CHARS = 512 * 1024
@@ -25,7 +27,7 @@ def _summary(workflow) -> dict:
             "main_path": version.main_path, "files": version.files.count()}
 
 
-@router.post("/workflows/import-bundle", response={201: dict})
+@router.post("/workflows/import-bundle", response={201: BundleImportOut, **errors(400, 401, 403, 404, 413, 422)})
 def import_bundle(request, file: UploadedFile = File(...), main: Optional[str] = Form(None, max_length=1000),
                   workspace: Optional[int] = Form(None, ge=1, le=2**63 - 1)):
     """A zip of a workflow's folder: the main file is `main`, or the only top-level workflow; `main=*` makes one
@@ -36,12 +38,12 @@ def import_bundle(request, file: UploadedFile = File(...), main: Optional[str] =
     return Status(201, {"workflows": [_summary(w) for w in made], "skipped": skipped})
 
 
-@router.get("/workflows/{workflow_id}/files", response=list[dict])
+@router.get("/workflows/{workflow_id}/files", response={200: list[FolderFileOut], **errors(401, 404, 422)})
 def list_files(request, workflow_id: int, version: Optional[int] = Query(None, ge=1, le=2**31 - 1)):
     return bundles.listing(workflows.version(request.auth, workflow_id, version))
 
 
-@router.get("/workflows/{workflow_id}/file", response=dict)
+@router.get("/workflows/{workflow_id}/file", response={200: FolderFileContentOut, **errors(400, 401, 404, 422)})
 def read_file(request, workflow_id: int, path: str = Query(..., max_length=1000), version: Optional[int] = Query(None, ge=1, le=2**31 - 1)):
     """One file of the folder: its text (cut at 512 KiB), or null for a binary file, with its size."""
     found = workflows.version(request.auth, workflow_id, version)
@@ -57,15 +59,7 @@ def read_file(request, workflow_id: int, path: str = Query(..., max_length=1000)
             "truncated": text is not None and len(text) > MAX_TEXT_CHARS}
 
 
-class FileIn(Schema):
-    path: str = Field(..., max_length=1000)
-    text: Optional[str] = None          # the file's new text; absent with `delete` or `rename_to`
-    base64: Optional[str] = None        # or its bytes (an image, a PDF), base64-encoded
-    delete: bool = False
-    rename_to: Optional[str] = Field(None, max_length=1000)
-
-
-@router.put("/workflows/{workflow_id}/file", response=dict)
+@router.put("/workflows/{workflow_id}/file", response={200: FileWrittenOut, **errors(400, 401, 403, 404, 413, 422)})
 def write_file(request, workflow_id: int, payload: FileIn):
     """Write, delete or rename one file of the folder: a new version, the main document checked against it."""
     if payload.text is None and payload.base64 is None and not payload.delete and payload.rename_to is None:
@@ -83,13 +77,15 @@ def write_file(request, workflow_id: int, payload: FileIn):
     return {"version": version.number, "valid": version.valid, "files": bundles.listing(version)}
 
 
-@router.get("/workflows/{workflow_id}/includes", response=list[dict])
+@router.get("/workflows/{workflow_id}/includes", response={200: list[IncludeTargetOut], **errors(401, 404, 422)},
+             exclude_unset=True)
 def include_targets(request, workflow_id: int, version: Optional[int] = Query(None, ge=1, le=2**31 - 1)):
     """For each include step: the folder file it runs, or the saved workflow (and its version), or that it has none."""
     return workflows.include_targets(request.auth, workflow_id, version)
 
 
-@router.get("/workflows/{workflow_id}/bundle.zip")
+@router.get("/workflows/{workflow_id}/bundle.zip", response={**errors(401, 404, 422)},
+            openapi_extra=file_answer("application/zip", "The version's folder as a zip"))
 def export_bundle(request, workflow_id: int, version: Optional[int] = Query(None, ge=1, le=2**31 - 1)):
     """The version's main YAML and every file at its relative path, as a zip any zenflow runner runs as it is."""
     found = workflows.version(request.auth, workflow_id, version)

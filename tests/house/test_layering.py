@@ -86,7 +86,7 @@ def test_function_local_imports_are_found(tmp_path):
 RUNTIME = REPO / "runtime"
 ROOMS = ["tools", "providers", "engine", "live", "durability", "execution", "runs"]
 BASE = {"contract", "events", "models"}
-EDGES = {"api", "apps", "signals", "contract_ts", "management", "migrations"}
+EDGES = {"api", "apps", "signals", "contract_ts", "management", "migrations", "schemas"}
 
 # Function-local imports allowed in runtime/, each with its reason: Django's documented place to connect signals,
 # and the MCP SDK, which takes about a second to import and is only needed by runs and checks with MCP servers.

@@ -1,0 +1,293 @@
+"""What the run endpoints take and answer (runtime/api.py), as ninja Schemas: the OpenAPI document says it, and the
+front end's types are generated from it (``frontend/src/api/openapi.gen.ts``).
+
+The answers are what the services write, field for field and in their order (a Schema writes its fields in the
+order they are declared). Open-ended parts stay open: a run's script, budgets and loops, an event, an iteration's
+item and result pass through as they are. Routes whose answers leave some fields out use ``exclude_unset``: a field
+with a default is written only when the service wrote it.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal, Optional
+
+from ninja import Schema
+from pydantic import ConfigDict
+
+from common.schemas import Number, PassedThrough
+from runtime.contract import Event
+
+# ---------------------------------------------------------------- what the routes take
+
+
+class RunIn(Schema):
+    workflow_id: int
+    version: Optional[int] = None
+    provider: str = "simulated"
+    model: Optional[str] = None
+    script: Optional[Any] = None
+    budgets: Optional[dict] = None
+    policies: Optional[dict] = None
+    ask_before: Optional[list[str]] = None      # tools whose calls wait for a person
+    workspace_upload: Optional[str] = None      # an upload id (POST /uploads): the files the run starts from
+    workspace_from_run: Optional[str] = None    # or an earlier run: the files it ended with
+
+
+class ForkIn(Schema):
+    at: Any                              # {step, iteration?}: where the new run starts (checked by runtime.runs.forks)
+    document: Optional[Any] = None       # a whole edited document, or
+    patch: Optional[Any] = None          # a JSON Patch (RFC 6902) on the parent's document
+    input: Optional[Any] = None          # {item} for a forEach item, {previous_output} for a round
+    provider: Optional[str] = None
+    model: Optional[str] = None
+    script: Optional[Any] = None
+
+
+class DenyIn(Schema):
+    reason: str = ""
+
+
+# ---------------------------------------------------------------- runs
+
+RunStatusName = Literal["queued", "running", "paused", "completed", "failed", "cancelled"]
+
+
+class TokensOut(Schema):
+    prompt: int
+    completion: int
+    total: int
+
+
+class RunOut(Schema):
+    """A run as the API and the websockets show it (runtime.live.serializers.run_dict)."""
+
+    id: str                                   # a UUID
+    workflow_id: int
+    workflow_name: str
+    workspace_id: int
+    started_by: str                           # a username ('' when the account is gone)
+    version: Optional[int]
+    status: RunStatusName
+    reason: str
+    provider: str
+    model: str
+    budgets: dict[str, Any]                   # max_tokens, max_cost_usd, max_duration_s, max_steps
+    policies: Optional[dict[str, Any]]        # stop_rules, combine, on_iteration_error, loops
+    script: Any                               # the simulated provider's script
+    backend: str
+    created_at: str                           # ISO 8601
+    started_at: Optional[str]
+    finished_at: Optional[str]
+    paused_at: Optional[str]                  # since when it is paused (null: it is not)
+    paused_ms: int                            # its ended pauses' length
+    tokens: TokensOut
+    cost_usd: Number
+    unpriced_models: list[str]                # models whose price is not known: their calls are not in cost_usd
+    loops: dict[str, Any]                     # loop step id -> {rounds_completed, broke_early, break_reason, ...}
+    last_seq: int
+    ask_before: list[str]                     # tools whose calls wait for a person
+    workspace_seed: Optional[dict[str, Any]]  # {upload} or {from_run, snapshot}: what its files started from
+    parent: Optional[str]                     # a fork's parent run
+    fork_point: Optional[dict[str, Any]]      # {step, iteration?, kind, seq, inherited_events, edited?}
+    start_seq: int                            # the event a fork or a resumed run went on from
+    resumes: int
+
+
+class CountOut(Schema):
+    count: int
+
+
+class ProviderOut(Schema):
+    """A provider the run dialog offers, and whether a run can use it now."""
+
+    name: str
+    label: str
+    ready: bool
+    key_source: Optional[str]   # "workspace", "server", or null: no key
+    needs_key: bool
+
+
+class UsageRowOut(Schema):
+    limit: Optional[Number]     # null: no limit
+    used: Number
+    left: Optional[Number]
+
+
+class UsageLimitsOut(Schema):
+    concurrent_runs: UsageRowOut
+    runs_per_day: UsageRowOut
+    tokens_per_day: UsageRowOut
+    cost_usd_per_day: UsageRowOut
+
+
+class UsageOut(Schema):
+    """A workspace's run limits, what is used and what is left today; the daily ones reset at midnight UTC."""
+
+    limits: UsageLimitsOut
+    resets_in_s: int
+
+
+# ---------------------------------------------------------------- events, iterations, metrics
+
+class RunEventOut(Event):
+    """A run event (runtime/contract.py): its envelope; each type's `data` is in frontend/src/api/events.gen.ts."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+# Written as it was recorded, every key in its order.
+RunEvent = Annotated[dict[str, Any], PassedThrough(RunEventOut)]
+
+
+class IterationOut(Schema):
+    """A forEach item (`index`) or a repeat-until round (`iteration`) of a loop."""
+
+    step_id: str
+    iteration: Optional[int]    # a round's number; null for a forEach item
+    index: Optional[int]        # an item's index; null for a round
+    item: Any
+    status: str
+    content: str
+    result: Any
+    verdict: Any                # {done, reason, ...} of a round's judge or `until`
+    tokens: int                 # what its turns used
+    duration_ms: Optional[Number]
+
+
+class StepMetricsOut(Schema):
+    tokens: int
+    duration_ms: Optional[Number]
+    status: Optional[str]
+    # A loop judge's row (`<loop>.<iteration>.untilAgent`) says so:
+    kind: str = "judge"
+    loop: str = ""
+    iteration: Any = None
+
+
+class MetricsOut(Schema):
+    status: RunStatusName
+    tokens: TokensOut
+    cost_usd: Number
+    duration_s: Optional[float]
+    steps: dict[str, StepMetricsOut]          # in reading order: each top-level step before what ran inside it
+    loops: dict[str, dict[str, Any]]          # {iterations, tokens, duration_ms: {total, mean, max}, ...the summary}
+    break_reasons: dict[str, Any]
+
+
+# ---------------------------------------------------------------- two runs compared
+
+class CompareUnitOut(Schema):
+    """What one run shows at a row (a step, or a loop's round or item)."""
+
+    status: Optional[str]
+    output: Any
+    result: Any
+    done: Any
+    reason: Optional[str]
+    tokens: int
+    cost_usd: Number
+    duration_ms: Optional[Number]
+    item: Any
+
+
+class CompareRowOut(Schema):
+    key: str                       # a step id, `loop.N` (a round) or `loop[N]` (an item)
+    where: dict[str, Any]          # the structure of the key (runtime.contract.locate)
+    a: Optional[CompareUnitOut]    # null: the run never got there
+    b: Optional[CompareUnitOut]
+    differs: list[str]             # the fields they disagree on, or ["missing"]
+
+
+class DivergedAtOut(Schema):
+    key: str
+    fields: list[str]
+
+
+class CompareOut(Schema):
+    a: RunOut
+    b: RunOut
+    same_version: bool
+    rows: list[CompareRowOut]
+    diverged_at: Optional[DivergedAtOut]   # the first row where they part; null: they agree
+
+
+# ---------------------------------------------------------------- tool calls waiting for a person
+
+class ToolDecisionOut(Schema):
+    status: str   # "approved" or "denied"
+
+
+# ---------------------------------------------------------------- a run's files
+
+class UploadOut(Schema):
+    """A zip of files a run can start from (its id goes in `workspace_upload`)."""
+
+    id: str
+    files: int
+    bytes: int
+    names: list[str]   # the first 20
+
+
+class SnapshotOut(Schema):
+    """One recorded moment of a run's workspace."""
+
+    number: int
+    label: str                  # "start", "end", or the namespaced step id it follows
+    step_id: Optional[str]
+    workspace: str              # "run", or the step id of an `isolation: step` copy
+    base: Optional[int]         # the snapshot before it in the same workspace
+    files: int
+    added: int
+    modified: int
+    removed: int
+    partial: bool
+    created_at: datetime
+    created: str                # ISO 8601, the same moment
+    superseded: bool            # taken by an attempt a resume went on past
+
+
+class RunWorkspaceOut(Schema):
+    """How the run's tools were confined, and its snapshots."""
+
+    sandbox: str
+    network: bool
+    isolation: str
+    ask_before: list[str]
+    uses_tools: bool
+    on_disk: bool
+    snapshots: list[SnapshotOut]
+
+
+class SnapshotFileOut(Schema):
+    path: str
+    size: int
+    stored: bool    # false: too big to keep, its content cannot be shown
+
+
+class SnapshotFilesOut(Schema):
+    snapshot: int
+    partial: bool
+    files: list[SnapshotFileOut]
+
+
+class SnapshotFileContentOut(Schema):
+    path: str
+    size: int
+    text: Optional[str]     # null: binary, or not stored
+    truncated: bool
+    stored: bool
+
+
+class FileChangeOut(Schema):
+    path: str
+    change: Literal["added", "modified", "removed"]
+    diff: Optional[str]     # unified diff text; null for a binary or unstored file
+    truncated: bool
+
+
+class SnapshotDiffOut(Schema):
+    """The changes since the snapshot before it in the same workspace."""
+
+    snapshot: int
+    base: Optional[int]
+    changes: list[FileChangeOut]
