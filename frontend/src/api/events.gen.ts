@@ -7,6 +7,8 @@ export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "paused"
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "paused"];
 export const FINAL_RUN_STATUSES: readonly RunStatus[] = ["completed", "failed", "cancelled"];
 export type EventType = "workflow_start" | "workflow_end" | "step_start" | "step_end" | "step_skipped" | "error" | "agent_turn" | "tool_call" | "tool_approval" | "workspace_snapshot" | "message" | "output" | "iteration_start" | "iteration_end" | "judge_verdict" | "loop_end" | "run_control";
+/** What a field the contract leaves open holds: whatever JSON the server sent. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue | undefined };
 
 export interface Where {
   loop?: string | null;
@@ -22,34 +24,13 @@ export interface Tokens {
   total: number;
 }
 
-export interface Event {
-  type: "workflow_start" | "workflow_end" | "step_start" | "step_end" | "step_skipped" | "error" | "agent_turn" | "tool_call" | "tool_approval" | "workspace_snapshot" | "message" | "output" | "iteration_start" | "iteration_end" | "judge_verdict" | "loop_end" | "run_control";
-  seq: number;
-  timestamp: string;
-  runId: string;
-  stepId?: string | null;
-  agent?: string | null;
-  agentId?: string | null;
-  message?: string | null;
-  duration?: string | null;
-  durationMs?: number | null;
-  tokens?: Tokens | null;
-  error?: string | null;
-  data?: Record<string, unknown> | null;
-  delta?: string | null;
-  done?: boolean | null;
-  reasoning?: string | null;
-  where?: Where | null;
-  inherited?: boolean | null;
-}
-
 export interface WorkflowStartData {
   total: number;
   name?: string;
   provider?: string;
   budgets?: Record<string, number>;
   from_checkpoint?: number | null;
-  [key: string]: unknown;
+  [key: string]: JsonValue | undefined;
 }
 
 export interface WorkflowEndData {
@@ -57,9 +38,9 @@ export interface WorkflowEndData {
   reason?: string;
   code?: string;
   cost_usd?: number;
-  loops?: Record<string, Record<string, unknown>>;
+  loops?: Record<string, Record<string, JsonValue>>;
   unpriced_models?: string[];
-  [key: string]: unknown;
+  [key: string]: JsonValue | undefined;
 }
 
 export interface StepStartData {
@@ -68,27 +49,27 @@ export interface StepStartData {
   loop_type?: "forEach" | "repeat-until" | null;
   items?: number | null;
   include?: string | null;
-  [key: string]: unknown;
+  [key: string]: JsonValue | undefined;
 }
 
 export interface StepEndData {
   status: "completed" | "failed" | "skipped" | "cancelled";
   content?: string | null;
-  result?: unknown;
+  result?: JsonValue;
   attempts?: number | null;
   reason?: string | null;
   cost_usd?: number | null;
-  [key: string]: unknown;
+  [key: string]: JsonValue | undefined;
 }
 
 export interface StepSkippedData {
   status: "skipped";
   reason?: string;
-  [key: string]: unknown;
+  [key: string]: JsonValue | undefined;
 }
 
 export interface NoData {
-  [key: string]: unknown;
+  [key: string]: JsonValue | undefined;
 }
 
 export interface AgentTurnData {
@@ -100,27 +81,27 @@ export interface AgentTurnData {
   finish_reason?: string | null;
   cost_usd?: number | null;
   unpriced_model?: string | null;
-  [key: string]: unknown;
+  [key: string]: JsonValue | undefined;
 }
 
 export interface ToolCallData {
   phase: "start" | "end";
   tool_name: string;
   tool_call_id: string;
-  input?: unknown;
-  output?: unknown;
+  input?: JsonValue;
+  output?: JsonValue;
   truncated?: boolean;
-  [key: string]: unknown;
+  [key: string]: JsonValue | undefined;
 }
 
 export interface ToolApprovalData {
   phase: "asked" | "approved" | "denied" | "cancelled";
   tool_name: string;
   tool_call_id: string;
-  input?: unknown;
+  input?: JsonValue;
   reason?: string | null;
   actor?: string | null;
-  [key: string]: unknown;
+  [key: string]: JsonValue | undefined;
 }
 
 export interface WorkspaceSnapshotData {
@@ -132,28 +113,28 @@ export interface WorkspaceSnapshotData {
   added?: number;
   modified?: number;
   removed?: number;
-  [key: string]: unknown;
+  [key: string]: JsonValue | undefined;
 }
 
 export interface MessageData {
   level?: "info" | "warning" | "error";
-  [key: string]: unknown;
+  [key: string]: JsonValue | undefined;
 }
 
 export interface IterationStartData {
   iteration?: number | null;
   index?: number | null;
-  item?: unknown;
-  [key: string]: unknown;
+  item?: JsonValue;
+  [key: string]: JsonValue | undefined;
 }
 
 export interface IterationEndData {
   iteration?: number | null;
   index?: number | null;
-  item?: unknown;
+  item?: JsonValue;
   status: "completed" | "failed" | "skipped" | "cancelled";
   content?: string | null;
-  [key: string]: unknown;
+  [key: string]: JsonValue | undefined;
 }
 
 export interface JudgeVerdictData {
@@ -164,9 +145,9 @@ export interface JudgeVerdictData {
   content?: string | null;
   duration_ms?: number | null;
   error?: string | null;
-  result?: unknown;
+  result?: JsonValue;
   cost_usd?: number | null;
-  [key: string]: unknown;
+  [key: string]: JsonValue | undefined;
 }
 
 export interface LoopEndData {
@@ -176,13 +157,13 @@ export interface LoopEndData {
   content?: string | null;
   stop_rule?: string | null;
   loop_type?: "forEach" | "repeat-until" | null;
-  [key: string]: unknown;
+  [key: string]: JsonValue | undefined;
 }
 
 export interface RunControlData {
   action: "pause" | "resume" | "stop";
   actor?: string | null;
-  [key: string]: unknown;
+  [key: string]: JsonValue | undefined;
 }
 
 /** The `data` each event type carries. */
@@ -205,3 +186,137 @@ export interface EventData {
   loop_end: LoopEndData;
   run_control: RunControlData;
 }
+
+/** The envelope every event has, but `type` and `data`, which each event type narrows. */
+export interface EventEnvelope {
+  seq: number;
+  timestamp: string;
+  runId: string;
+  stepId?: string | null;
+  agent?: string | null;
+  agentId?: string | null;
+  message?: string | null;
+  duration?: string | null;
+  durationMs?: number | null;
+  tokens?: Tokens | null;
+  error?: string | null;
+  delta?: string | null;
+  done?: boolean | null;
+  reasoning?: string | null;
+  where?: Where | null;
+  inherited?: boolean | null;
+}
+
+/** Any event, its `data` unchecked (the envelope the server checks before the data by type). */
+export interface Event extends EventEnvelope {
+  type: EventType;
+  data?: Record<string, JsonValue> | null;
+}
+
+export interface WorkflowStartRunEvent extends EventEnvelope {
+  type: "workflow_start";
+  data?: WorkflowStartData | null;
+}
+
+export interface WorkflowEndRunEvent extends EventEnvelope {
+  type: "workflow_end";
+  data?: WorkflowEndData | null;
+}
+
+export interface StepStartRunEvent extends EventEnvelope {
+  type: "step_start";
+  data?: StepStartData | null;
+}
+
+export interface StepEndRunEvent extends EventEnvelope {
+  type: "step_end";
+  data?: StepEndData | null;
+}
+
+export interface StepSkippedRunEvent extends EventEnvelope {
+  type: "step_skipped";
+  data?: StepSkippedData | null;
+}
+
+export interface ErrorRunEvent extends EventEnvelope {
+  type: "error";
+  data?: NoData | null;
+}
+
+export interface AgentTurnRunEvent extends EventEnvelope {
+  type: "agent_turn";
+  data?: AgentTurnData | null;
+}
+
+export interface ToolCallRunEvent extends EventEnvelope {
+  type: "tool_call";
+  data?: ToolCallData | null;
+}
+
+export interface ToolApprovalRunEvent extends EventEnvelope {
+  type: "tool_approval";
+  data?: ToolApprovalData | null;
+}
+
+export interface WorkspaceSnapshotRunEvent extends EventEnvelope {
+  type: "workspace_snapshot";
+  data?: WorkspaceSnapshotData | null;
+}
+
+export interface MessageRunEvent extends EventEnvelope {
+  type: "message";
+  data?: MessageData | null;
+}
+
+export interface OutputRunEvent extends EventEnvelope {
+  type: "output";
+  data?: NoData | null;
+}
+
+export interface IterationStartRunEvent extends EventEnvelope {
+  type: "iteration_start";
+  data?: IterationStartData | null;
+}
+
+export interface IterationEndRunEvent extends EventEnvelope {
+  type: "iteration_end";
+  data?: IterationEndData | null;
+}
+
+export interface JudgeVerdictRunEvent extends EventEnvelope {
+  type: "judge_verdict";
+  data?: JudgeVerdictData | null;
+}
+
+export interface LoopEndRunEvent extends EventEnvelope {
+  type: "loop_end";
+  data?: LoopEndData | null;
+}
+
+export interface RunControlRunEvent extends EventEnvelope {
+  type: "run_control";
+  data?: RunControlData | null;
+}
+
+/** A run event: testing `type` narrows `data` to what that type carries. */
+export type RunEvent =
+  | WorkflowStartRunEvent
+  | WorkflowEndRunEvent
+  | StepStartRunEvent
+  | StepEndRunEvent
+  | StepSkippedRunEvent
+  | ErrorRunEvent
+  | AgentTurnRunEvent
+  | ToolCallRunEvent
+  | ToolApprovalRunEvent
+  | WorkspaceSnapshotRunEvent
+  | MessageRunEvent
+  | OutputRunEvent
+  | IterationStartRunEvent
+  | IterationEndRunEvent
+  | JudgeVerdictRunEvent
+  | LoopEndRunEvent
+  | RunControlRunEvent;
+
+/** The event of one type (`RunEventOf<'step_end'>`). */
+export type RunEventOf<T extends EventType> = Extract<RunEvent, { type: T }>;

@@ -74,8 +74,9 @@ export interface VersionInfo {
   valid: boolean;
 }
 
-import type { RunStatus, Where } from './events.gen';
-export type { RunStatus, Where } from './events.gen';
+// A run event is the contract's discriminated union (runtime/contract.py, generated into events.gen.ts).
+import type { RunEvent, RunStatus } from './events.gen';
+export type { RunEvent, RunStatus, Where } from './events.gen';
 
 export interface Tokens {
   prompt: number;
@@ -156,29 +157,6 @@ export interface ProviderInfo {
   /** Where the key comes from: the workspace's own key, the server's (granted to the workspace), or none. */
   key_source: 'workspace' | 'account' | 'server' | null;
   needs_key: boolean;
-}
-
-export interface RunEvent {
-  type: string;
-  seq: number;
-  timestamp?: string;
-  runId?: string | number;
-  stepId?: string;
-  agent?: string;
-  /** Which conversation: `agent@namespaced-step-id` ("coder@build"), on agent_turn, output and tool events. */
-  agentId?: string;
-  message?: string;
-  duration?: string;
-  /** The same duration in milliseconds: read this, never parse `duration`. */
-  durationMs?: number;
-  tokens?: Tokens;
-  error?: string;
-  data?: JsonObject;
-  delta?: string;
-  done?: boolean;
-  reasoning?: string;
-  /** For a step inside a loop iteration or an include: the structure of its namespaced `stepId`. */
-  where?: Where;
 }
 
 /** With `batch=1` the server may send several events to a message (`events`). */

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../api/types';
+import type { EventType, RunEventOf } from '../api/events.gen';
 import { eventRows } from './eventRows';
+import { runEvent } from './testEvents';
 
 const at = '2026-11-23T10:00:00.000Z';
-const ev = (seq: number, type: string, extra: Partial<RunEvent> = {}): RunEvent => ({ seq, type, timestamp: at, ...extra });
+const ev = <T extends EventType>(seq: number, type: T, extra: Partial<RunEventOf<T>> = {}): RunEventOf<T> => runEvent(type, { seq, timestamp: at, ...extra });
 
 describe('event rows', () => {
   it('joins one turn of streamed output into one row, per step, even when steps interleave', () => {

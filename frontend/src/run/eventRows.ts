@@ -1,9 +1,9 @@
 // The Events tab's rows: one row per event, except streamed output, which becomes one row per turn
 // (its deltas joined, so text is never split mid-word); verdicts and control actions in words.
-import type { RunEvent } from '../api/types';
+import type { RunEvent, RunEventOf } from '../api/events.gen';
 import { formatMs } from './reduce';
 import { changeCounts, snapshotWords } from './snapshotLabels';
-import { approvalWords, argsLine, type ApprovalPhase } from './toolCalls';
+import { approvalWords, argsLine } from './toolCalls';
 
 export interface EventRow {
   /** The first event's seq (the row's key) and the last one's. */
@@ -26,38 +26,48 @@ export function clockTime(timestamp: string | undefined): string {
 }
 
 /** A pause, resume or stop in words, with who did it ("run paused … (by alice)"). */
-export function controlText(e: RunEvent): string {
-  const data = e.data ?? {};
+export function controlText(e: RunEventOf<'run_control'>): string {
+  const data = e.data;
   const done: Record<string, string> = { pause: 'run paused', resume: 'run resumed', stop: 'run stopped' };
-  const action = typeof data.action === 'string' ? data.action : '';
+  const action = typeof data?.action === 'string' ? data.action : '';
   const text = e.message ?? done[action] ?? action;
-  const actor = typeof data.actor === 'string' && data.actor.trim() ? data.actor.trim() : null;
+  const actor = typeof data?.actor === 'string' && data.actor.trim() ? data.actor.trim() : null;
   return actor && !text.includes(`(by ${actor})`) ? `${text} (by ${actor})` : text;
 }
 
+/** A tool event's tool name ('' when an older event has none). */
+function toolName(e: RunEventOf<'tool_call' | 'tool_approval'>): string {
+  return typeof e.data?.tool_name === 'string' ? e.data.tool_name : '';
+}
+
+function count(v: unknown): number {
+  return typeof v === 'number' ? v : 0;
+}
+
 function describe(e: RunEvent): { text: string; tone: EventRow['tone'] } {
-  const data = e.data ?? {};
   if (e.type === 'judge_verdict') {
-    const verdict = data.failed_open ? 'failed open' : data.done ? 'done' : 'not done';
-    const n = typeof data.iteration === 'number' ? ` after iteration ${data.iteration + 1}` : '';
-    return { text: `judge${n}: ${verdict}${typeof data.reason === 'string' && data.reason ? ` — ${data.reason}` : ''}`, tone: 'verdict' };
+    const data = e.data;
+    const verdict = data?.failed_open ? 'failed open' : data?.done ? 'done' : 'not done';
+    const n = typeof data?.iteration === 'number' ? ` after iteration ${data.iteration + 1}` : '';
+    return { text: `judge${n}: ${verdict}${typeof data?.reason === 'string' && data.reason ? ` — ${data.reason}` : ''}`, tone: 'verdict' };
   }
   if (e.type === 'run_control') return { text: controlText(e), tone: 'control' };
-  const tool = typeof data.tool_name === 'string' ? data.tool_name : '';
   if (e.type === 'tool_call') {
+    const tool = toolName(e);
     if (e.error) return { text: `${tool} failed: ${e.error}`, tone: 'error' };
-    if (data.phase === 'start') return { text: `${tool} ${argsLine(data.input, 100)}`, tone: 'plain' };
-    return { text: `${tool} done${e.durationMs !== undefined ? ` in ${formatMs(e.durationMs)}` : ''}${data.truncated ? ' (output truncated)' : ''}`, tone: 'plain' };
+    if (e.data?.phase === 'start') return { text: `${tool} ${argsLine(e.data.input, 100)}`, tone: 'plain' };
+    return { text: `${tool} done${typeof e.durationMs === 'number' ? ` in ${formatMs(e.durationMs)}` : ''}${e.data?.truncated ? ' (output truncated)' : ''}`, tone: 'plain' };
   }
-  if (e.type === 'tool_approval' && typeof data.phase === 'string') {
-    const approval = { phase: data.phase as ApprovalPhase, actor: typeof data.actor === 'string' ? data.actor : null, reason: typeof data.reason === 'string' ? data.reason : null };
-    return { text: `${tool}: ${approvalWords(approval)}`, tone: 'control' };
+  if (e.type === 'tool_approval' && typeof e.data?.phase === 'string') {
+    const data = e.data;
+    const approval = { phase: data.phase, actor: typeof data.actor === 'string' ? data.actor : null, reason: typeof data.reason === 'string' ? data.reason : null };
+    return { text: `${toolName(e)}: ${approvalWords(approval)}`, tone: 'control' };
   }
-  if (e.type === 'workspace_snapshot' && typeof data.snapshot === 'number') {
+  if (e.type === 'workspace_snapshot' && typeof e.data?.snapshot === 'number') {
+    const data = e.data;
     const label = typeof data.label === 'string' ? data.label : '';
     const stepId = typeof data.step_id === 'string' ? data.step_id : null;
-    const n = (k: string) => (typeof data[k] === 'number' ? (data[k] as number) : 0);
-    const c = changeCounts({ added: n('added'), modified: n('modified'), removed: n('removed') });
+    const c = changeCounts({ added: count(data.added), modified: count(data.modified), removed: count(data.removed) });
     return { text: `snapshot #${data.snapshot} ${snapshotWords({ label, step_id: stepId })} (${c.added} ${c.modified} ${c.removed})`, tone: 'plain' };
   }
   if (e.error) return { text: e.error, tone: 'error' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { breakReasonLabel, elapsedMs, ordinal, pausedTime, plural, shortId, shownStatus } from './labels';
 import { emptyRun, reduceEvents } from './reduce';
-import type { RunEvent } from '../api/types';
+import { runEvent } from './testEvents';
 
 describe('labels', () => {
   it('shows iterations 1-based', () => {
@@ -31,7 +31,7 @@ describe('labels', () => {
 });
 
 describe('shownStatus', () => {
-  const end: RunEvent = { type: 'workflow_end', seq: 9, data: { status: 'failed', reason: 'budget: max_tokens' } } as RunEvent;
+  const end = runEvent('workflow_end', { seq: 9, data: { status: 'failed', reason: 'budget: max_tokens' } });
 
   it('takes workflow_end at once when the record still says running', () => {
     const state = reduceEvents(emptyRun(), [end]);

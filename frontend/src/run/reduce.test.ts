@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, Where } from '../api/types';
+import type { EventType, RunEvent, RunEventOf, Where } from '../api/events.gen';
 import { emptyRun, placeOf, promptText, reduceEvents } from './reduce';
+import { foreignEvent, runEvent } from './testEvents';
 
 // Shapes as runtime/engine emits them (see runtime/engine/loops.py, agent.py), with the `where` the
 // server's emitter stamps from each namespaced id (runtime/contract.py, locate), written out here.
@@ -11,10 +12,10 @@ const WHERE: Record<string, Where> = {
   'each[1].deploy': { loop: 'each', item: 1, inner: 'deploy' },
 };
 let seq = 0;
-function ev(type: string, stepId: string | undefined, rest: Partial<RunEvent> = {}): RunEvent {
+function ev<T extends EventType>(type: T, stepId: string | undefined, rest: Partial<RunEventOf<T>> = {}): RunEventOf<T> {
   seq += 1;
   const where = stepId ? WHERE[stepId] : undefined;
-  return { type, seq, timestamp: `2026-11-22T02:00:0${Math.min(seq, 9)}.000Z`, runId: 'r1', ...(stepId ? { stepId } : {}), ...(where ? { where } : {}), ...rest };
+  return runEvent(type, { seq, timestamp: `2026-11-22T02:00:0${Math.min(seq, 9)}.000Z`, ...(stepId ? { stepId } : {}), ...(where ? { where } : {}), ...rest });
 }
 
 function judgeRun(): RunEvent[] {
@@ -128,7 +129,7 @@ describe('reduceEvents', () => {
 
   it('skips unknown event types', () => {
     seq = 0;
-    const s = reduceEvents(emptyRun(), [ev('something_new', 'x', { data: { a: 1 } })]);
+    const s = reduceEvents(emptyRun(), [foreignEvent({ type: 'something_new', seq: ++seq, stepId: 'x', data: { a: 1 } })]);
     expect(s.applied).toBe(1);
     expect(s.steps).toEqual({});
   });

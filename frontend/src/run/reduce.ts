@@ -1,9 +1,9 @@
 // Run events (docs/api.md, "Events") folded into what the canvas shows: a
 // status per node, an iteration strip per loop, judge verdicts, streamed
 // output and prompts. Pure; events apply once each (by seq), in seq order.
-import type { Status } from '../api/events.gen';
-import type { RunEvent, Tokens, Where } from '../api/types';
-import { isObject, type Json, type JsonObject } from '../doc/types';
+import type { RunEvent, Status, Where } from '../api/events.gen';
+import type { Tokens } from '../api/types';
+import { isObject, type Json } from '../doc/types';
 import { emptyToolLog, foldToolEvents, type ToolLog } from './toolCalls';
 
 /** A step's status on the canvas: the contract's (runtime/contract.py), or 'pending' before it starts. */
@@ -118,7 +118,7 @@ export interface ParsedId {
  * namespaced id: runtime/contract.py): `plan`, `dev/review` (inner step of loop `dev`), `dev` (the
  * iteration itself), or the include node for an included sub-workflow's steps.
  */
-export function placeOf(stepId: string, where: Where | undefined): ParsedId {
+export function placeOf(stepId: string, where: Where | null | undefined): ParsedId {
   if (where?.loop) {
     const inner = where.inner ?? '';
     return { key: inner ? `${where.loop}/${inner}` : where.loop, loop: where.loop, iteration: where.iteration ?? where.item ?? 0, inner };
@@ -133,14 +133,15 @@ function num(v: unknown): number | undefined {
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
-function pick(data: JsonObject, ...names: string[]): Json | undefined {
-  for (const n of names) if (data[n] !== undefined) return data[n];
+/** The first of these fields an event's data has (older events name some of them differently). */
+function pick(data: { [key: string]: Json | undefined } | null | undefined, ...names: string[]): Json | undefined {
+  for (const n of names) if (data?.[n] !== undefined) return data[n];
   return undefined;
 }
 
-const STATUSES: StepStatus[] = ['pending', 'running', 'completed', 'failed', 'skipped', 'cancelled'];
+const STATUSES: readonly StepStatus[] = ['pending', 'running', 'completed', 'failed', 'skipped', 'cancelled'];
 function asStatus(v: unknown, fallback: StepStatus): StepStatus {
-  return typeof v === 'string' && (STATUSES as string[]).includes(v) ? (v as StepStatus) : fallback;
+  return STATUSES.find((s) => s === v) ?? fallback;
 }
 
 function newStep(): StepRun {
@@ -223,7 +224,7 @@ function touch(state: RunState, id: ParsedId, fn: (s: StepRun) => void): void {
 
 function apply(state: RunState, ev: RunEvent): void {
   state.log.push(ev);
-  const data: JsonObject = isObject(ev.data) ? ev.data : {};
+  // Each case reads `ev.data` as its type's (the switch narrows it); it may be absent on older events.
   const id = ev.stepId ? placeOf(ev.stepId, ev.where) : null;
   if (ev.tokens && (ev.type === 'step_end' || ev.type === 'agent_turn') && num(ev.tokens.total) !== undefined) {
     // Token totals come from agent turns' responses; step_end repeats them, so count turns only.
@@ -238,9 +239,9 @@ function apply(state: RunState, ev: RunEvent): void {
       state.status = 'running';
       break;
     case 'workflow_end': {
-      const st = str(data.status) ?? (ev.error ? 'failed' : 'completed');
+      const st = str(ev.data?.status) ?? (ev.error ? 'failed' : 'completed');
       state.status = st === 'failed' ? 'failed' : st === 'cancelled' ? 'cancelled' : 'completed';
-      state.end = { status: state.status, reason: str(data.reason) || ev.error || null };
+      state.end = { status: state.status, reason: str(ev.data?.reason) || ev.error || null };
       // The run's own total, when it is larger than what the turns added up to.
       if (ev.tokens && (num(ev.tokens.total) ?? 0) > state.tokens.total) {
         state.tokens = { prompt: ev.tokens.prompt ?? 0, completion: ev.tokens.completion ?? 0, total: ev.tokens.total ?? 0 };
@@ -251,27 +252,28 @@ function apply(state: RunState, ev: RunEvent): void {
       if (!id) break;
       touch(state, id, (s) => {
         s.status = 'running';
-        s.stepId = ev.stepId;
+        s.stepId = ev.stepId ?? undefined;
         s.startedAt = ev.timestamp;
         s.output = '';
         s.error = undefined;
         if (ev.agent) s.agent = ev.agent;
       });
-      if (id.loop === undefined && str(data.loop_type)) loopOf(state, id.key).loopType = str(data.loop_type);
+      if (id.loop === undefined && str(ev.data?.loop_type)) loopOf(state, id.key).loopType = str(ev.data?.loop_type);
       break;
     case 'step_end':
       if (!id) break;
       touch(state, id, (s) => {
-        s.status = asStatus(data.status, ev.error ? 'failed' : 'completed');
+        const data = ev.data;
+        s.status = asStatus(data?.status, ev.error ? 'failed' : 'completed');
         s.endedAt = ev.timestamp;
-        s.duration = ev.duration;
+        s.duration = ev.duration ?? undefined;
         if (ev.tokens) s.tokens = ev.tokens;
-        const cost = num(data.cost_usd);
+        const cost = num(data?.cost_usd);
         if (cost !== undefined) s.costUsd = cost;
         if (ev.error) s.error = ev.error;
         const content = str(pick(data, 'content', 'output'));
         if (content !== undefined) s.content = content;
-        if (data.result !== undefined) s.result = data.result;
+        if (data?.result !== undefined) s.result = data.result;
       });
       break;
     case 'step_skipped':
@@ -283,23 +285,24 @@ function apply(state: RunState, ev: RunEvent): void {
       break;
     case 'error':
       state.errors.push(ev.error ?? ev.message ?? 'error');
-      if (id) touch(state, id, (s) => (s.error = ev.error ?? ev.message));
+      if (id) touch(state, id, (s) => (s.error = ev.error ?? ev.message ?? undefined));
       break;
     case 'agent_turn': {
       if (!id) break;
-      const prompt = promptText(data.prompt);
-      const model = str(data.model);
+      const data = ev.data;
+      const prompt = promptText(data?.prompt);
+      const model = str(data?.model);
       // A loop's judge has turns but no step_start / step_end: its turns say when it runs.
       const judge = id.inner === 'untilAgent';
       touch(state, id, (s) => {
-        s.stepId = ev.stepId;
+        s.stepId = ev.stepId ?? undefined;
         if (prompt !== undefined) s.prompt = prompt;
         if (model) s.model = model;
-        if (judge && data.phase === 'request' && s.status !== 'running') {
+        if (judge && data?.phase === 'request' && s.status !== 'running') {
           s.status = 'running';
           s.startedAt = s.startedAt ?? ev.timestamp;
         }
-        if (judge && data.phase === 'response') {
+        if (judge && data?.phase === 'response') {
           s.status = 'completed';
           s.endedAt = ev.timestamp;
           if (ev.tokens) s.tokens = ev.tokens;
@@ -324,21 +327,22 @@ function apply(state: RunState, ev: RunEvent): void {
     case 'iteration_end': {
       if (!id) break;
       const loopKey = id.loop ?? id.key;
-      const n = num(pick(data, 'iteration', 'index')) ?? id.iteration;
+      const n = num(pick(ev.data, 'iteration', 'index')) ?? id.iteration;
       if (n === undefined) break;
       const loop = loopOf(state, loopKey);
       const it = iterationOf(loop, n);
-      if (data.item !== undefined) it.item = data.item;
+      if (ev.data?.item !== undefined) it.item = ev.data.item;
       if (ev.type === 'iteration_start') {
         it.status = 'running';
         it.startedAt = ev.timestamp;
       } else {
-        it.status = asStatus(data.status, ev.error ? 'failed' : 'completed');
+        const data = ev.data;
+        it.status = asStatus(data?.status, ev.error ? 'failed' : 'completed');
         it.endedAt = ev.timestamp;
         it.durationMs = num(ev.durationMs) ?? between(it.startedAt, ev.timestamp);
         const content = str(pick(data, 'content', 'output'));
         if (content !== undefined) it.content = content;
-        const cumulative = str(data.cumulative);
+        const cumulative = str(data?.cumulative);
         if (cumulative !== undefined) loop.cumulative = cumulative;
       }
       break;
@@ -346,16 +350,17 @@ function apply(state: RunState, ev: RunEvent): void {
     case 'judge_verdict': {
       if (!id) break;
       const loopKey = id.loop ?? id.key;
+      const data = ev.data;
       const n = num(pick(data, 'iteration', 'index')) ?? id.iteration;
       if (n === undefined) break;
       const it = iterationOf(loopOf(state, loopKey), n);
-      const done = data.done;
+      const done = data?.done;
       it.verdict = {
         done: typeof done === 'boolean' ? done : null,
-        reason: str(data.reason) ?? null,
-        failedOpen: data.failed_open === true || data.failedOpen === true,
-        ...(str(data.content) ? { content: str(data.content) } : {}),
-        ...(data.result !== undefined && data.result !== null ? { result: data.result } : {}),
+        reason: str(data?.reason) ?? null,
+        failedOpen: data?.failed_open === true || data?.failedOpen === true,
+        ...(str(data?.content) ? { content: str(data?.content) } : {}),
+        ...(data?.result !== undefined && data.result !== null ? { result: data.result } : {}),
       };
       break;
     }
@@ -363,10 +368,10 @@ function apply(state: RunState, ev: RunEvent): void {
       if (!id) break;
       const loop = loopOf(state, id.loop ?? id.key);
       loop.ended = {
-        reason: str(pick(data, 'break_reason', 'reason')) ?? null,
-        rounds: num(pick(data, 'rounds_completed', 'iterations', 'rounds')) ?? null,
+        reason: str(pick(ev.data, 'break_reason', 'reason')) ?? null,
+        rounds: num(pick(ev.data, 'rounds_completed', 'iterations', 'rounds')) ?? null,
       };
-      const cumulative = str(pick(data, 'cumulative', 'content'));
+      const cumulative = str(pick(ev.data, 'cumulative', 'content'));
       if (cumulative !== undefined) loop.cumulative = cumulative;
       break;
     }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Run, RunEvent } from '../api/types';
+import type { RunEvent } from '../api/events.gen';
+import type { Run } from '../api/types';
 import { RunStream } from './socket';
 
 // A stand-in for the browser's WebSocket: the test plays the server's messages.

@@ -2,7 +2,8 @@
 // Reconnects with the last seq seen, so a reconnect replays what was missed;
 // the reducer drops duplicates by seq. Falls back to polling when websockets fail.
 import { api } from '../api/client';
-import type { Run, RunEvent, SocketMessage } from '../api/types';
+import type { RunEvent } from '../api/events.gen';
+import type { Run, SocketMessage } from '../api/types';
 
 export interface RunStreamHandlers {
   onEvents(events: RunEvent[]): void;

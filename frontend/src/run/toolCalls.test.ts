@@ -1,24 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/client';
-import type { RunEvent } from '../api/types';
+import type { EventType, JsonValue, RunEvent, RunEventOf, ToolApprovalData } from '../api/events.gen';
 import { emptyRun, reduceEvents } from './reduce';
+import { runEvent } from './testEvents';
 import { approvalWords, argEntries, decisionErrorText, runningCalls, argsLine, capText, emptyToolLog, filterTurns, foldToolEvents, turnsOfStep } from './toolCalls';
 
 // Shapes as runtime/engine/agent.py emits them: a response lists its calls, then each call's start
 // and end (interleaved: a turn's calls run at once), then the conversation's next request.
 let seq = 0;
-function ev(type: string, agentId: string, data: Record<string, unknown>, rest: Partial<RunEvent> = {}): RunEvent {
+function ev<T extends EventType>(type: T, agentId: string, data: RunEventOf<T>['data'], rest: Partial<RunEventOf<T>> = {}): RunEventOf<T> {
   seq += 1;
   const [agent, stepId] = agentId.split('@');
-  return { type, seq, stepId, agent, agentId, data: data as RunEvent['data'], ...rest };
+  return runEvent(type, { seq, stepId, agent, agentId, data, ...rest });
 }
 const response = (agentId: string, turn: number, calls: [string, string][]) =>
   ev('agent_turn', agentId, { phase: 'response', turn, tool_calls: calls.map(([id, name]) => ({ id, name })) });
 const request = (agentId: string, turn: number) => ev('agent_turn', agentId, { phase: 'request', turn });
-const start = (agentId: string, id: string, name: string, input: unknown) => ev('tool_call', agentId, { phase: 'start', tool_name: name, tool_call_id: id, input });
-const end = (agentId: string, id: string, name: string, output: unknown, rest: Partial<RunEvent> = {}, truncated = false) =>
+const start = (agentId: string, id: string, name: string, input: JsonValue) => ev('tool_call', agentId, { phase: 'start', tool_name: name, tool_call_id: id, input });
+const end = (agentId: string, id: string, name: string, output: JsonValue, rest: Partial<RunEventOf<'tool_call'>> = {}, truncated = false) =>
   ev('tool_call', agentId, { phase: 'end', tool_name: name, tool_call_id: id, output, truncated }, rest);
-const approval = (agentId: string, id: string, phase: string, more: Record<string, unknown> = {}) =>
+const approval = (agentId: string, id: string, phase: ToolApprovalData['phase'], more: Partial<ToolApprovalData> = {}) =>
   ev('tool_approval', agentId, { phase, tool_name: 'bash', tool_call_id: id, input: { command: 'rm -rf build' }, ...more });
 
 function twoTurns(): RunEvent[] {
@@ -142,7 +143,7 @@ describe('foldToolEvents', () => {
     expect(second).toEqual(once);
     expect(second.turns[0]).toBe(first.turns[0]);
     expect(first.turns).toHaveLength(1);
-    const quiet = [{ type: 'output', seq: 99, delta: 'x' }];
+    const quiet = [runEvent('output', { seq: 99, delta: 'x' })];
     expect(foldToolEvents(once, quiet)).toBe(once);
   });
 
@@ -168,7 +169,7 @@ describe('the run state keeps every tool call', () => {
   it("files a step's calls under the namespaced id it ran as", () => {
     seq = 0;
     const s = reduceEvents(emptyRun(), [
-      { type: 'step_start', seq: 1, stepId: 'refine.1.draft', where: { loop: 'refine', iteration: 1, inner: 'draft' } },
+      runEvent('step_start', { seq: 1, stepId: 'refine.1.draft', where: { loop: 'refine', iteration: 1, inner: 'draft' } }),
       ...twoTurns().map((e) => ({ ...e, seq: e.seq + 1 })),
     ]);
     const node = s.steps['refine/draft'];
@@ -179,8 +180,8 @@ describe('the run state keeps every tool call', () => {
 
   it('counts workspace snapshots as they are announced', () => {
     const s = reduceEvents(emptyRun(), [
-      { type: 'workspace_snapshot', seq: 1, data: { snapshot: 1, label: 'start' } },
-      { type: 'workspace_snapshot', seq: 2, data: { snapshot: 2, label: 'build' } },
+      runEvent('workspace_snapshot', { seq: 1, data: { snapshot: 1, label: 'start' } }),
+      runEvent('workspace_snapshot', { seq: 2, data: { snapshot: 2, label: 'build' } }),
     ]);
     expect(s.snapshots).toBe(2);
   });

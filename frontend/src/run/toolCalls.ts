@@ -4,7 +4,7 @@
 // conversation's next request closes it. tool_approval events say which calls wait for a person
 // and what was decided. Pure: a batch of events folds into a new log, sharing what it did not change.
 import { ApiError, errorText } from '../api/client';
-import type { RunEvent } from '../api/types';
+import type { EventType, RunEvent } from '../api/events.gen';
 
 /** asked: the model asked for it and it has not started (it may be waiting for approval). */
 export type ToolCallState = 'asked' | 'running' | 'done' | 'failed';
@@ -69,7 +69,7 @@ export function emptyToolLog(): ToolLog {
   return { turns: [], byStep: {}, open: {}, pending: [], calls: 0 };
 }
 
-const TOOL_EVENTS = new Set(['agent_turn', 'tool_call', 'tool_approval']);
+const TOOL_EVENTS = new Set<EventType>(['agent_turn', 'tool_call', 'tool_approval']);
 
 function text(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
@@ -183,11 +183,11 @@ class Fold {
   }
 
   apply(ev: RunEvent): void {
-    const data = ev.data ?? {};
     const agentId = conversationOf(ev);
     if (ev.type === 'agent_turn') {
       delete this.open[agentId];
-      if (data.phase !== 'response' || !Array.isArray(data.tool_calls) || !data.tool_calls.length) return;
+      const data = ev.data;
+      if (data?.phase !== 'response' || !Array.isArray(data.tool_calls) || !data.tool_calls.length) return;
       const calls: ToolCall[] = [];
       for (const c of data.tool_calls) {
         if (typeof c !== 'object' || c === null || Array.isArray(c) || typeof c.id !== 'string') continue;
@@ -198,13 +198,16 @@ class Fold {
       this.calls += calls.length;
       return;
     }
-    const id = text(data.tool_call_id);
-    if (!id) return;
+    if (ev.type !== 'tool_call' && ev.type !== 'tool_approval') return;
+    // Destructured, `type` still narrows `data`.
+    const { type, data } = ev;
+    const id = text(data?.tool_call_id);
+    if (!data || !id) return;
     const name = text(data.tool_name) ?? '';
-    if (ev.type === 'tool_call' && data.phase === 'start') {
+    if (type === 'tool_call' && data.phase === 'start') {
       const at = this.call(ev, id, name, data.input, 'running');
       this.update(at, (c) => ({ name: name || c.name, input: data.input ?? c.input, state: c.state === 'asked' ? 'running' : c.state }));
-    } else if (ev.type === 'tool_call' && data.phase === 'end') {
+    } else if (type === 'tool_call' && data.phase === 'end') {
       const at = this.call(ev, id, name, data.input, 'running');
       this.update(at, (c) => ({
         name: name || c.name,
@@ -214,7 +217,7 @@ class Fold {
         durationMs: typeof ev.durationMs === 'number' ? ev.durationMs : undefined,
         truncated: data.truncated === true,
       }));
-    } else if (ev.type === 'tool_approval') {
+    } else if (type === 'tool_approval') {
       const phase = data.phase;
       if (phase !== 'asked' && phase !== 'approved' && phase !== 'denied' && phase !== 'cancelled') return;
       const approval: ApprovalState = { phase, actor: text(data.actor) ?? null, reason: text(data.reason) ?? null };

@@ -173,7 +173,7 @@ describe('editor store', () => {
 
   it('folds run events into the run state and resets it', () => {
     const store = loaded();
-    store.getState().addEvents([{ seq: 1, type: 'step_start', stepId: 'a', timestamp: '2026-11-23T08:00:00Z' }]);
+    store.getState().addEvents([{ seq: 1, type: 'step_start', stepId: 'a', timestamp: '2026-11-23T08:00:00Z', runId: 'r1' }]);
     expect(store.getState().runState.steps.a?.status).toBe('running');
     store.getState().resetRun();
     expect(store.getState().runState.steps).toEqual({});

@@ -1,7 +1,8 @@
 // The shape of the editor store: one interface per slice (its state and its
 // actions), composed into EditorState by editorStore.ts.
 import type { StoreApi } from 'zustand/vanilla';
-import type { Diag, Run, RunEvent, ValidateResult } from '../api/types';
+import type { RunEvent } from '../api/events.gen';
+import type { Diag, Run, ValidateResult } from '../api/types';
 import type { Layout, WorkflowDoc } from '../doc/types';
 import type { RunState } from '../run/reduce';
 

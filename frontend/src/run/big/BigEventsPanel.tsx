@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { api, errorText } from '../../api/client';
-import type { RunEvent } from '../../api/types';
+import type { RunEvent } from '../../api/events.gen';
 import { EventLog } from '../EventLog';
 import { eventRows } from '../eventRows';
 import { EVENT_TYPES, pageEnds, pageQuery, stepFrom, type EventFilter, type PageAt } from './eventPages';

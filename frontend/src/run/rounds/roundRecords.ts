@@ -39,7 +39,7 @@ function markOf(it: IterationRun): Mark | undefined {
 
 /** Cost per step is read when the state carries it (step_end and the judge's turns report `cost_usd`). */
 function stepCost(step: StepRun): number | undefined {
-  const cost = (step as StepRun & { costUsd?: unknown }).costUsd;
+  const cost = step.costUsd;
   return typeof cost === 'number' && Number.isFinite(cost) ? cost : undefined;
 }
 
@@ -67,12 +67,12 @@ function resultOf(it: IterationRun): Json | undefined {
 
 /** What the judge submitted for a round: the verdict's own result, or its first accepted submit_result call. */
 function judgeResult(verdict: Verdict, tools: ToolLog, loopKey: string, round: number): Json | undefined {
-  const own = (verdict as Verdict & { result?: unknown }).result;
+  const own = verdict.result;
   if (isObject(own)) return own;
   // A rejected call ends with an error; the first that did not is the one the engine kept.
   for (const turn of turnsOfStep(tools, `${loopKey}.${round}.${JUDGE_STEP}`)) {
     for (const call of turn.calls) {
-      if (call.name === SUBMIT_RESULT && call.state === 'done' && isObject(call.input)) return call.input as Json;
+      if (call.name === SUBMIT_RESULT && call.state === 'done' && isObject(call.input)) return call.input;
     }
   }
   return undefined;

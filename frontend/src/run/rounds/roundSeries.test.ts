@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, Where } from '../../api/types';
+import type { EventType, RunEvent, RunEventOf, Where } from '../../api/events.gen';
 import type { Json } from '../../doc/types';
 import { emptyRun, reduceEvents } from '../reduce';
 import { roundsOfLoop, type RoundRecord } from './roundRecords';
 import { bucketSize, buildSeries, chartColumns, COST, discoverFields, metricOf, TIME, TOKENS } from './roundSeries';
 import { markCounts, pointRounds, pointValue } from './roundWords';
+import { runEvent } from '../testEvents';
 
 // Events shaped as runtime/engine emits them (loops.py, agent.py), with the `where` the emitter stamps.
 let seq = 0;
@@ -13,14 +14,17 @@ function where(stepId: string): Where | undefined {
   if (!m) return undefined;
   return { loop: m[1], ...(m[2] !== undefined ? { iteration: Number(m[2]) } : { item: Number(m[3]) }), ...(m[4] ? { inner: m[4] } : {}) };
 }
-function ev(type: string, stepId: string, rest: Partial<RunEvent> = {}): RunEvent {
+function ev<T extends EventType>(type: T, stepId: string, rest: Partial<RunEventOf<T>> = {}): RunEventOf<T> {
   seq += 1;
   const w = where(stepId);
-  return { type, seq, timestamp: '2026-11-22T02:00:00.000Z', runId: 'r1', stepId, ...(w ? { where: w } : {}), ...rest };
+  return runEvent(type, { seq, stepId, ...(w ? { where: w } : {}), ...rest });
 }
 
 /** One round of a single-step judge loop `polish`: the writer's step, then the judge submitting `judged`. */
-function round(n: number, judged: { [k: string]: Json } | null, result: Json = null): RunEvent[] {
+/** What the judge submits: its verdict's fields (the contract's types), and any more. */
+type Judged = { done?: boolean | null; reason?: string | null; [k: string]: Json | undefined };
+
+function round(n: number, judged: Judged | null, result: Json = null): RunEvent[] {
   const step = `polish.${n}`;
   const judge = `polish.${n}.untilAgent`;
   const agentId = `judge-${n}`;
