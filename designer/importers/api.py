@@ -11,7 +11,7 @@ from typing import Any, Literal, Optional
 
 from ninja import Router, Schema, Status
 
-from config import offload
+from common import offload
 from designer.documents import dump_yaml, validate_document
 from designer.importers import ImportFailed, import_loop
 
