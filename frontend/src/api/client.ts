@@ -1,34 +1,38 @@
-// The browser's one door to the server (docs/api.md). Errors become ApiError
-// with a readable message; a 401 sends the user to the login page.
+// The browser's one door to the server (docs/api.md). Every call goes through `client`, built by openapi-fetch on
+// the generated `paths` (openapi.gen.ts): each path, its parameters, its body and its answer are checked against
+// the OpenAPI document. Errors become ApiError with a readable message; a 401 sends the user to the login page.
+import createClient, { type Middleware } from 'openapi-fetch';
 import type { JsonObject, Layout, WorkflowDoc } from '../doc/types';
+import type { RunEvent } from './events.gen';
+import type { ForkIn, KeyIn, paths, RenderIn, RunEventOut } from './openapi.gen';
 import type {
   AuditEntry,
   Budgets,
+  Diag,
   Invitation,
+  Iteration,
   NewInvitation,
   ProviderInfo,
+  ProviderName,
   Role,
-  WorkspaceDetail,
-  WorkspaceKey,
-  WorkspaceLimits,
-  WorkspaceSummary,
-  WorkspaceUsage,
-  Diag,
-  Iteration,
   Run,
-  RunEvent,
   RunPolicies,
   RunWorkspace,
   SnapshotDiff,
   SnapshotFileContent,
   SnapshotFiles,
-  ToolDecision,
+  ToolDecisionAnswer,
   ToolInfo,
-  WorkspaceUpload,
   ValidateResult,
   VersionInfo,
   Workflow,
   WorkflowSummary,
+  WorkspaceDetail,
+  WorkspaceKey,
+  WorkspaceLimits,
+  WorkspaceSummary,
+  WorkspaceUpload,
+  WorkspaceUsage,
 } from './types';
 import { pageOf, runListParams, workflowListParams, type ListPage, type RunListQuery, type WorkflowListQuery } from './lists';
 
@@ -94,62 +98,108 @@ export function errorMessage(status: number, data: unknown): string {
   return describeStatus(status);
 }
 
-async function request<T>(method: string, path: string, body?: unknown, init?: RequestInit): Promise<T> {
-  return (await exchange<T>(method, path, body, init)).data;
+/** The ApiError an error answer makes: its message, the diagnostics, the field and line, a 429's limit and wait. */
+function errorOf(status: number, data: unknown, headers: Pick<Headers, 'get'>): ApiError {
+  const obj = (typeof data === 'object' && data !== null ? data : {}) as { field?: unknown; line?: unknown; diagnostics?: unknown };
+  const diagnostics = Array.isArray(obj.diagnostics) ? (obj.diagnostics as Diag[]) : [];
+  const field = typeof obj.field === 'string' && obj.field ? obj.field : null;
+  const line = typeof obj.line === 'number' ? obj.line : null;
+  const message = errorMessage(status, data);
+  if (field !== null || line !== null) return new ApiFieldError(status, message, field, line, diagnostics);
+  const error = new ApiError(status, message, diagnostics);
+  if (status === 429) {
+    const body = data as { retryAfterSeconds?: unknown; limit?: unknown } | null;
+    const header = Number(headers.get('Retry-After'));
+    error.retryAfterSeconds = typeof body?.retryAfterSeconds === 'number' ? body.retryAfterSeconds : Number.isFinite(header) && header > 0 ? header : null;
+    error.limit = typeof body?.limit === 'string' ? body.limit : null;
+  }
+  return error;
 }
 
-/** A request and its answer's body and headers (the list pages read their total and cursor there). */
-async function exchange<T>(method: string, path: string, body?: unknown, init?: RequestInit): Promise<{ data: T; headers: Headers }> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  if (method !== 'GET') headers['X-CSRFToken'] = cookie('csrftoken');
-  let res: Response;
-  try {
-    res = await fetch(API + path, { method, headers, body: payload, credentials: 'same-origin', ...init });
-  } catch (err) {
-    if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw new ApiError(0, 'Cannot reach the server. Check that it is running, then try again.');
-  }
-  if (res.status === 401) {
-    window.location.assign(loginUrl());
-    throw new ApiError(401, 'Your session has ended. Please sign in again.');
-  }
-  if (res.status === 204) return { data: undefined as T, headers: res.headers ?? new Headers() };
-  const text = await res.text();
-  let data: unknown;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    const obj = (typeof data === 'object' && data !== null ? data : {}) as { field?: unknown; line?: unknown; diagnostics?: unknown };
-    const diagnostics = Array.isArray(obj.diagnostics) ? (obj.diagnostics as Diag[]) : [];
-    const field = typeof obj.field === 'string' && obj.field ? obj.field : null;
-    const line = typeof obj.line === 'number' ? obj.line : null;
-    const message = errorMessage(res.status, data);
-    if (field !== null || line !== null) throw new ApiFieldError(res.status, message, field, line, diagnostics);
-    const error = new ApiError(res.status, message, diagnostics);
-    if (res.status === 429) {
-      const body = data as { retryAfterSeconds?: unknown; limit?: unknown } | null;
-      const header = Number(res.headers?.get?.('Retry-After'));
-      const wait = typeof body?.retryAfterSeconds === 'number' ? body.retryAfterSeconds : Number.isFinite(header) && header > 0 ? header : null;
-      error.retryAfterSeconds = wait;
-      error.limit = typeof body?.limit === 'string' ? body.limit : null;
+/** What every call shares: the session's CSRF token on writes, the login page on a 401, a readable network failure. */
+const session: Middleware = {
+  onRequest({ request }) {
+    if (request.method !== 'GET') request.headers.set('X-CSRFToken', cookie('csrftoken'));
+    return request;
+  },
+  onResponse({ response }) {
+    if (response.status === 401) {
+      window.location.assign(loginUrl());
+      throw new ApiError(401, 'Your session has ended. Please sign in again.');
     }
-    throw error;
-  }
-  return { data: data as T, headers: res.headers ?? new Headers() };
+    return response;
+  },
+  onError({ error }) {
+    // An abort is the caller's own doing: it goes back as it is (returning nothing rethrows it).
+    if (error instanceof DOMException && error.name === 'AbortError') return;
+    return new ApiError(0, 'Cannot reach the server. Check that it is running, then try again.');
+  },
+};
+
+/** The typed client: `paths` already start with /api/v1. */
+export const client = createClient<paths>({
+  baseUrl: '',
+  credentials: 'same-origin',
+  headers: { Accept: 'application/json' },
+  // Looked up at each call rather than once here, so whatever `fetch` is at the time answers (a test's fake too).
+  fetch: (request) => globalThis.fetch(request),
+});
+client.use(session);
+
+/** What a call of `client` comes back with: the answer's body (`data`) or, for an error status, `error`. */
+type Outcome = { data?: unknown; error?: unknown; response: Response };
+
+/** A call's body and headers (the list pages read their total and cursor there); an error status throws its ApiError. */
+async function exchange<O extends Outcome>(call: Promise<O>): Promise<{ data: Exclude<O['data'], undefined>; headers: Headers }> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw errorOf(response.status, error, response.headers);
+  // A 204 (or an empty answer) has no body: `data` is undefined, which only the void calls get.
+  return { data: data as Exclude<O['data'], undefined>, headers: response.headers };
 }
 
-/** A JSON request to an endpoint without a method on `api` below (the importers, the gallery). */
+/** A typed call's body (`answer(client.GET(...))`); an error status throws its ApiError. */
+export async function answer<O extends Outcome>(call: Promise<O>): Promise<Exclude<O['data'], undefined>> {
+  return (await exchange(call)).data;
+}
+
+/** A call whose success has no body (204). */
+async function done(call: Promise<Outcome>): Promise<void> {
+  await exchange(call);
+}
+
+/** The multipart body a path's POST takes, as the OpenAPI document declares it. */
+type MultipartOf<P extends keyof paths> = paths[P] extends { post: { requestBody: { content: { 'multipart/form-data': infer B } } } } ? B : never;
+
+/**
+ * A multipart body's fields as the OpenAPI document names and types them. openapi-typescript writes a file
+ * (`format: binary`) as a required `string`: such a field is a Blob here. (The API's forms have no other required
+ * text field; one would be refused here at compile time, not sent wrong.)
+ */
+type FormFields<B> = { [K in keyof B]: B[K] extends string ? Blob : B[K] };
+
+/** FormData of a multipart body's fields (the browser sets its content type and boundary); absent fields left out. */
+function formData(body: unknown): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+    if (value === undefined || value === null) continue;
+    form.append(name, value instanceof Blob ? value : String(value));
+  }
+  return form;
+}
+
+/** The body of a multipart POST to `path`, its fields checked against the path's form, and how it is sent: `client.POST(path, multipartBody(path, {...}))`. */
+export function multipartBody<P extends keyof paths>(_path: P, fields: FormFields<MultipartOf<P>>) {
+  return { body: fields as unknown as MultipartOf<P>, bodySerializer: formData };
+}
+
+/**
+ * A JSON request to a path of the API without a method on `api` below, unchecked: `T` is what the caller says the
+ * answer is. The session (CSRF, 401, network failure) and the errors are as for every other call. Prefer `api` or
+ * a typed `client` call for a path the OpenAPI document has.
+ */
 export function requestJson<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
-  return request<T>(method, path, body, { signal });
+  const call = client.request as unknown as (method: string, url: string, init: { body?: unknown; signal?: AbortSignal }) => Promise<Outcome>;
+  return answer(call(method, API + path, { body, signal })) as Promise<T>;
 }
 
 export interface SaveBody {
@@ -161,16 +211,10 @@ export interface SaveBody {
   workspace_id?: number;
 }
 
-/** `?workspace=ID` (or nothing) for the endpoints that list or judge by workspace. */
-function inWorkspace(workspace: number | null | undefined, more = ''): string {
-  const parts = [workspace ? `workspace=${workspace}` : '', more].filter(Boolean);
-  return parts.length ? `?${parts.join('&')}` : '';
-}
-
 export interface StartRunBody {
   workflow_id: number;
   version?: number;
-  provider: 'simulated' | 'openai' | 'anthropic';
+  provider: ProviderName;
   model?: string;
   script?: JsonObject | string;
   budgets?: Budgets;
@@ -184,14 +228,9 @@ export interface StartRunBody {
   ask_before?: string[];
 }
 
-/** Where a run's workspace lives in the API. */
-function runWorkspace(runId: string): string {
-  return `/runs/${encodeURIComponent(runId)}/workspace`;
-}
-
 /** The zip of a run's workspace files: a plain download link. */
 export function workspaceZipUrl(runId: string): string {
-  return `${API}${runWorkspace(runId)}.zip`;
+  return `${API}/runs/${encodeURIComponent(runId)}/workspace.zip`;
 }
 
 /** A page of a run's events (GET /runs/{id}/events): after or before a seq, of some types, of one step and what runs in it. */
@@ -204,104 +243,139 @@ export interface EventPageQuery {
   step?: string;
 }
 
-function eventPageParams(q: EventPageQuery): string {
-  const parts = [`after=${q.after ?? 0}`];
-  if (q.limit !== undefined) parts.push(`limit=${q.limit}`);
-  if (q.before !== undefined) parts.push(`before=${q.before}`);
-  if (q.types?.length) parts.push(`type=${q.types.map(encodeURIComponent).join(',')}`);
-  if (q.step) parts.push(`step=${encodeURIComponent(q.step)}`);
-  return parts.join('&');
-}
-
 /** One forEach item (`index`) or one repeat-until round (`iteration`) of a loop. */
 export type LoopPosition = { index: number } | { iteration: number };
 
+/** `workspace` as the lists take it: absent rather than 0 or null. */
+const inWorkspace = (workspace: number | null | undefined) => workspace || undefined;
+
+/**
+ * The events as their contract types them: the OpenAPI document declares an event's envelope only (RunEventOut,
+ * open to more keys); events.gen.ts, generated from the same contract (runtime/contract.py), declares each type.
+ */
+async function contractEvents(call: Promise<RunEventOut[]>): Promise<RunEvent[]> {
+  return (await call) as RunEvent[];
+}
+
+// The overrides of types.ts (each only narrows the generated schema, which `Narrowed` checks) are applied here,
+// where an answer comes in: `as Promise<Run>` and the like.
 export const api = {
-  me: () => request<{ username: string }>('GET', '/me'),
+  me: () => answer(client.GET('/api/v1/me')),
   validate: (body: ({ source: string } | { document: WorkflowDoc }) & { workflow_id?: number }, signal?: AbortSignal) =>
-    request<ValidateResult>('POST', '/validate', body, { signal }),
-  render: (body: { document: WorkflowDoc; format: 'yaml' | 'json'; source?: string }, signal?: AbortSignal) =>
-    request<{ text: string }>('POST', '/render', body, { signal }),
-  listWorkflows: (workspace?: number | null) => request<WorkflowSummary[]>('GET', `/workflows${inWorkspace(workspace)}`),
+    answer(client.POST('/api/v1/validate', { body, signal })) as Promise<ValidateResult>,
+  /** Any mapping as canonical YAML or JSON, valid or not (a saved version's document, the editor's). */
+  render: (body: RenderIn, signal?: AbortSignal) =>
+    answer(client.POST('/api/v1/render', { body, signal })),
+  listWorkflows: (workspace?: number | null): Promise<WorkflowSummary[]> =>
+    answer(client.GET('/api/v1/workflows', { params: { query: { workspace: inWorkspace(workspace) } } })),
   /** A page of the workflows list: searched, filtered, with the total that match. */
   workflowPage: async (query: WorkflowListQuery, signal?: AbortSignal): Promise<ListPage<WorkflowSummary>> => {
-    const { data, headers } = await exchange<WorkflowSummary[]>('GET', `/workflows${workflowListParams(query)}`, undefined, { signal });
+    const { data, headers } = await exchange(client.GET('/api/v1/workflows', { params: { query: workflowListParams(query) }, signal }));
     return pageOf(data, headers);
   },
-  getWorkflow: (id: number) => request<Workflow>('GET', `/workflows/${id}`),
-  createWorkflow: (body: SaveBody) => request<Workflow>('POST', '/workflows', body),
-  saveWorkflow: (id: number, body: SaveBody) => request<Workflow>('PUT', `/workflows/${id}`, body),
-  deleteWorkflow: (id: number) => request<void>('DELETE', `/workflows/${id}`),
-  duplicateWorkflow: (id: number) => request<Workflow>('POST', `/workflows/${id}/duplicate`),
-  versions: (id: number) => request<VersionInfo[]>('GET', `/workflows/${id}/versions`),
-  version: (id: number, n: number) => request<Workflow>('GET', `/workflows/${id}/versions/${n}`),
+  getWorkflow: (id: number): Promise<Workflow> => answer(client.GET('/api/v1/workflows/{workflow_id}', { params: { path: { workflow_id: id } } })),
+  createWorkflow: (body: SaveBody): Promise<Workflow> => answer(client.POST('/api/v1/workflows', { body })),
+  saveWorkflow: (id: number, body: SaveBody): Promise<Workflow> =>
+    answer(client.PUT('/api/v1/workflows/{workflow_id}', { params: { path: { workflow_id: id } }, body })),
+  deleteWorkflow: (id: number) => done(client.DELETE('/api/v1/workflows/{workflow_id}', { params: { path: { workflow_id: id } } })),
+  duplicateWorkflow: (id: number): Promise<Workflow> =>
+    answer(client.POST('/api/v1/workflows/{workflow_id}/duplicate', { params: { path: { workflow_id: id } } })),
+  versions: (id: number): Promise<VersionInfo[]> => answer(client.GET('/api/v1/workflows/{workflow_id}/versions', { params: { path: { workflow_id: id } } })),
+  version: (id: number, n: number): Promise<Workflow> =>
+    answer(client.GET('/api/v1/workflows/{workflow_id}/versions/{number}', { params: { path: { workflow_id: id, number: n } } })),
   /** Version n's document saved again as the new latest version; answers that new version. */
-  restoreVersion: (id: number, n: number) => request<Workflow>('POST', `/workflows/${id}/versions/${n}/restore`),
-  importFile: (file: File, into?: number, workspace?: number | null) => {
-    const form = new FormData();
-    form.append('file', file);
-    if (into !== undefined) form.append('into', String(into));
-    else if (workspace) form.append('workspace', String(workspace));
-    return request<Workflow>('POST', '/workflows/import', form);
-  },
-  moveWorkflow: (id: number, workspaceId: number) => request<Workflow>('POST', `/workflows/${id}/move`, { workspace_id: workspaceId }),
-  startRun: (body: StartRunBody) => request<Run>('POST', '/runs', body),
+  restoreVersion: (id: number, n: number): Promise<Workflow> =>
+    answer(client.POST('/api/v1/workflows/{workflow_id}/versions/{number}/restore', { params: { path: { workflow_id: id, number: n } } })),
+  importFile: (file: File, into?: number, workspace?: number | null): Promise<Workflow> =>
+    answer(
+      client.POST(
+        '/api/v1/workflows/import',
+        multipartBody('/api/v1/workflows/import', { file, ...(into !== undefined ? { into } : workspace ? { workspace } : {}) }),
+      ),
+    ),
+  moveWorkflow: (id: number, workspaceId: number): Promise<Workflow> =>
+    answer(client.POST('/api/v1/workflows/{workflow_id}/move', { params: { path: { workflow_id: id } }, body: { workspace_id: workspaceId } })),
+  startRun: (body: StartRunBody) => answer(client.POST('/api/v1/runs', { body })) as Promise<Run>,
   listRuns: (workflow?: number, workspace?: number | null) =>
-    request<Run[]>('GET', `/runs${inWorkspace(workspace, workflow ? `workflow=${workflow}` : '')}`),
+    answer(client.GET('/api/v1/runs', { params: { query: { workspace: inWorkspace(workspace), workflow: workflow || undefined } } })) as Promise<Run[]>,
   /** A page of the runs list: filtered, with the total that match and the next page's cursor. */
   runPage: async (query: RunListQuery, signal?: AbortSignal): Promise<ListPage<Run>> => {
-    const { data, headers } = await exchange<Run[]>('GET', `/runs${runListParams(query)}`, undefined, { signal });
-    return pageOf(data, headers);
+    const { data, headers } = await exchange(client.GET('/api/v1/runs', { params: { query: runListParams(query) }, signal }));
+    return pageOf(data as Run[], headers);
   },
-  getRun: (id: string) => request<Run>('GET', `/runs/${id}`),
-  runEvents: (id: string, after = 0) => request<RunEvent[]>('GET', `/runs/${id}/events?after=${after}`),
-  iterations: (id: string) => request<Iteration[]>('GET', `/runs/${id}/iterations`),
-  eventPage: (id: string, query: EventPageQuery, signal?: AbortSignal) =>
-    request<RunEvent[]>('GET', `/runs/${id}/events?${eventPageParams(query)}`, undefined, { signal }),
-  loopIteration: (id: string, step: string, at: LoopPosition, signal?: AbortSignal) =>
-    request<Iteration[]>(
-      'GET',
-      `/runs/${id}/iterations?step=${encodeURIComponent(step)}&${'index' in at ? `index=${at.index}` : `iteration=${at.iteration}`}`,
-      undefined,
-      { signal },
+  getRun: (id: string) => answer(client.GET('/api/v1/runs/{run_id}', { params: { path: { run_id: id } } })) as Promise<Run>,
+  runEvents: (id: string, after = 0) =>
+    contractEvents(answer(client.GET('/api/v1/runs/{run_id}/events', { params: { path: { run_id: id }, query: { after } } }))),
+  iterations: (id: string): Promise<Iteration[]> => answer(client.GET('/api/v1/runs/{run_id}/iterations', { params: { path: { run_id: id } } })),
+  eventPage: (id: string, q: EventPageQuery, signal?: AbortSignal) =>
+    contractEvents(
+      answer(
+        client.GET('/api/v1/runs/{run_id}/events', {
+          params: {
+            path: { run_id: id },
+            query: { after: q.after ?? 0, limit: q.limit, before: q.before, type: q.types?.length ? q.types.join(',') : undefined, step: q.step || undefined },
+          },
+          signal,
+        }),
+      ),
     ),
-  metrics: (id: string) => request<JsonObject>('GET', `/runs/${id}/metrics`),
-  control: (id: string, action: 'pause' | 'resume' | 'stop') => request<Run>('POST', `/runs/${id}/${action}`),
-  providers: (workspace?: number | null) => request<ProviderInfo[]>('GET', `/providers${inWorkspace(workspace)}`),
+  loopIteration: (id: string, step: string, at: LoopPosition, signal?: AbortSignal): Promise<Iteration[]> =>
+    answer(client.GET('/api/v1/runs/{run_id}/iterations', { params: { path: { run_id: id }, query: { step, ...at } }, signal })),
+  metrics: (id: string) => answer(client.GET('/api/v1/runs/{run_id}/metrics', { params: { path: { run_id: id } } })),
+  /** A new run from a point of this one, with what was edited (POST /runs/{id}/fork). */
+  forkRun: (id: string, body: ForkIn) => answer(client.POST('/api/v1/runs/{run_id}/fork', { params: { path: { run_id: id } }, body })) as Promise<Run>,
+  /** Two runs side by side, row by row (run/compare/compareData.ts narrows the answer). */
+  compareRuns: (a: string, b: string, signal?: AbortSignal) =>
+    answer(client.GET('/api/v1/runs/{run_id}/compare/{other_id}', { params: { path: { run_id: a, other_id: b } }, signal })),
+  control: (id: string, action: 'pause' | 'resume' | 'stop') =>
+    answer(client.POST('/api/v1/runs/{run_id}/{action}', { params: { path: { run_id: id, action } } })) as Promise<Run>,
+  providers: (workspace?: number | null) =>
+    answer(client.GET('/api/v1/providers', { params: { query: { workspace: inWorkspace(workspace) } } })) as Promise<ProviderInfo[]>,
 
-  tools: () => request<ToolInfo[]>('GET', '/tools'),
-  runWorkspace: (runId: string) => request<RunWorkspace>('GET', runWorkspace(runId)),
-  snapshotFiles: (runId: string, n: number) => request<SnapshotFiles>('GET', `${runWorkspace(runId)}/snapshots/${n}/files`),
-  snapshotFile: (runId: string, n: number, path: string) =>
-    request<SnapshotFileContent>('GET', `${runWorkspace(runId)}/snapshots/${n}/file?path=${encodeURIComponent(path)}`),
-  snapshotDiff: (runId: string, n: number) => request<SnapshotDiff>('GET', `${runWorkspace(runId)}/snapshots/${n}/diff`),
+  tools: (): Promise<ToolInfo[]> => answer(client.GET('/api/v1/tools')),
+  runWorkspace: (runId: string): Promise<RunWorkspace> => answer(client.GET('/api/v1/runs/{run_id}/workspace', { params: { path: { run_id: runId } } })),
+  snapshotFiles: (runId: string, n: number): Promise<SnapshotFiles> =>
+    answer(client.GET('/api/v1/runs/{run_id}/workspace/snapshots/{number}/files', { params: { path: { run_id: runId, number: n } } })),
+  snapshotFile: (runId: string, n: number, path: string): Promise<SnapshotFileContent> =>
+    answer(client.GET('/api/v1/runs/{run_id}/workspace/snapshots/{number}/file', { params: { path: { run_id: runId, number: n }, query: { path } } })),
+  snapshotDiff: (runId: string, n: number): Promise<SnapshotDiff> =>
+    answer(client.GET('/api/v1/runs/{run_id}/workspace/snapshots/{number}/diff', { params: { path: { run_id: runId, number: n } } })),
   approveToolCall: (runId: string, callId: string) =>
-    request<{ status: ToolDecision }>('POST', `/runs/${encodeURIComponent(runId)}/tool-calls/${encodeURIComponent(callId)}/approve`),
+    answer(client.POST('/api/v1/runs/{run_id}/tool-calls/{call_id}/approve', { params: { path: { run_id: runId, call_id: callId } } })) as Promise<ToolDecisionAnswer>,
   denyToolCall: (runId: string, callId: string, reason: string) =>
-    request<{ status: ToolDecision }>('POST', `/runs/${encodeURIComponent(runId)}/tool-calls/${encodeURIComponent(callId)}/deny`, { reason }),
-  uploadWorkspace: (file: File) => {
-    const form = new FormData();
-    form.append('file', file);
-    return request<WorkspaceUpload>('POST', '/uploads', form);
-  },
+    answer(
+      client.POST('/api/v1/runs/{run_id}/tool-calls/{call_id}/deny', { params: { path: { run_id: runId, call_id: callId } }, body: { reason } }),
+    ) as Promise<ToolDecisionAnswer>,
+  uploadWorkspace: (file: File): Promise<WorkspaceUpload> =>
+    answer(client.POST('/api/v1/uploads', multipartBody('/api/v1/uploads', { file }))),
 
-  workspaces: () => request<WorkspaceSummary[]>('GET', '/workspaces'),
-  createWorkspace: (name: string) => request<WorkspaceDetail>('POST', '/workspaces', { name }),
-  workspace: (id: number) => request<WorkspaceDetail>('GET', `/workspaces/${id}`),
-  renameWorkspace: (id: number, name: string) => request<WorkspaceDetail>('PATCH', `/workspaces/${id}`, { name }),
-  setMemberRole: (id: number, userId: number, role: Role) => request<WorkspaceDetail>('PUT', `/workspaces/${id}/members/${userId}`, { role }),
-  removeMember: (id: number, userId: number) => request<void>('DELETE', `/workspaces/${id}/members/${userId}`),
-  invitations: (id: number) => request<Invitation[]>('GET', `/workspaces/${id}/invitations`),
-  invite: (id: number, body: { role: Role; email?: string; days?: number }) => request<NewInvitation>('POST', `/workspaces/${id}/invitations`, body),
-  revokeInvitation: (id: number, invitationId: number) => request<void>('DELETE', `/workspaces/${id}/invitations/${invitationId}`),
-  setLimits: (id: number, limits: WorkspaceLimits) => request<WorkspaceDetail>('PUT', `/workspaces/${id}/limits`, limits),
-  setServerKeys: (id: number, granted: boolean) => request<WorkspaceDetail>('PUT', `/workspaces/${id}/server-keys`, { granted }),
-  workspaceKeys: (id: number) => request<WorkspaceKey[]>('GET', `/workspaces/${id}/keys`),
-  storeWorkspaceKey: (id: number, body: { provider: WorkspaceKey['provider']; api_key: string; base_url?: string }) =>
-    request<WorkspaceKey[]>('PUT', `/workspaces/${id}/keys`, body),
-  deleteWorkspaceKey: (id: number, provider: WorkspaceKey['provider']) => request<void>('DELETE', `/workspaces/${id}/keys/${provider}`),
-  audit: (id: number) => request<AuditEntry[]>('GET', `/workspaces/${id}/audit`),
-  usage: (id: number) => request<WorkspaceUsage>('GET', `/workspaces/${id}/usage`),
+  workspaces: (): Promise<WorkspaceSummary[]> => answer(client.GET('/api/v1/workspaces')),
+  createWorkspace: (name: string): Promise<WorkspaceDetail> => answer(client.POST('/api/v1/workspaces', { body: { name } })),
+  workspace: (id: number): Promise<WorkspaceDetail> => answer(client.GET('/api/v1/workspaces/{workspace_id}', { params: { path: { workspace_id: id } } })),
+  renameWorkspace: (id: number, name: string): Promise<WorkspaceDetail> =>
+    answer(client.PATCH('/api/v1/workspaces/{workspace_id}', { params: { path: { workspace_id: id } }, body: { name } })),
+  setMemberRole: (id: number, userId: number, role: Role): Promise<WorkspaceDetail> =>
+    answer(client.PUT('/api/v1/workspaces/{workspace_id}/members/{user_id}', { params: { path: { workspace_id: id, user_id: userId } }, body: { role } })),
+  removeMember: (id: number, userId: number) =>
+    done(client.DELETE('/api/v1/workspaces/{workspace_id}/members/{user_id}', { params: { path: { workspace_id: id, user_id: userId } } })),
+  invitations: (id: number): Promise<Invitation[]> =>
+    answer(client.GET('/api/v1/workspaces/{workspace_id}/invitations', { params: { path: { workspace_id: id } } })),
+  invite: (id: number, body: { role: Role; email?: string; days?: number }) =>
+    answer(client.POST('/api/v1/workspaces/{workspace_id}/invitations', { params: { path: { workspace_id: id } }, body })) as Promise<NewInvitation>,
+  revokeInvitation: (id: number, invitationId: number) =>
+    done(client.DELETE('/api/v1/workspaces/{workspace_id}/invitations/{invitation_id}', { params: { path: { workspace_id: id, invitation_id: invitationId } } })),
+  setLimits: (id: number, limits: WorkspaceLimits): Promise<WorkspaceDetail> =>
+    answer(client.PUT('/api/v1/workspaces/{workspace_id}/limits', { params: { path: { workspace_id: id } }, body: limits })),
+  setServerKeys: (id: number, granted: boolean): Promise<WorkspaceDetail> =>
+    answer(client.PUT('/api/v1/workspaces/{workspace_id}/server-keys', { params: { path: { workspace_id: id } }, body: { granted } })),
+  workspaceKeys: (id: number) =>
+    answer(client.GET('/api/v1/workspaces/{workspace_id}/keys', { params: { path: { workspace_id: id } } })) as Promise<WorkspaceKey[]>,
+  storeWorkspaceKey: (id: number, body: KeyIn) =>
+    answer(client.PUT('/api/v1/workspaces/{workspace_id}/keys', { params: { path: { workspace_id: id } }, body })) as Promise<WorkspaceKey[]>,
+  deleteWorkspaceKey: (id: number, provider: WorkspaceKey['provider']) =>
+    done(client.DELETE('/api/v1/workspaces/{workspace_id}/keys/{provider}', { params: { path: { workspace_id: id, provider } } })),
+  audit: (id: number): Promise<AuditEntry[]> => answer(client.GET('/api/v1/workspaces/{workspace_id}/audit', { params: { path: { workspace_id: id } } })),
+  usage: (id: number): Promise<WorkspaceUsage> => answer(client.GET('/api/v1/workspaces/{workspace_id}/usage', { params: { path: { workspace_id: id } } })),
 };
 
 export function errorText(err: unknown): string {

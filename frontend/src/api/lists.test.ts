@@ -2,20 +2,31 @@ import { describe, expect, it } from 'vitest';
 import { pageOf, runListParams, workflowListParams } from './lists';
 
 describe('the list queries', () => {
-  it('sends only what is set, encoded', () => {
-    expect(workflowListParams({})).toBe('');
-    expect(workflowListParams({ workspace: 4, q: ' a&b ', valid: false, updatedAfter: '2026-11-23T00:00:00.000Z', limit: 50, offset: 0 })).toBe(
-      '?workspace=4&q=a%26b&valid=false&updated_after=2026-11-23T00%3A00%3A00.000Z&limit=50',
-    );
-    expect(workflowListParams({ workspace: null, q: '  ', offset: 100 })).toBe('?offset=100');
+  // The typed client leaves out what is undefined and encodes the rest (client.test.ts sees the URLs).
+  const set = (query: object) => Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
+
+  it('sends only what is set', () => {
+    expect(set(workflowListParams({}))).toEqual({});
+    expect(set(workflowListParams({ workspace: 4, q: ' a&b ', valid: false, updatedAfter: '2026-11-23T00:00:00.000Z', limit: 50, offset: 0 }))).toEqual({
+      workspace: 4,
+      q: 'a&b',
+      valid: false,
+      updated_after: '2026-11-23T00:00:00.000Z',
+      limit: 50,
+    });
+    expect(set(workflowListParams({ workspace: null, q: '  ', offset: 100 }))).toEqual({ offset: 100 });
   });
 
   it('joins several statuses and providers and passes the cursor on', () => {
-    expect(runListParams({})).toBe('');
-    expect(runListParams({ workspace: 2, statuses: ['failed', 'cancelled'], providers: ['openai'], limit: 50, before: 'abc-_' })).toBe(
-      '?workspace=2&status=failed%2Ccancelled&provider=openai&limit=50&before=abc-_',
-    );
-    expect(runListParams({ statuses: [], before: null, createdBefore: '2026-11-21T00:00:00+01:00' })).toBe('?created_before=2026-11-21T00%3A00%3A00%2B01%3A00');
+    expect(set(runListParams({}))).toEqual({});
+    expect(set(runListParams({ workspace: 2, statuses: ['failed', 'cancelled'], providers: ['openai'], limit: 50, before: 'abc-_' }))).toEqual({
+      workspace: 2,
+      status: 'failed,cancelled',
+      provider: 'openai',
+      limit: 50,
+      before: 'abc-_',
+    });
+    expect(set(runListParams({ statuses: [], before: null, createdBefore: '2026-11-21T00:00:00+01:00' }))).toEqual({ created_before: '2026-11-21T00:00:00+01:00' });
   });
 
   it('reads the total and the cursor from the headers', () => {

@@ -1,6 +1,7 @@
 // The two searchable lists (GET /workflows, GET /runs, docs/api.md): what a page is asked with and
 // what comes back. The body is a plain list; the total and the next page's cursor come in headers.
 import type { RunStatus } from './events.gen';
+import type { operations } from './openapi.gen';
 
 export interface WorkflowListQuery {
   workspace?: number | null;
@@ -38,42 +39,41 @@ export interface ListPage<T> {
   next: string | null;
 }
 
-function query(pairs: [string, string | number | boolean | undefined | null][]): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of pairs) {
-    if (value === undefined || value === null || value === '') continue;
-    params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
+/** The query GET /workflows takes, as the OpenAPI document declares it. */
+export type WorkflowListParams = NonNullable<operations['designer_api_list_workflows']['parameters']['query']>;
+/** The query GET /runs takes, as the OpenAPI document declares it. */
+export type RunListParams = NonNullable<operations['runtime_api_list_runs']['parameters']['query']>;
+
+/** Only what is set: an empty text, an empty list, null and 0 (workspace, offset) say nothing. */
+const text = (value: string | undefined) => value || undefined;
+const list = (values: readonly string[] | undefined) => (values?.length ? values.join(',') : undefined);
+
+/** `workspace`, `q` ... for GET /workflows (only what is set). */
+export function workflowListParams(q: WorkflowListQuery): WorkflowListParams {
+  return {
+    workspace: q.workspace || undefined,
+    q: text(q.q?.trim()),
+    valid: q.valid,
+    updated_after: text(q.updatedAfter),
+    updated_before: text(q.updatedBefore),
+    limit: q.limit,
+    offset: q.offset || undefined,
+  };
 }
 
-/** `?workspace=…&q=…` for GET /workflows (only what is set). */
-export function workflowListParams(q: WorkflowListQuery): string {
-  return query([
-    ['workspace', q.workspace || undefined],
-    ['q', q.q?.trim()],
-    ['valid', q.valid],
-    ['updated_after', q.updatedAfter],
-    ['updated_before', q.updatedBefore],
-    ['limit', q.limit],
-    ['offset', q.offset || undefined],
-  ]);
-}
-
-/** `?workspace=…&status=a,b…` for GET /runs (only what is set). */
-export function runListParams(q: RunListQuery): string {
-  return query([
-    ['workspace', q.workspace || undefined],
-    ['workflow', q.workflow],
-    ['q', q.q?.trim()],
-    ['status', q.statuses?.join(',')],
-    ['provider', q.providers?.join(',')],
-    ['created_after', q.createdAfter],
-    ['created_before', q.createdBefore],
-    ['limit', q.limit],
-    ['before', q.before],
-  ]);
+/** `workspace`, `status=a,b` ... for GET /runs (only what is set). */
+export function runListParams(q: RunListQuery): RunListParams {
+  return {
+    workspace: q.workspace || undefined,
+    workflow: q.workflow,
+    q: text(q.q?.trim()),
+    status: list(q.statuses),
+    provider: list(q.providers),
+    created_after: text(q.createdAfter),
+    created_before: text(q.createdBefore),
+    limit: q.limit,
+    before: text(q.before ?? undefined),
+  };
 }
 
 /** A page from the list's body and headers. */

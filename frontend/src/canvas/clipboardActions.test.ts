@@ -7,7 +7,7 @@ import { deleteSelection } from './deleteSelection';
 import { placePasted, placeUnwrapped, placeWrapped } from './pastePlacement';
 
 const sync = {
-  validate: async () => ({ valid: true, errors: [], warnings: [], document: null, yaml: null, canonical: null }),
+  validate: async () => ({ valid: true, runnable: true, errors: [], warnings: [], document: null, yaml: null, canonical: null }),
   render: async () => ({ text: '' }),
 };
 

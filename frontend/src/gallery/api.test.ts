@@ -1,3 +1,5 @@
+// First: it gives Node's Request a page address before the client is made (see testServer.ts).
+import { fakeServer as answering, signedIn, type Call as SentCall } from '../api/testServer';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/client';
 import { copiesNamed, listTemplates, nextFreeName, openAndRunTemplate, openTemplate, runAnother, runCopy, withName, type TemplateCopies } from './api';
@@ -14,15 +16,14 @@ const TEMPLATE = {
   script_yaml: 'replies: {}\n',
 };
 
-type Call = { url: string; method: string; body: unknown; csrf: string | undefined };
+type Call = SentCall & { csrf: string | undefined };
 
+/** Answers `METHOD /path?query` from `answers`, anything else with a 404. */
 function fakeServer(answers: Record<string, () => Response>): Call[] {
   const calls: Call[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-    const method = init.method ?? 'GET';
-    const headers = init.headers as Record<string, string>;
-    calls.push({ url, method, body: init.body ? JSON.parse(String(init.body)) : undefined, csrf: headers['X-CSRFToken'] });
-    const answer = answers[`${method} ${url}`];
+  answering((call) => {
+    calls.push({ ...call, csrf: call.headers.get('X-CSRFToken') ?? undefined });
+    const answer = answers[`${call.method} ${call.url}`];
     return answer ? answer() : new Response(JSON.stringify({ detail: 'no such route' }), { status: 404 });
   });
   return calls;
@@ -31,10 +32,7 @@ function fakeServer(answers: Record<string, () => Response>): Call[] {
 const json = (body: unknown, status = 200) => () => new Response(JSON.stringify(body), { status });
 
 describe('gallery api', () => {
-  beforeEach(() => {
-    vi.stubGlobal('document', { cookie: 'csrftoken=abc' });
-    vi.stubGlobal('window', { location: { pathname: '/', search: '', assign: () => undefined } });
-  });
+  beforeEach(() => signedIn());
   afterEach(() => {
     vi.unstubAllGlobals();
   });
@@ -106,7 +104,7 @@ describe('gallery api', () => {
     const found: TemplateCopies = {
       template: TEMPLATE,
       name: 'writer-critic',
-      copies: [{ id: 4, name: 'writer-critic', version: 2, valid: true, updated_at: '2026-11-22T10:00:00Z' }],
+      copies: [{ id: 4, name: 'writer-critic', version: 2, valid: true, updated_at: '2026-11-22T10:00:00Z', workspace_id: 5, workspace_name: 'Team' }],
       another: 'writer-critic (2)',
     };
     const calls = fakeServer({
@@ -154,10 +152,10 @@ describe('naming another copy', () => {
 
   it('finds copies by exact name, the most recently updated first', () => {
     const list = [
-      { id: 1, name: 'loop', version: 1, valid: true, updated_at: '2026-11-01T00:00:00Z' },
-      { id: 2, name: 'loop (2)', version: 1, valid: true, updated_at: '2026-11-30T00:00:00Z' },
-      { id: 3, name: 'loop', version: 1, valid: true, updated_at: '2026-11-15T00:00:00Z' },
-      { id: 4, name: 'Loop', version: 1, valid: true, updated_at: '2026-11-20T00:00:00Z' },
+      { id: 1, name: 'loop', version: 1, valid: true, updated_at: '2026-11-01T00:00:00Z', workspace_id: 5, workspace_name: 'Team' },
+      { id: 2, name: 'loop (2)', version: 1, valid: true, updated_at: '2026-11-30T00:00:00Z', workspace_id: 5, workspace_name: 'Team' },
+      { id: 3, name: 'loop', version: 1, valid: true, updated_at: '2026-11-15T00:00:00Z', workspace_id: 5, workspace_name: 'Team' },
+      { id: 4, name: 'Loop', version: 1, valid: true, updated_at: '2026-11-20T00:00:00Z', workspace_id: 5, workspace_name: 'Team' },
     ];
     expect(copiesNamed('loop', list).map((w) => w.id)).toEqual([3, 1]);
   });

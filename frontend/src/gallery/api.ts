@@ -1,30 +1,18 @@
 // The template gallery (docs/api.md: GET /api/v1/templates, /templates/{slug}).
 // A template carries `document_yaml` and `script_yaml`, ready to save and run.
-import { api, requestJson } from '../api/client';
+import { answer, api, client } from '../api/client';
+import type { TemplateOut, TemplateSummaryOut } from '../api/openapi.gen';
 import type { Run, Workflow, WorkflowSummary } from '../api/types';
-import type { JsonObject } from '../doc/types';
 
-export interface TemplateSummary {
-  slug: string;
-  title: string;
-  description: string;
-  pattern: string;
-  origin: string;
-}
-
-export interface Template extends TemplateSummary {
-  document: JsonObject;
-  document_yaml: string;
-  script: JsonObject;
-  script_yaml: string;
-}
+export type TemplateSummary = TemplateSummaryOut;
+export type Template = TemplateOut;
 
 export function listTemplates(signal?: AbortSignal): Promise<TemplateSummary[]> {
-  return requestJson<TemplateSummary[]>('GET', '/templates', undefined, signal);
+  return answer(client.GET('/api/v1/templates', { signal }));
 }
 
 export function getTemplate(slug: string): Promise<Template> {
-  return requestJson<Template>('GET', `/templates/${encodeURIComponent(slug)}`);
+  return answer(client.GET('/api/v1/templates/{slug}', { params: { path: { slug } } }));
 }
 
 /** The workflow name a template's document gives (the server names a workflow after its document). */

@@ -1,3 +1,5 @@
+// First: it gives Node's Request a page address before the client is made (see testServer.ts).
+import { fakeServer, signedIn } from '../api/testServer';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiFieldError } from '../api/client';
 import { importOther, type ReportEntry } from './api';
@@ -101,15 +103,14 @@ describe('importOther', () => {
   });
 
   it('posts kind, source and parameters with the CSRF token, and keeps field and line of a 422', async () => {
-    const calls: { url: string; init: RequestInit }[] = [];
+    signedIn();
     vi.stubGlobal('document', { cookie: 'other=1; csrftoken=tok%3D1' });
-    vi.stubGlobal('window', { location: { pathname: '/', search: '', assign: () => undefined } });
-    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-      calls.push({ url, init });
-      return new Response(JSON.stringify({ detail: "/parameters/0/name: parameter 'subject' is required", field: '/parameters/0/name', line: null }), {
-        status: 422,
-      });
-    });
+    const calls = fakeServer(
+      () =>
+        new Response(JSON.stringify({ detail: "/parameters/0/name: parameter 'subject' is required", field: '/parameters/0/name', line: null }), {
+          status: 422,
+        }),
+    );
     const err = await importOther({ kind: 'coqui', source: '{}', parameters: { a: 'b' } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiFieldError);
     const fe = err as ApiFieldError;
@@ -119,8 +120,8 @@ describe('importOther', () => {
     expect(missingParameter(fe.message)).toBe('subject');
     expect(calls).toHaveLength(1);
     expect(calls[0].url).toBe('/api/v1/import');
-    expect(calls[0].init.method).toBe('POST');
-    expect((calls[0].init.headers as Record<string, string>)['X-CSRFToken']).toBe('tok=1');
-    expect(JSON.parse(String(calls[0].init.body))).toEqual({ kind: 'coqui', source: '{}', parameters: { a: 'b' } });
+    expect(calls[0].method).toBe('POST');
+    expect(calls[0].headers.get('X-CSRFToken')).toBe('tok=1');
+    expect(calls[0].body).toEqual({ kind: 'coqui', source: '{}', parameters: { a: 'b' } });
   });
 });

@@ -5,7 +5,7 @@ import { addInnerStep, addNode } from './add';
 import { NODE_KINDS, PALETTE, paletteItem } from './registry';
 
 const sync = {
-  validate: async () => ({ valid: true, errors: [], warnings: [], document: null, yaml: null, canonical: null }),
+  validate: async () => ({ valid: true, runnable: true, errors: [], warnings: [], document: null, yaml: null, canonical: null }),
   render: async () => ({ text: '' }),
 };
 

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api, errorText } from '../api/client';
+import type { MetricsOut } from '../api/openapi.gen';
 import { VirtualRows, type RowProps } from '../components/VirtualRows';
-import type { JsonObject } from '../doc/types';
 import { useEditor } from '../store/context';
 import { breakReasonLabel, ordinal, plural } from './labels';
 import { readMetrics } from './metrics';
@@ -38,7 +38,7 @@ export function MetricsPanel({ runId }: { runId: string }) {
   const tokens = useEditor((s) => (isTerminal(s.run?.status) && s.run?.tokens && s.run.tokens.total >= s.runState.tokens.total ? s.run.tokens : s.runState.tokens));
   const steps = useEditor((s) => s.runState.steps);
   const loops = useEditor((s) => s.runState.loops);
-  const [server, setServer] = useState<JsonObject | null>(null);
+  const [server, setServer] = useState<MetricsOut | null>(null);
   const [error, setError] = useState<string | null>(null);
   const finished = isTerminal(status);
   useEffect(() => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Run } from '../api/types';
 import { breakReasonLabel, elapsedMs, ordinal, pausedTime, plural, shortId, shownStatus } from './labels';
 import { emptyRun, reduceEvents } from './reduce';
 import { runEvent } from './testEvents';
@@ -35,7 +36,7 @@ describe('shownStatus', () => {
 
   it('takes workflow_end at once when the record still says running', () => {
     const state = reduceEvents(emptyRun(), [end]);
-    expect(shownStatus({ status: 'running', reason: null }, state)).toEqual({ status: 'failed', reason: 'budget: max_tokens' });
+    expect(shownStatus({ status: 'running', reason: '' }, state)).toEqual({ status: 'failed', reason: 'budget: max_tokens' });
   });
 
   it('lets a final run record win over workflow_end', () => {
@@ -43,8 +44,13 @@ describe('shownStatus', () => {
     expect(shownStatus({ status: 'cancelled', reason: 'stopped' }, state)).toEqual({ status: 'cancelled', reason: 'stopped' });
   });
 
+  it("reads the record's empty reason as none: workflow_end's reason shows", () => {
+    const state = reduceEvents(emptyRun(), [end]);
+    expect(shownStatus({ status: 'failed', reason: '' }, state)).toEqual({ status: 'failed', reason: 'budget: max_tokens' });
+  });
+
   it('follows the record while the run goes on', () => {
-    expect(shownStatus({ status: 'paused', reason: null }, emptyRun())).toEqual({ status: 'paused', reason: null });
+    expect(shownStatus({ status: 'paused', reason: '' }, emptyRun())).toEqual({ status: 'paused', reason: null });
     expect(shownStatus(null, emptyRun())).toEqual({ status: undefined, reason: null });
   });
 });
@@ -94,7 +100,8 @@ describe('pausedTime', () => {
 
   it('falls back to what the view saw when the record has no paused fields (an older server), or there is no record', () => {
     const seen = { at: started + 7000, total: 2000 };
-    expect(pausedTime({}, seen)).toBe(seen);
+    // Today's server always sends them (RunOut): a record without them is an older one's.
+    expect(pausedTime({} as Pick<Run, 'paused_at' | 'paused_ms'>, seen)).toBe(seen);
     expect(pausedTime(null, seen)).toBe(seen);
   });
 

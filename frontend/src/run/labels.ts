@@ -42,9 +42,10 @@ export function breakReasonLabel(reason: string | null | undefined): string {
  * `workflow_end` already tells how the run ended; otherwise the latest record.
  */
 export function shownStatus(run: Pick<Run, 'status' | 'reason'> | null, state: Pick<RunState, 'end'>): { status: string | undefined; reason: string | null } {
-  if (run && TERMINAL.has(run.status)) return { status: run.status, reason: run.reason ?? state.end?.reason ?? null };
-  if (state.end) return { status: state.end.status, reason: state.end.reason ?? run?.reason ?? null };
-  return { status: run?.status, reason: run?.reason ?? null };
+  // The record's `reason` is '' when it has none (never null): an empty one says nothing.
+  if (run && TERMINAL.has(run.status)) return { status: run.status, reason: run.reason || state.end?.reason || null };
+  if (state.end) return { status: state.end.status, reason: state.end.reason || run?.reason || null };
+  return { status: run?.status, reason: run?.reason || null };
 }
 
 /** Time a run spent paused: since when it is paused (null while it is not), and how long its ended pauses lasted, in ms. */

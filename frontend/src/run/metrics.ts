@@ -1,5 +1,5 @@
 // GET /runs/{id}/metrics read defensively: the figures are shown, never trusted to be complete.
-import { isObject, type JsonObject } from '../doc/types';
+import { isObject } from '../doc/types';
 import { ordinal } from './labels';
 
 export interface StepMetric {
@@ -28,7 +28,8 @@ function numOrNull(v: unknown): number | null {
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
-export function readMetrics(m: JsonObject): RunMetrics {
+/** The figures of an answer (MetricsOut), or of anything shaped like one. */
+export function readMetrics(m: Readonly<Record<string, unknown>>): RunMetrics {
   const steps: [string, StepMetric][] = [];
   if (isObject(m.steps)) {
     for (const [id, raw] of Object.entries(m.steps)) {

@@ -9,7 +9,7 @@ function diag(path: string, message = 'wrong'): Diag {
 }
 
 function verdict(document: WorkflowDoc | null, errors: Diag[] = []): ValidateResult {
-  return { valid: errors.length === 0, errors, warnings: [], document, yaml: null, canonical: null };
+  return { valid: errors.length === 0, runnable: errors.length === 0, errors, warnings: [], document, yaml: null, canonical: null };
 }
 
 /** A server that judges and renders at once: the text is `name: <name>` and one line per step. */
@@ -189,23 +189,38 @@ describe('withLines', () => {
 });
 
 describe('the run clock', () => {
+  // A run record as the server writes it (runtime.live.serializers.run_dict): nothing spent yet.
   const run = (status: Run['status']): Run => ({
     id: '00000000-0000-4000-8000-000000000001',
     workflow_id: 1,
     workflow_name: 'wf',
+    workspace_id: 1,
+    started_by: 'ada',
     version: 1,
     status,
-    reason: null,
+    reason: '',
     provider: 'simulated',
-    model: null,
-    budgets: null,
+    model: '',
+    budgets: {},
+    policies: null,
+    script: null,
+    backend: 'inline',
     created_at: '2026-11-23T08:00:00Z',
     started_at: '2026-11-23T08:00:00Z',
     finished_at: null,
-    tokens: null,
-    cost_usd: null,
-    loops: null,
+    paused_at: null,
+    paused_ms: 0,
+    tokens: { prompt: 0, completion: 0, total: 0 },
+    cost_usd: 0,
+    unpriced_models: [],
+    loops: {},
     last_seq: 0,
+    ask_before: [],
+    workspace_seed: null,
+    parent: null,
+    fork_point: null,
+    start_seq: 0,
+    resumes: 0,
   });
 
   it('stops while the run is paused and keeps the time paused before', () => {

@@ -4,6 +4,15 @@ import { limitMessage, usageLine, usageParts, waitWords } from './usage';
 
 const none = { limit: null, used: 0, left: null };
 
+/** The server names every limit (a row without one: `none`); `set` are those that are set. */
+const limits = (set: Partial<WorkspaceUsage['limits']>): WorkspaceUsage['limits'] => ({
+  concurrent_runs: none,
+  runs_per_day: none,
+  tokens_per_day: none,
+  cost_usd_per_day: none,
+  ...set,
+});
+
 describe('the run dialog usage line', () => {
   it('names only the limits that are set', () => {
     const usage: WorkspaceUsage = {
@@ -19,19 +28,18 @@ describe('the run dialog usage line', () => {
   });
 
   it('says nothing when the workspace has no limits', () => {
-    expect(usageLine({ limits: { concurrent_runs: none, runs_per_day: none, tokens_per_day: none, cost_usd_per_day: none }, resets_in_s: 100 })).toBeNull();
-    expect(usageLine({ limits: {}, resets_in_s: 100 })).toBeNull();
+    expect(usageLine({ limits: limits({}), resets_in_s: 100 })).toBeNull();
   });
 
   it('leaves out the reset when only runs at once are limited, and shows money in dollars', () => {
-    expect(usageLine({ limits: { concurrent_runs: { limit: 1, used: 0, left: 1 } }, resets_in_s: 999 })).toBe('This workspace: 0 of 1 runs at once');
-    expect(usageLine({ limits: { cost_usd_per_day: { limit: 5, used: 1.2, left: 3.8 } }, resets_in_s: 600 })).toBe(
+    expect(usageLine({ limits: limits({ concurrent_runs: { limit: 1, used: 0, left: 1 } }), resets_in_s: 999 })).toBe('This workspace: 0 of 1 runs at once');
+    expect(usageLine({ limits: limits({ cost_usd_per_day: { limit: 5, used: 1.2, left: 3.8 } }), resets_in_s: 600 })).toBe(
       'This workspace: $3.80 left today (resets in 10 min)',
     );
   });
 
   it('marks what is used up', () => {
-    const parts = usageParts({ limits: { runs_per_day: { limit: 5, used: 5, left: 0 }, tokens_per_day: { limit: 10, used: 2, left: 8 } }, resets_in_s: 60 });
+    const parts = usageParts({ limits: limits({ runs_per_day: { limit: 5, used: 5, left: 0 }, tokens_per_day: { limit: 10, used: 2, left: 8 } }), resets_in_s: 60 });
     expect(parts.map((p) => [p.key, p.exhausted])).toEqual([
       ['runs_per_day', true],
       ['tokens_per_day', false],

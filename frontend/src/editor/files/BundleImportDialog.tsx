@@ -1,13 +1,13 @@
 // Import a workflow's folder: a zip, a folder chosen or dropped. Several top-level workflows: the person picks
 // the main one, or imports each as its own workflow (each with the files it references).
 import { useEffect, useRef, useState, type DragEvent } from 'react';
-import { errorText, requestJson } from '../../api/client';
+import { errorText } from '../../api/client';
 import { Link } from '../../components/Link';
 import { Modal } from '../../components/Modal';
 import { navigate } from '../../router';
 import { mainCandidates, pickedPaths, zipPaths } from './bundleCandidates';
 import { filesOfEntry, filesOfPicked, zipFiles, type PickedFile } from './bundleZip';
-import type { BundleImported } from '../../nodes/folder/folderApi';
+import { folderApi, type BundleImported } from '../../nodes/folder/folderApi';
 import './files.css';
 
 const ALL = '*';
@@ -68,12 +68,9 @@ export function BundleImportDialog({ workspace, initial, onClose }: { workspace:
     if (!chosen || !main) return;
     setBusy(true);
     setError(null);
-    const form = new FormData();
-    form.append('file', new Blob([chosen.zip as BlobPart], { type: 'application/zip' }), chosen.name.endsWith('.zip') ? chosen.name : `${chosen.name}.zip`);
-    form.append('main', main);
-    if (workspace) form.append('workspace', String(workspace));
+    const zip = new File([chosen.zip as BlobPart], chosen.name.endsWith('.zip') ? chosen.name : `${chosen.name}.zip`, { type: 'application/zip' });
     try {
-      const result = await requestJson<BundleImported>('POST', '/workflows/import-bundle', form);
+      const result = await folderApi.importBundle(zip, main, workspace);
       if (result.workflows.length === 1 && !Object.keys(result.skipped).length) {
         onClose();
         void navigate(`/workflows/${result.workflows[0].id}`);

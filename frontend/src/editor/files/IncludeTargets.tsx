@@ -3,7 +3,8 @@
 import { useEffect, useState } from 'react';
 import { errorText } from '../../api/client';
 import { Link } from '../../components/Link';
-import { includeTargets, type IncludeTarget } from '../../nodes/folder/includeLookup';
+import type { IncludeTarget } from '../../nodes/folder/folderApi';
+import { includeTargets } from '../../nodes/folder/includeLookup';
 import { useEditor } from '../../store/context';
 
 export function IncludeTargets() {

@@ -1,42 +1,44 @@
 // A workflow's folder over HTTP (designer/folder_api.py): list, read, write, rename, delete, import, export.
-import { API, requestJson } from '../../api/client';
+// Typed calls: the paths, their parameters and answers are the OpenAPI document's (api/openapi.gen.ts).
+import { answer, API, client, multipartBody } from '../../api/client';
+import type { Narrowed } from '../../api/types';
+import type { BundleImportOut, FileIn, FileWrittenOut, FolderFileContentOut, FolderFileOut, IncludeTargetOut } from '../../api/openapi.gen';
 
-export interface FolderFile {
-  path: string;
-  size: number;
-  /** The workflow's own document (edited on the canvas and in the YAML view, not here). */
-  main: boolean;
-}
-
-export interface FileContent {
-  path: string;
-  size: number;
-  /** null: a binary file (an image, a PDF). */
-  text: string | null;
-  truncated: boolean;
-}
-
-export interface FolderSaved {
-  version: number;
-  valid: boolean;
-  files: FolderFile[];
-}
-
-export interface BundleImported {
-  workflows: { id: number; name: string; version: number; valid: boolean; main_path: string; files: number }[];
-  skipped: Record<string, string>;
-}
+/** A file of the folder; `main`: the workflow's own document (edited on the canvas and in the YAML view, not here). */
+export type FolderFile = FolderFileOut;
+/** A file's text (null: a binary file, an image, a PDF), cut at 512 KiB. */
+export type FileContent = FolderFileContentOut;
+/** The new version a write, rename or delete made. */
+export type FolderSaved = FileWrittenOut;
+export type BundleImported = BundleImportOut;
+/**
+ * What an include step runs: a file of the folder, a saved workflow (and its version), or nothing yet. Override:
+ * the server declares `step` any value; it is the step's `id` as the document has it (null: it has none).
+ */
+export type IncludeTarget = Narrowed<IncludeTargetOut, { step: string | null }>;
 
 const base = (id: number) => `/workflows/${id}`;
+/** A version's folder, or the latest's (absent). */
+const at = (version?: number) => version || undefined;
+
+const write = (id: number, body: FileIn): Promise<FolderSaved> =>
+  answer(client.PUT('/api/v1/workflows/{workflow_id}/file', { params: { path: { workflow_id: id } }, body }));
 
 export const folderApi = {
-  list: (id: number, version?: number) => requestJson<FolderFile[]>('GET', `${base(id)}/files${version ? `?version=${version}` : ''}`),
-  read: (id: number, path: string, version?: number) =>
-    requestJson<FileContent>('GET', `${base(id)}/file?path=${encodeURIComponent(path)}${version ? `&version=${version}` : ''}`),
-  writeText: (id: number, path: string, text: string) => requestJson<FolderSaved>('PUT', `${base(id)}/file`, { path, text }),
-  writeBytes: (id: number, path: string, base64: string) => requestJson<FolderSaved>('PUT', `${base(id)}/file`, { path, base64 }),
-  rename: (id: number, path: string, to: string) => requestJson<FolderSaved>('PUT', `${base(id)}/file`, { path, rename_to: to }),
-  remove: (id: number, path: string) => requestJson<FolderSaved>('PUT', `${base(id)}/file`, { path, delete: true }),
+  list: (id: number, version?: number): Promise<FolderFile[]> =>
+    answer(client.GET('/api/v1/workflows/{workflow_id}/files', { params: { path: { workflow_id: id }, query: { version: at(version) } } })),
+  read: (id: number, path: string, version?: number): Promise<FileContent> =>
+    answer(client.GET('/api/v1/workflows/{workflow_id}/file', { params: { path: { workflow_id: id }, query: { path, version: at(version) } } })),
+  writeText: (id: number, path: string, text: string) => write(id, { path, text }),
+  writeBytes: (id: number, path: string, base64: string) => write(id, { path, base64 }),
+  rename: (id: number, path: string, to: string) => write(id, { path, rename_to: to }),
+  remove: (id: number, path: string) => write(id, { path, delete: true }),
+  /** For each include step of the version: what it runs. */
+  includes: (id: number, version?: number) =>
+    answer(client.GET('/api/v1/workflows/{workflow_id}/includes', { params: { path: { workflow_id: id }, query: { version: at(version) } } })) as Promise<IncludeTarget[]>,
+  /** A zip of a folder made workflows: `main` the main file (`*`: one per top-level workflow), in `workspace` (absent: the personal one). */
+  importBundle: (zip: File, main: string, workspace?: number | null): Promise<BundleImported> =>
+    answer(client.POST('/api/v1/workflows/import-bundle', multipartBody('/api/v1/workflows/import-bundle', { file: zip, main, workspace: workspace || undefined }))),
 };
 
 /** Where the folder downloads as a zip upstream's CLI runs as it is. */

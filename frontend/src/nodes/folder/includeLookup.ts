@@ -1,23 +1,10 @@
 // Where an include step's workflow comes from, and that workflow's document: a file of the folder (read and
 // parsed by the server), else a saved workflow of that name (main workflow only, as GET /includes says).
 // Cached per workflow version: every include node on the canvas asks, and a version never changes.
-import { api, errorText, requestJson } from '../../api/client';
+import { api, errorText } from '../../api/client';
 import { isObject, type Json, type Step, type WorkflowDoc } from '../../doc/types';
-import { folderApi, type FolderFile } from './folderApi';
+import { folderApi, type FolderFile, type IncludeTarget } from './folderApi';
 import { dirOf, joinPath } from './folderPaths';
-
-export interface IncludeTarget {
-  path: string;
-  step: string | null;
-  ref: string;
-  kind: 'file' | 'saved' | 'missing';
-  file?: string;
-  workflow_id?: number;
-  name?: string;
-  version?: number;
-  valid?: boolean;
-  message?: string;
-}
 
 export type Resolved = { kind: 'file'; file: string } | { kind: 'saved'; workflowId: number; name: string } | { kind: 'missing'; message: string };
 
@@ -55,9 +42,7 @@ export function folderListing(workflowId: number, version: number | null): Promi
 }
 
 export function includeTargets(workflowId: number, version: number | null): Promise<IncludeTarget[]> {
-  return cached(`targets:${workflowId}:${version}`, () =>
-    requestJson<IncludeTarget[]>('GET', `/workflows/${workflowId}/includes${version ? `?version=${version}` : ''}`),
-  );
+  return cached(`targets:${workflowId}:${version}`, () => folderApi.includes(workflowId, at(version)));
 }
 
 export function includedDoc(workflowId: number, version: number | null, file: string): Promise<IncludedDoc> {

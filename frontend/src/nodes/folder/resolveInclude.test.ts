@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const list = vi.fn();
 const request = vi.fn();
-vi.mock('./folderApi', () => ({ folderApi: { list: (...a: unknown[]) => list(...a) } }));
-vi.mock('../../api/client', () => ({ api: {}, errorText: String, requestJson: (...a: unknown[]) => request(...a) }));
+vi.mock('./folderApi', () => ({ folderApi: { list: (...a: unknown[]) => list(...a), includes: (...a: unknown[]) => request(...a) } }));
+vi.mock('../../api/client', () => ({ api: {}, errorText: String }));
 
 const { resolveInclude } = await import('./includeLookup');
 

@@ -1,7 +1,7 @@
 // Two runs of one workflow side by side: per step and iteration, status, verdict, tokens, cost, time and a
 // word diff of the outputs; where they parted first; a link to the diff of their workflow versions.
 import { useEffect, useMemo, useState } from 'react';
-import { errorText, requestJson } from '../../api/client';
+import { api, errorText } from '../../api/client';
 import type { Run } from '../../api/types';
 import { Link } from '../../components/Link';
 import { formatMs } from '../reduce';
@@ -136,7 +136,8 @@ export function RunComparePage({ a, b }: { a: string; b: string }) {
   const [shown, setShown] = useState(SHOWN);
   useEffect(() => {
     const ctl = new AbortController();
-    requestJson<RunComparison>('GET', `/runs/${encodeURIComponent(a)}/compare/${encodeURIComponent(b)}`, undefined, ctl.signal).then(setData, (e) => {
+    // The answer as compareData narrows it (each override checked against the schema by Narrowed).
+    api.compareRuns(a, b, ctl.signal).then((answer) => setData(answer as RunComparison), (e) => {
       if (!ctl.signal.aborted) setError(errorText(e));
     });
     return () => ctl.abort();

@@ -1,45 +1,29 @@
 // The comparison the server sends (GET /runs/{a}/compare/{b}, runtime/compare.py) and how its rows read.
 import { diffWordsWithSpace } from 'diff';
-import type { Run } from '../../api/types';
+import type { CompareOut, CompareRowOut, CompareUnitOut } from '../../api/openapi.gen';
+import type { Narrowed, Run } from '../../api/types';
 import { ordinal } from '../labels';
 
-/** What one run did at one step or iteration. */
-export interface Unit {
-  status: string | null;
-  output: string | null;
-  result: unknown;
-  done: boolean | null;
-  reason: string | null;
-  tokens: number;
-  cost_usd: number;
-  duration_ms: number | null;
-  item: unknown;
-}
+/**
+ * What one run did at one step or iteration. Override: the server declares `output` and `done` any value; they are
+ * the step's output text and the judge's verdict (runtime/runs/compare.py), null where there is none.
+ */
+export type Unit = Narrowed<CompareUnitOut, { output: string | null; done: boolean | null }>;
 
-export interface Where {
+/** The structure of a row's key (runtime.contract.locate): its keys are left out, never null. */
+export type Where = {
   loop?: string;
   iteration?: number;
   item?: number;
   inner?: string;
   include?: string;
-}
+};
 
-export interface CompareRow {
-  key: string;
-  where: Where;
-  a: Unit | null;
-  b: Unit | null;
-  /** The fields the runs disagree on here ("missing": one run never got here). */
-  differs: string[];
-}
+/** A row; `differs`: the fields the runs disagree on here ("missing": one run never got here). Override: `where` is an open dict there. */
+export type CompareRow = Narrowed<CompareRowOut, { where: Where; a: Unit | null; b: Unit | null }>;
 
-export interface RunComparison {
-  a: Run;
-  b: Run;
-  same_version: boolean;
-  rows: CompareRow[];
-  diverged_at: { key: string; fields: string[] } | null;
-}
+/** GET /runs/{a}/compare/{b}. Override: the runs and rows as narrowed here and in types.ts. */
+export type RunComparison = Narrowed<CompareOut, { a: Run; b: Run; rows: CompareRow[] }>;
 
 /** "dev · round 2 · draft", "each · item 4", "deploy › build": the format's ids in words. */
 export function rowLabel(row: Pick<CompareRow, 'key' | 'where'>): string {

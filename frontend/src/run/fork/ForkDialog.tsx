@@ -1,7 +1,7 @@
 // "Re-run from here": a dialog showing just what matters at a step, a round or an item, editable;
 // submitting starts the fork (POST /runs/{id}/fork) and opens it.
 import { useEffect, useMemo, useState } from 'react';
-import { errorText, requestJson } from '../../api/client';
+import { api, errorText } from '../../api/client';
 import type { ProviderInfo, Run } from '../../api/types';
 import { Modal } from '../../components/Modal';
 import { navigate } from '../../router';
@@ -42,7 +42,7 @@ export function ForkDialog({ run, at, onClose }: ForkDialogProps) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    requestJson<ProviderInfo[]>('GET', `/providers${run.workspace_id ? `?workspace=${run.workspace_id}` : ''}`).then(setProviders, () => setProviders([]));
+    api.providers(run.workspace_id).then(setProviders, () => setProviders([]));
   }, [run.workspace_id]);
   const showsInput = kind === 'item' || (kind === 'round' && (at.iteration ?? 0) > 0);
 
@@ -58,7 +58,7 @@ export function ForkDialog({ run, at, onClose }: ForkDialogProps) {
     }
     setBusy(true);
     try {
-      const fork = await requestJson<Run>('POST', `/runs/${run.id}/fork`, body);
+      const fork = await api.forkRun(run.id, body);
       onClose();
       void navigate(`/runs/${fork.id}`);
     } catch (e) {
