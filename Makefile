@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/eslint.config.js -type f 2>/dev/null)
 
-.PHONY: install frontend run worker test lint-python test-python test-frontend chromium sandbox services bench clean contract
+.PHONY: install frontend run worker test lint-python migrations test-python test-frontend chromium sandbox services bench clean contract api-types
 
 install: $(BIN)/.installed
 
@@ -65,16 +65,32 @@ lint-python: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test-python: install frontend chromium sandbox services
-	$(BIN)/python -m pytest
+# Every model change comes with its migration. The test settings give the check a temporary data folder.
+migrations: install
+	DJANGO_SETTINGS_MODULE=tests.support.settings $(BIN)/python manage.py makemigrations --check --dry-run
 
-test: lint-python test-frontend test-python
+# The suite, then how much of designer/ and runtime/ it ran (.coveragerc: lines and branches, and the floor
+# it may not fall below). Coverage's data goes to a temporary folder, not into the checkout.
+test-python: install frontend chromium sandbox services
+	@covered=$$(mktemp -d) && trap 'rm -rf "$$covered"' EXIT && export COVERAGE_FILE="$$covered/.coverage" && \
+	$(BIN)/python -m pytest --cov --cov-report=term && \
+	$(BIN)/coverage json -q -o "$$covered/coverage.json" && \
+	$(BIN)/python -c 'import json, sys; t = json.load(open(sys.argv[1]))["totals"]; both = t["percent_covered"]; \
+	lines, branches = 100 * t["covered_lines"] / t["num_statements"], 100 * t["covered_branches"] / t["num_branches"]; \
+	print(f"designer/ and runtime/ (in-process code): lines {lines:.1f} %, branches {branches:.1f} %, both {both:.1f} %")' \
+	"$$covered/coverage.json"
+
+test: lint-python migrations test-frontend test-python
 
 # The front end's event types come from runtime/contract.py; a test fails while they are stale.
 contract: install
 	$(BIN)/python manage.py event_types --write
 
-# Every benchmark, one after another (about 25 minutes); each prints its figures beside its baseline
+# The front end's API types come from the API's OpenAPI document (ninja Schemas); a test fails while they are stale.
+api-types: install frontend
+	$(BIN)/python manage.py api_types --write
+
+# Every benchmark, one after another (15 to 25 minutes, with the machine's load); each prints its figures beside its baseline
 # and the load average. The README's table is what they printed last.
 BENCHES := validate runtime events editor hostile tools liveview lists bundles mcp durable
 bench: install services sandbox chromium frontend

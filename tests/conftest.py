@@ -1,15 +1,24 @@
+"""Hooks and fixtures for the whole suite. What tests import lives in tests/support/ (its __init__.py lists it).
+
+The data folder is chosen before this file is loaded: pytest.ini's settings module, tests/support/settings.py."""
 import os
 import tempfile
 from pathlib import Path
 
-# Tests never touch the developer's data folder.
-os.environ.setdefault("DESIGNER_DATA_DIR", tempfile.mkdtemp(prefix="designer-test-"))
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
 
-REPO = Path(__file__).resolve().parent.parent
-SPEC = REPO.parent / "shared" / "zenflow-spec-v1"
+from accounts.tokens import create_token
+
+# Hypothesis keeps its example database outside the checkout too (its default is ./.hypothesis), in one folder
+# that outlives the session, so a failing example is tried first the next time.
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempdir()) / "designer-hypothesis"))
 
 
-import pytest  # noqa: E402
+def pytest_report_header(config):
+    return f"data folder (removed at the end): {settings.DATA_DIR}"
 
 
 @pytest.hookimpl(trylast=True)
@@ -37,3 +46,34 @@ def no_run_outlives_its_test():
     pending = dispatch.local_futures()
     if pending:
         concurrent.futures.wait(pending, timeout=30)
+
+
+# ---------------------------------------------------------------- people (tests/web, tests/view, ...)
+
+
+@pytest.fixture
+def owner(db):
+    return get_user_model().objects.create_user("owner", password="owner-pass-123")
+
+
+@pytest.fixture
+def stranger(db):
+    return get_user_model().objects.create_user("stranger", password="stranger-pass-123")
+
+
+@pytest.fixture
+def owner_client(client, owner):
+    client.force_login(owner)
+    return client
+
+
+@pytest.fixture
+def stranger_client(stranger):
+    c = Client()
+    c.force_login(stranger)
+    return c
+
+
+@pytest.fixture
+def owner_token(owner):
+    return create_token(owner, "tests")

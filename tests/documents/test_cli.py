@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .spec_material import SPEC
+from tests.support.upstream_spec import SPEC
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -2,8 +2,7 @@
 import pytest
 
 from designer.documents import load_source, topo_order
-
-from .spec_material import cases, read_case
+from tests.support.upstream_spec import cases, read_case
 
 
 @pytest.mark.parametrize("path", cases("valid"), ids=lambda p: p.stem)

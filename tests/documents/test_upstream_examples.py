@@ -5,8 +5,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from designer.documents import dump_json, dump_yaml, load_source
-
-from .spec_material import SPEC, examples
+from tests.support.upstream_spec import SPEC, examples
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ Fails (never skips) when Chromium or the built front end is missing:
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
@@ -19,23 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.servers import base_env, password_for, running_server
-
-REPO = Path(__file__).resolve().parents[2]
-SPEC = REPO.parent / "shared" / "zenflow-spec-v1"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-USERNAME = "e2e"
-PASSWORD = password_for(USERNAME)
-VIEWPORT = {"width": 1280, "height": 800}
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, PASSWORD, USERNAME, VIEWPORT
+from tests.support.servers import REPO, base_env, running_server
 
 
 @pytest.fixture(scope="session")
@@ -115,33 +99,3 @@ def page(request, browser, server, auth_state):
             pass
     ctx.close()
     assert not errors, f"uncaught errors in the page: {errors}"
-
-
-# ------------------------------------------------------------------ helpers
-
-
-def csrf(page) -> str:
-    for c in page.context.cookies():
-        if c["name"] == "csrftoken":
-            return c["value"]
-    return ""
-
-
-def api(page, method: str, path: str, body=None):
-    """Calls the REST API with the page's session (and CSRF token); returns parsed JSON."""
-    headers = {"X-CSRFToken": csrf(page), "Content-Type": "application/json", "Referer": page.url or "/"}
-    res = page.request.fetch("/api/v1" + path, method=method, headers=headers,
-                             data=json.dumps(body) if body is not None else None)
-    assert res.ok, f"{method} {path} -> {res.status}: {res.text()[:500]}"
-    return res.json() if res.status != 204 else None
-
-
-def wait_checked(page, timeout: float = 15_000) -> None:
-    """Waits until the server has judged the latest edit (the problems panel is current)."""
-    page.wait_for_selector("[data-testid=problems][data-state=idle]", timeout=timeout)
-
-
-def open_new_editor(page) -> None:
-    page.goto("/workflows/new")
-    page.wait_for_selector("[data-testid=editor][data-ready='1']")
-    wait_checked(page)

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from .a11y import assert_no_blocking_violations, seed, settle
-from .conftest import VIEWPORT
+from tests.support.accessibility import assert_no_blocking_violations, seed, settle
+from tests.support.browser import VIEWPORT
 
 SCHEMES = ("light", "dark")
 RUN_TABS = ("live", "details", "tools", "workspace", "metrics", "rounds", "events")

@@ -6,10 +6,9 @@ from __future__ import annotations
 import re
 import time
 
+from tests.support.browser import api
+from tests.support.editor_page import open_writer_critic
 from tests.support.zips import zip_bytes
-
-from .conftest import api
-from .test_run_policies_form import open_writer_critic
 
 
 def test_tool_pickers_then_a_run_from_an_uploaded_zip_that_asks_before_bash(page, tmp_path):

@@ -2,7 +2,7 @@
 turns (folded, searchable, output as text), and the workspace panel shows what each iteration changed."""
 from __future__ import annotations
 
-from .conftest import api
+from tests.support.browser import api
 
 WORKFLOW = """\
 version: 1

@@ -5,20 +5,11 @@ from __future__ import annotations
 
 import json
 
-from .conftest import api
+from tests.support.browser import api
+from tests.support.run_pages import start_run_of
 
 ITEMS = 600
 ROUNDS = 520
-
-
-def start(page, source: str, script: dict, policies: dict | None = None) -> dict:
-    page.goto("/runs")  # any page of the app: gives the CSRF cookie
-    wf = api(page, "POST", "/workflows", {"source": source})
-    assert wf["valid"], wf["errors"]
-    body = {"workflow_id": wf["id"], "provider": "simulated", "script": script}
-    if policies:
-        body["policies"] = policies
-    return api(page, "POST", "/runs", body)
 
 
 def wide_run(page) -> dict:
@@ -26,7 +17,7 @@ def wide_run(page) -> dict:
               f"    loop: {{forEach: {list(range(ITEMS))}, maxConcurrency: 50}}\n")
     # Every tenth reply fails; the run skips failed items and goes on.
     script = {"latency": 0.01, "replies": {"each": [f"done {i}" for i in range(9)] + [{"error": "broken item"}]}}
-    return start(page, source, script, {"on_iteration_error": "skip"})
+    return start_run_of(page, source, script, {"on_iteration_error": "skip"})
 
 
 def test_a_wide_foreach_is_one_canvas_whose_items_open_their_details(page):
@@ -96,7 +87,7 @@ def test_the_same_run_can_still_be_opened_as_the_full_page(page):
 def test_hundreds_of_rounds_show_a_window_at_a_time(page):
     source = ("version: 1\nname: long\nsteps:\n  - id: polish\n    instructions: polish\n"
               f"    loop: {{until: 'false', maxIterations: {ROUNDS}}}\n")
-    run = start(page, source, {"latency": 0, "replies": {"polish": ["again"]}})
+    run = start_run_of(page, source, {"latency": 0, "replies": {"polish": ["again"]}})
     page.goto(f"/runs/{run['id']}")
     # `until` never holds: the loop runs every round, then fails the run as exhausted (upstream's rule).
     page.wait_for_selector("[data-testid=big-run][data-status=failed]", timeout=90_000)
@@ -137,7 +128,7 @@ def test_the_full_page_draws_long_metrics_and_events_a_window_at_a_time(page):
     # 300 items: under the big-run threshold, so the full page, whose long lists are windowed.
     source = ("version: 1\nname: mid\nsteps:\n  - id: each\n    instructions: go\n"
               f"    loop: {{forEach: {list(range(300))}, maxConcurrency: 50}}\n")
-    run = start(page, source, {"latency": 0.01, "replies": {"each": ["done"]}})
+    run = start_run_of(page, source, {"latency": 0.01, "replies": {"each": ["done"]}})
     page.goto(f"/runs/{run['id']}")
     page.wait_for_selector("[data-testid=run-status]:text('completed')", timeout=60_000)
     assert page.get_by_test_id("big-run").count() == 0

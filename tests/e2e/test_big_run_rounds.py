@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from .test_big_run_page import start
+from tests.support.run_pages import start_run_of
 
 ITEMS = 2000
 ROUNDS = 520
@@ -22,7 +22,7 @@ def test_a_foreach_of_thousands_of_items_is_charted_in_at_most_500_points(page):
     source = ("version: 1\nname: wide\nsteps:\n  - id: each\n    instructions: go\n"
               f"    loop: {{forEach: {list(range(ITEMS))}, maxConcurrency: 50}}\n")
     script = {"latency": 0.05, "replies": {"each": [f"done {i}" for i in range(9)] + [{"error": "broken item"}]}}
-    run = start(page, source, script, {"on_iteration_error": "skip"})
+    run = start_run_of(page, source, script, {"on_iteration_error": "skip"})
     page.goto(f"/runs/{run['id']}")
     chart = page.get_by_test_id("rounds-loop-each")
     chart.wait_for(timeout=60_000)
@@ -57,7 +57,7 @@ def test_a_judged_loop_plots_the_judges_score_and_verdicts_per_round(page):
               "score: {type: number}}}\n"
               f"steps:\n  - id: polish\n    agent: w\n    loop: {{maxIterations: {ROUNDS}, untilAgent: judge}}\n")
     verdicts = [{"content": "v", "result": {"done": False, "score": s}} for s in (0.2, 0.4, 0.6, 0.8)]
-    run = start(page, source, {"latency": 0, "replies": {"polish": ["again"], "judge": verdicts}})
+    run = start_run_of(page, source, {"latency": 0, "replies": {"polish": ["again"], "judge": verdicts}})
     page.goto(f"/runs/{run['id']}")
     page.wait_for_selector("[data-testid=big-run][data-status=failed]", timeout=120_000)
     page.wait_for_selector(f"[data-testid=rounds-loop-polish][data-rounds='{ROUNDS}']")

@@ -5,8 +5,8 @@ duplicate a loop, and wrap three steps in a judge loop and unwrap them again,
 the document valid at each step and undo going back through each state."""
 from __future__ import annotations
 
-from .conftest import api, open_new_editor, wait_checked
-from .test_editor_basics import blank_canvas, show_yaml, yaml_has
+from tests.support.browser import api, open_new_editor, wait_checked
+from tests.support.editor_page import blank_canvas, show_yaml, yaml_has
 
 SOURCE = """\
 name: source

@@ -2,11 +2,10 @@
 the shortcut help (`?`) lists every shortcut. Both are modal dialogs that close on Escape."""
 from __future__ import annotations
 
-from .conftest import open_new_editor, wait_checked
-from .test_editor_basics import blank_canvas, type_yaml, yaml_has
-from .test_keyboard_basics import CHAIN, focused_node
+from tests.support.browser import open_new_editor, wait_checked
+from tests.support.editor_page import CONDITIONED_CHAIN, blank_canvas, focused_node, type_yaml, yaml_has
 
-WITH_AGENT = CHAIN + "agents:\n  worker:\n    description: Does the work.\n"
+WITH_AGENT = CONDITIONED_CHAIN + "agents:\n  worker:\n    description: Does the work.\n"
 
 
 def active_option(page) -> str | None:

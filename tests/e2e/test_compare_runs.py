@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import time
 
+from tests.support.browser import api
 from tests.support.documents import judge_loop
-
-from .conftest import api
 
 NOT_YET = {"content": "not yet", "result": {"done": False, "reason": "too short"}}
 DONE = {"content": "good", "result": {"done": True, "reason": "complete"}}

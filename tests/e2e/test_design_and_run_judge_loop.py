@@ -9,8 +9,9 @@ import re
 import yaml
 from jsonschema import Draft202012Validator
 
-from .conftest import SPEC, open_new_editor, wait_checked
-from .test_editor_basics import show_yaml
+from tests.support.browser import open_new_editor, wait_checked
+from tests.support.editor_page import show_yaml
+from tests.support.upstream_spec import SPEC
 
 SCRIPT = """\
 latency: 0.25

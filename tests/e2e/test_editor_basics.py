@@ -4,53 +4,13 @@ from __future__ import annotations
 
 import re
 
-from .conftest import open_new_editor, wait_checked
-
-YAML = """\
-# A two-step chain; this comment must survive edits made on the canvas.
-name: chain
-agents:
-  writer:
-    description: Writes.  # the only agent
-steps:
-  - id: draft
-    agent: writer
-    instructions: Write a draft.
-  - id: polish
-    agent: writer
-    dependsOn: [draft]
-    instructions: Polish the draft.
-"""
-
-
-def show_yaml(page) -> None:
-    """Opens the YAML panel (closed by default below 1440 px wide)."""
-    if page.locator("[data-testid=yaml-editor]").count() == 0:
-        page.get_by_test_id("toggle-yaml").click()
-    page.locator("[data-testid=yaml-editor]").wait_for()
-
-
-def type_yaml(page, text: str) -> None:
-    show_yaml(page)
-    page.locator("[data-testid=yaml-editor]").click()
-    page.keyboard.press("Control+a")
-    page.keyboard.press("Delete")
-    page.keyboard.insert_text(text)
-
-
-def yaml_has(page, *parts: str) -> None:
-    show_yaml(page)
-    js = " && ".join(f"t.includes({p!r})" for p in parts)
-    page.wait_for_function(f"() => {{ const t = document.querySelector('[data-testid=yaml-editor]').innerText; return {js}; }}")
-
-
-def blank_canvas(page):
-    page.locator("[data-testid=canvas] .react-flow__pane").click(position={"x": 5, "y": 5})
+from tests.support.browser import open_new_editor, wait_checked
+from tests.support.editor_page import COMMENTED_CHAIN, blank_canvas, show_yaml, type_yaml, yaml_has
 
 
 def test_yaml_and_canvas_follow_each_other_and_comments_survive(page):
     open_new_editor(page)
-    type_yaml(page, YAML)
+    type_yaml(page, COMMENTED_CHAIN)
     page.locator("[data-testid='node-polish']").wait_for()
     wait_checked(page)
     assert page.locator("[data-id='draft->polish']").count() == 1
@@ -63,14 +23,14 @@ def test_yaml_and_canvas_follow_each_other_and_comments_survive(page):
     yaml_has(page, "Polish the draft until it shines.", "# A two-step chain", "# the only agent")
 
     # YAML -> canvas: a typo shows as a problem on its line, the fix clears it.
-    type_yaml(page, YAML.replace("dependsOn: [draft]", "dependsOn: [drafts]"))
+    type_yaml(page, COMMENTED_CHAIN.replace("dependsOn: [draft]", "dependsOn: [drafts]"))
     wait_checked(page)
     problem = page.get_by_test_id("problem").first
     problem.wait_for()
     assert "line 12" in problem.inner_text()
     assert page.locator(".cm-lint-marker-error").count() >= 1
     assert page.locator("[data-id='draft->polish']").count() == 0
-    type_yaml(page, YAML)
+    type_yaml(page, COMMENTED_CHAIN)
     wait_checked(page)
     assert page.get_by_test_id("problem").count() == 0
     page.locator("[data-id='draft->polish']").wait_for(state="attached")
@@ -78,7 +38,7 @@ def test_yaml_and_canvas_follow_each_other_and_comments_survive(page):
 
 def test_undo_redo_and_keyboard_delete(page):
     open_new_editor(page)
-    type_yaml(page, YAML)
+    type_yaml(page, COMMENTED_CHAIN)
     page.locator("[data-testid='node-polish']").wait_for()
     wait_checked(page)
 
@@ -112,7 +72,7 @@ def test_undo_redo_and_keyboard_delete(page):
 
 def test_workflows_list_versions_duplicate_and_delete(page):
     open_new_editor(page)
-    type_yaml(page, YAML.replace("name: chain", "name: listed-chain"))
+    type_yaml(page, COMMENTED_CHAIN.replace("name: chain", "name: listed-chain"))
     wait_checked(page)
     blank_canvas(page)
     page.keyboard.press("Control+s")
@@ -146,7 +106,7 @@ def test_workflows_list_versions_duplicate_and_delete(page):
 
 def test_renaming_an_agent_or_a_step_happens_on_enter_and_rewrites_references(page):
     open_new_editor(page)
-    type_yaml(page, YAML)
+    type_yaml(page, COMMENTED_CHAIN)
     wait_checked(page)
     page.get_by_role("tab", name="Agents").click()
     page.locator(".agent-chip", has_text="writer").click()

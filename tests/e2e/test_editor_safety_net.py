@@ -2,8 +2,8 @@
 the editor never loses unsaved edits: they come back on reload with a notice."""
 from __future__ import annotations
 
-from .conftest import open_new_editor, wait_checked
-from .test_editor_basics import type_yaml
+from tests.support.browser import open_new_editor, wait_checked
+from tests.support.editor_page import type_yaml
 
 EVERY_KIND = """\
 name: every-kind

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ruamel.yaml import YAML
 
-from .conftest import api, open_new_editor, wait_checked
-from .test_run_again import type_script
+from tests.support.browser import api, open_new_editor, wait_checked
+from tests.support.editor_page import type_script
 
 SCRIPT = """\
 latency: 0

@@ -3,7 +3,7 @@
 `steps.<id>.result.iterations`, which a later step can read."""
 from __future__ import annotations
 
-from .conftest import api
+from tests.support.browser import api
 
 WORKFLOW = """\
 name: fan-out-table

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from .conftest import api
+from tests.support.browser import api
 
 NOT_YET = {"content": "not yet", "result": {"done": False, "reason": "too short"}}
 DONE = {"content": "good", "result": {"done": True, "reason": "complete"}}

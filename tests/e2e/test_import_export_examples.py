@@ -8,7 +8,8 @@ import re
 import pytest
 import yaml
 
-from .conftest import SPEC, open_new_editor, wait_checked
+from tests.support.browser import open_new_editor, wait_checked
+from tests.support.upstream_spec import SPEC
 
 EXAMPLES = SPEC / "examples"
 FILES = sorted([*EXAMPLES.glob("*.yaml"), *EXAMPLES.glob("*.json"), *(EXAMPLES / "workflows").glob("*.yaml")])

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from .conftest import api
+from tests.support.browser import api
 
 SEEDS = Path(__file__).resolve().parents[1] / "fixtures" / "seeds"
 RUNSIGHT_LOOP = SEEDS / "runsight" / "basic_loop.yaml"

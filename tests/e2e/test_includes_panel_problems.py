@@ -2,7 +2,7 @@
 and a fixed include loses its problem."""
 from __future__ import annotations
 
-from .conftest import api, wait_checked
+from tests.support.browser import api, wait_checked
 
 WORKFLOW = """\
 name: with-includes

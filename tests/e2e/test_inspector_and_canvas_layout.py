@@ -2,7 +2,8 @@
 items keep the graph compact, long names do not break the workflows list."""
 from __future__ import annotations
 
-from .conftest import open_new_editor, wait_checked
+from tests.support.browser import api, open_new_editor, wait_checked
+from tests.support.editor_page import type_yaml
 
 
 def node(page, key: str):
@@ -74,8 +75,6 @@ def overlapping(b: dict) -> list[tuple[str, str]]:
 
 
 def test_tidy_up_leaves_room_for_nodes_with_chips(page):
-    from .test_editor_basics import type_yaml
-
     open_new_editor(page)
     type_yaml(page, CHIPS_YAML)
     node(page, "third").wait_for()
@@ -119,8 +118,6 @@ def test_yaml_panel_starts_closed_on_a_narrow_window_and_remembers_the_choice(pa
 
 
 def test_a_very_long_workflow_name_ends_in_an_ellipsis_in_the_lists(page):
-    from .conftest import api
-
     page.goto("/")
     long_name = "a-very-long-workflow-name-" * 12
     saved = api(page, "POST", "/workflows", {"document": {"name": long_name, "steps": [{"id": "start", "instructions": "Go."}]}})

@@ -2,31 +2,13 @@
 removes one; Tab leaves a one-line CEL field; every dialog takes focus, keeps it and closes on Escape."""
 from __future__ import annotations
 
-from .conftest import open_new_editor, wait_checked
-from .test_editor_basics import type_yaml, yaml_has
-
-CHAIN = """\
-name: chain
-steps:
-  - id: first
-    instructions: One.
-  - id: second
-    dependsOn: [first]
-    instructions: Two.
-    condition: "steps.first.status == 'completed'"
-  - id: third
-    dependsOn: [second]
-    instructions: Three.
-"""
-
-
-def focused_node(page) -> str | None:
-    return page.evaluate("() => document.activeElement?.closest('.react-flow__node')?.getAttribute('data-id') ?? null")
+from tests.support.browser import open_new_editor, wait_checked
+from tests.support.editor_page import CONDITIONED_CHAIN, focused_node, type_yaml, yaml_has
 
 
 def test_nodes_take_focus_with_a_visible_ring_and_work_by_keyboard(page):
     open_new_editor(page)
-    type_yaml(page, CHAIN)
+    type_yaml(page, CONDITIONED_CHAIN)
     page.locator("[data-testid='node-third']").wait_for()
     wait_checked(page)
     page.get_by_test_id("toggle-yaml").click()  # close the YAML panel: Delete must reach the canvas
@@ -54,7 +36,7 @@ def test_nodes_take_focus_with_a_visible_ring_and_work_by_keyboard(page):
 
 def test_tab_leaves_a_one_line_cel_field_without_inserting_spaces(page):
     open_new_editor(page)
-    type_yaml(page, CHAIN)
+    type_yaml(page, CONDITIONED_CHAIN)
     page.locator("[data-testid='node-second']").wait_for()
     wait_checked(page)
     page.locator("[data-testid='node-second'] .node-title").click()
@@ -82,7 +64,7 @@ def test_the_import_dialog_takes_focus_keeps_it_and_closes_on_escape(page):
 
 def test_the_run_dialog_takes_focus_and_closes_on_escape(page):
     open_new_editor(page)
-    type_yaml(page, CHAIN)
+    type_yaml(page, CONDITIONED_CHAIN)
     wait_checked(page)
     page.get_by_test_id("run").click()
     page.get_by_test_id("run-dialog").wait_for()

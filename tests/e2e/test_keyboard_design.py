@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
-from .conftest import api, open_new_editor, wait_checked
-from .test_editor_basics import type_yaml
+from tests.support.browser import api, open_new_editor, wait_checked
+from tests.support.editor_page import type_yaml
+from tests.support.run_pages import finished_run
 
 ACTIVE = """() => {
   const a = document.activeElement;
@@ -230,8 +231,6 @@ def test_a_node_says_its_problems_in_words_and_the_badge_is_more_than_a_colour(p
 
 
 def test_a_finished_run_tells_iterations_verdicts_and_node_states_in_glyphs_and_words(page):
-    from .test_run_view_finished import finished_run
-
     finished_run(page)
     cells = page.locator("[data-testid='iterations-polish'] [data-testid=iteration-cell]")
     cells.nth(3).wait_for()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .conftest import wait_checked
+from tests.support.browser import wait_checked
 
 
 def start_editing(page):

@@ -12,7 +12,7 @@ import uuid
 
 from playwright.sync_api import expect
 
-from .conftest import api
+from tests.support.browser import api
 
 VALID = "name: {name}\nsteps:\n  - id: hello\n    instructions: Say hello.\n"
 # A draft with errors (a dependency on a step that does not exist): saved, listed as not valid.

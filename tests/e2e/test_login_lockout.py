@@ -13,10 +13,9 @@ import time
 
 import pytest
 
+from tests.support.browser import VIEWPORT
+from tests.support.content_security_policy import Watcher
 from tests.support.servers import base_env, password_for, running_server
-
-from .conftest import VIEWPORT
-from .test_content_security_policy import Watcher
 
 USERNAME = "locked"
 LIMIT = 3

@@ -2,8 +2,8 @@
 keeps keyboard focus on the switch."""
 from __future__ import annotations
 
-from .conftest import api, wait_checked
-from .test_editor_basics import yaml_has
+from tests.support.browser import api, wait_checked
+from tests.support.editor_page import yaml_has
 
 WORKFLOW = """\
 name: modes

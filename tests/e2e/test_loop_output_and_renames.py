@@ -2,8 +2,8 @@
 offers to clear the placeholder `until`; renaming a step carries into the CEL that names it (undoable)."""
 from __future__ import annotations
 
-from .conftest import open_new_editor, wait_checked
-from .test_editor_basics import type_yaml, yaml_has
+from tests.support.browser import open_new_editor, wait_checked
+from tests.support.editor_page import type_yaml, yaml_has
 
 JUDGE_LOOP = """\
 name: writer-critic

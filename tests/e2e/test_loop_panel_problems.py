@@ -2,7 +2,7 @@
 block, a setting of the other loop mode."""
 from __future__ import annotations
 
-from .conftest import api, wait_checked
+from tests.support.browser import api, wait_checked
 
 WORKFLOW = """\
 name: broken-loops

@@ -7,9 +7,9 @@ import sys
 import time
 from pathlib import Path
 
-from .a11y import assert_no_blocking_violations
-from .conftest import VIEWPORT, api, wait_checked
-from .test_run_policies_form import open_writer_critic
+from tests.support.accessibility import assert_no_blocking_violations
+from tests.support.browser import VIEWPORT, api, wait_checked
+from tests.support.editor_page import open_writer_critic
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mcp"
 STDIO_SERVER = FIXTURES / "stdio_server.py"

@@ -7,7 +7,7 @@ import re
 import time
 from datetime import datetime
 
-from .conftest import api
+from tests.support.browser import api
 
 WORKFLOW = """\
 name: paused-clock

@@ -3,8 +3,8 @@ keeps most of the width with YAML and inspector open, run-view chips have legibl
 from the palette never overlap."""
 from __future__ import annotations
 
-from .conftest import open_new_editor, wait_checked
-from .test_editor_basics import type_yaml
+from tests.support.browser import open_new_editor, wait_checked
+from tests.support.editor_page import type_yaml
 
 MANY = "name: wide\nsteps:\n" + "".join(
     f"  - id: s{i}\n    instructions: Step number {i} of a long chain.\n" + (f"    dependsOn: [s{i - 1}]\n" if i else "")

@@ -3,7 +3,8 @@ score), the judge's verdicts as marks with a legend in words, the same points as
 rounds arriving live while the run goes."""
 from __future__ import annotations
 
-from .conftest import REPO, api
+from tests.support.browser import api
+from tests.support.servers import REPO
 
 AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 

@@ -3,7 +3,8 @@
 providers have a key, linking to the account page where one is missing."""
 from __future__ import annotations
 
-from .conftest import api
+from tests.support.browser import api
+from tests.support.editor_page import type_script
 
 WORKFLOW = "name: again\nsteps:\n  - id: hello\n    instructions: Say hello.\n"
 SCRIPT = "latency: 0\nreplies:\n  hello: ['custom reply 42']\n"
@@ -15,14 +16,6 @@ def open_saved(page) -> int:
     page.goto(f"/workflows/{wf['id']}")
     page.wait_for_selector("[data-testid=editor][data-ready='1']")
     return wf["id"]
-
-
-def type_script(page, text: str) -> None:
-    box = page.locator("[data-testid=run-script]")
-    box.click()
-    page.keyboard.press("Control+a")
-    page.keyboard.press("Delete")
-    page.keyboard.insert_text(text)
 
 
 def test_the_script_is_remembered_and_a_finished_run_runs_again_with_it(page):

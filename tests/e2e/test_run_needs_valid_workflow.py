@@ -2,8 +2,8 @@
 says why; nothing is saved for a run that cannot start."""
 from __future__ import annotations
 
-from .conftest import open_new_editor, wait_checked
-from .test_editor_basics import YAML, type_yaml
+from tests.support.browser import open_new_editor, wait_checked
+from tests.support.editor_page import COMMENTED_CHAIN, type_yaml
 
 
 def workflow_count(page) -> int:
@@ -16,7 +16,7 @@ def workflow_count(page) -> int:
 def test_run_is_disabled_while_the_workflow_has_errors_and_nothing_is_saved(page):
     open_new_editor(page)
     before = workflow_count(page)
-    type_yaml(page, YAML.replace("dependsOn: [draft]", "dependsOn: [drafts]"))
+    type_yaml(page, COMMENTED_CHAIN.replace("dependsOn: [draft]", "dependsOn: [drafts]"))
     wait_checked(page)
     page.get_by_test_id("problem").first.wait_for()
     run = page.get_by_test_id("run")
@@ -25,7 +25,7 @@ def test_run_is_disabled_while_the_workflow_has_errors_and_nothing_is_saved(page
     assert page.get_by_test_id("export").is_disabled()
     assert workflow_count(page) == before
 
-    type_yaml(page, YAML)
+    type_yaml(page, COMMENTED_CHAIN)
     wait_checked(page)
     page.wait_for_selector("[data-testid=run]:not([disabled])")
     assert run.get_attribute("title") == "Run this workflow"

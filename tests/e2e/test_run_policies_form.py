@@ -5,16 +5,8 @@ from __future__ import annotations
 
 import re
 
-from .conftest import api
-
-
-def open_writer_critic(page) -> int:
-    page.goto("/")
-    card = page.get_by_role("region", name="Start from a template").get_by_test_id("template-writer-critic")
-    card.get_by_role("button", name=re.compile(r"^Open(?! and run)")).click()
-    page.wait_for_url(re.compile(r"/workflows/\d+$"))
-    page.wait_for_selector("[data-testid=editor][data-ready='1']")
-    return int(re.search(r"/workflows/(\d+)$", page.url).group(1))
+from tests.support.browser import api
+from tests.support.editor_page import open_writer_critic
 
 
 def open_policies(page):

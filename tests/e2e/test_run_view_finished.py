@@ -3,15 +3,8 @@ iterations count from 1, break reasons read as words, and choosing a node
 after an iteration shows the node."""
 from __future__ import annotations
 
-from .conftest import api
-from .test_run_view_replay import start_run
-
-
-def finished_run(page) -> dict:
-    run = start_run(page, latency=0.05)
-    page.goto(f"/runs/{run['id']}")
-    page.wait_for_selector("[data-testid=run-status]:text('completed')", timeout=30_000)
-    return run
+from tests.support.browser import api
+from tests.support.run_pages import finished_run, start_polish_run
 
 
 def test_a_finished_run_shows_finished_words_and_one_based_rounds(page):
@@ -48,7 +41,7 @@ def test_a_finished_run_shows_finished_words_and_one_based_rounds(page):
 
 
 def test_the_header_tokens_add_up_while_the_run_goes(page):
-    run = start_run(page, latency=1.0)
+    run = start_polish_run(page, latency=1.0)
     page.goto(f"/runs/{run['id']}")
     page.get_by_test_id("verdict").first.wait_for(timeout=20_000)
     assert page.get_by_test_id("run-status").inner_text() == "running", "the run ended too soon for this test"

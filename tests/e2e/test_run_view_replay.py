@@ -4,32 +4,8 @@ from __future__ import annotations
 
 import re
 
-from tests.support.documents import polish_loop
-
-from .conftest import api
-
-WORKFLOW = polish_loop("slow-polish", 4)
-
-SCRIPT = """\
-latency: 0.35
-replies:
-  write: ["round one", "round two", "round three", "round four"]
-  publish: "published"
-  judge:
-    - {content: "no", result: {done: false, reason: "first pass"}}
-    - {content: "no", result: {done: false, reason: "second pass"}}
-    - {content: "no", result: {done: false, reason: "third pass"}}
-    - {content: "yes", result: {done: true, reason: "finished"}}
-"""
-
-
-def start_run(page, latency: float = 0.35) -> dict:
-    """Saves WORKFLOW and starts it with SCRIPT, each simulated reply taking ``latency`` seconds."""
-    page.goto("/runs")  # any page of the app: gives the CSRF cookie
-    wf = api(page, "POST", "/workflows", {"source": WORKFLOW})
-    assert wf["valid"], wf["errors"]
-    script = SCRIPT.replace("latency: 0.35", f"latency: {latency}")
-    return api(page, "POST", "/runs", {"workflow_id": wf["id"], "provider": "simulated", "script": script})
+from tests.support.browser import api
+from tests.support.run_pages import start_polish_run
 
 
 def applied(page) -> int:
@@ -59,7 +35,7 @@ def assert_full_view(page, events: list[dict]) -> None:
 
 
 def test_a_reload_mid_run_still_shows_every_event(page):
-    run = start_run(page)
+    run = start_polish_run(page)
     page.goto(f"/runs/{run['id']}")
     page.locator("[data-testid='iterations-polish'] [data-testid=iteration-cell]").first.wait_for(timeout=20_000)
     assert page.get_by_test_id("run-status").inner_text() in ("running", "queued"), "the run ended before the reload"
@@ -74,7 +50,7 @@ def test_a_reload_mid_run_still_shows_every_event(page):
 
 
 def test_a_finished_run_replays_from_stored_events(page):
-    run = start_run(page)
+    run = start_polish_run(page)
     page.goto(f"/runs/{run['id']}")
     wait_all_events(page, run["id"])
 
@@ -93,7 +69,7 @@ def test_a_finished_run_replays_from_stored_events(page):
 
 
 def test_pause_resume_and_stop_from_the_run_view(page):
-    run = start_run(page, latency=1.0)
+    run = start_polish_run(page, latency=1.0)
     page.goto(f"/runs/{run['id']}")
     status = page.get_by_test_id("run-status")
     page.wait_for_selector("[data-testid=run-status]:text('running')", timeout=20_000)
@@ -129,7 +105,7 @@ def test_a_dropped_websocket_reconnects_and_replays_from_the_last_seq(page):
 
     # The events socket only (its URL has a query); the page's view socket (`.../view/`) goes untouched.
     page.route_web_socket(re.compile(r"/ws/runs/[0-9a-fA-F-]+/\?"), route)
-    run = start_run(page)
+    run = start_polish_run(page)
     page.goto(f"/runs/{run['id']}")
     events = wait_all_events(page, run["id"])
     assert state["dropped"], "the socket was never dropped"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .conftest import api
+from tests.support.browser import api
 
 WORKFLOW = """\
 name: writer-critic

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .conftest import CHROMIUM_ARGS, VIEWPORT, api  # noqa: F401  (CHROMIUM_ARGS: same browser, second person)
+from tests.support.browser import CHROMIUM_ARGS, VIEWPORT, api  # noqa: F401  (CHROMIUM_ARGS: same browser, second person)
 
 WORKFLOW = ("name: shared-loop\nsteps:\n  - id: draft\n    instructions: Write.\n"
             "  - id: polish\n    dependsOn: [draft]\n    instructions: Polish.\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .conftest import api
+from tests.support.browser import api
 
 SLUG = "goal-driven"  # a template no other browser test saves
 

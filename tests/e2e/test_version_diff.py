@@ -6,7 +6,7 @@ and the new instructions as a removed and an added line. Restoring version 1 mak
 """
 from __future__ import annotations
 
-from tests.e2e.conftest import api
+from tests.support.browser import api
 
 V1 = """name: compare-me
 steps:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import io
 import zipfile
 
-from .conftest import SPEC, api, wait_checked
-from .test_editor_basics import blank_canvas
+from tests.support.browser import api, wait_checked
+from tests.support.editor_page import blank_canvas
+from tests.support.upstream_spec import SPEC
 
 EXAMPLES = SPEC / "examples"
 

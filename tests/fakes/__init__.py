@@ -7,4 +7,4 @@ from tests.fakes.anthropic import FakeAnthropic
 from tests.fakes.openai import FakeOpenAI
 from tests.fakes.server import FakeServer, Request, Response
 
-__all__ = ["FakeOpenAI", "FakeAnthropic", "FakeServer", "Request", "Response"]
+__all__ = ["FakeAnthropic", "FakeOpenAI", "FakeServer", "Request", "Response"]

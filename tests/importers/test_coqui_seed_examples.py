@@ -2,8 +2,7 @@
 import pytest
 
 from designer.cel import evaluate
-
-from .helpers import COQUI_SEEDS, assert_valid, import_seed, step
+from tests.support.imported_seeds import COQUI_SEEDS, assert_valid, import_seed, step
 
 
 def review_says(until: str, stage: str, text: str) -> bool:

@@ -4,8 +4,7 @@ import json
 import pytest
 
 from designer.importers import ImportFailed, import_loop
-
-from .helpers import assert_valid
+from tests.support.imported_seeds import assert_valid
 
 
 def definition(termination=None, **extra):

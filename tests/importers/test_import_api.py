@@ -4,10 +4,9 @@ import json
 import pytest
 
 from designer.documents import load_source
+from tests.support.imported_seeds import seed_text
 
-from .helpers import seed_text
-
-pytestmark = [pytest.mark.urls("tests.importers.api_urls")]
+pytestmark = [pytest.mark.urls("tests.support.import_api_urls")]
 
 
 def post_import(client, body):

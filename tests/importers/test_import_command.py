@@ -7,8 +7,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from designer.documents import load_source
-
-from .helpers import SEEDS
+from tests.support.imported_seeds import SEEDS
 
 
 def run(*args):

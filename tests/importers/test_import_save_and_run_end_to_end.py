@@ -9,8 +9,7 @@ from django.contrib.auth import get_user_model
 from designer.documents import load_source
 from designer.importers import import_loop
 from designer.templates import get_template
-
-from .helpers import seed_text
+from tests.support.imported_seeds import seed_text
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

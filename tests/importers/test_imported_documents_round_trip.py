@@ -12,8 +12,7 @@ import pytest
 from designer.documents import dump_yaml, load_source
 from runtime.engine import run_workflow
 from runtime.events import ListSink
-
-from .helpers import COQUI_SEEDS, RUNSIGHT_SEEDS, import_seed
+from tests.support.imported_seeds import COQUI_SEEDS, RUNSIGHT_SEEDS, import_seed
 
 CASES = [("runsight", p) for p in RUNSIGHT_SEEDS] + [("coqui", p) for p in COQUI_SEEDS]
 

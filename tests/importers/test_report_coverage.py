@@ -5,8 +5,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from designer.importers.report import OUTCOMES, format_table
-
-from .helpers import COQUI_SEEDS, RUNSIGHT_SEEDS, import_seed, resolve
+from tests.support.imported_seeds import COQUI_SEEDS, RUNSIGHT_SEEDS, import_seed, resolve
 
 
 def source_fields(data, prefix="", depth=0, max_depth=3):

@@ -5,8 +5,7 @@ from hypothesis import strategies as st
 
 from designer.cel import compile_expression, evaluate
 from designer.importers import ImportFailed, import_loop
-
-from .helpers import assert_valid
+from tests.support.imported_seeds import assert_valid
 
 TEMPLATE = """
 blocks:

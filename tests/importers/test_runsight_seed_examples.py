@@ -2,8 +2,7 @@
 import pytest
 
 from designer.cel import evaluate
-
-from .helpers import RUNSIGHT_SEEDS, assert_valid, import_seed, step
+from tests.support.imported_seeds import RUNSIGHT_SEEDS, assert_valid, import_seed, step
 
 
 @pytest.mark.parametrize("path", RUNSIGHT_SEEDS, ids=lambda p: p.name)

@@ -2,8 +2,7 @@
 from designer.cel import evaluate
 from designer.importers import import_loop
 from designer.validation import validate_document
-
-from .helpers import assert_valid, step
+from tests.support.imported_seeds import assert_valid, step
 
 
 def imported(text):

@@ -12,7 +12,7 @@ import time
 import httpx
 import pytest
 
-from tests.live.runs import wait_status
+from tests.support.live_runs import wait_status
 from tests.support.servers import (
     base_env,
     celery_worker,

@@ -5,7 +5,7 @@ import time
 import pytest
 import websockets
 
-from tests.live.runs import collect, start_run, wait_status
+from tests.support.live_runs import collect, start_run, wait_status
 from tests.support.servers import base_env, celery_worker, fresh_postgres, fresh_redis_db, kill_hard, running_server
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.live.runs import wait_status
+from tests.support.live_runs import wait_status
 from tests.support.servers import base_env, celery_worker, fresh_postgres, fresh_redis_db, running_server
 
 MAIN = """version: 1

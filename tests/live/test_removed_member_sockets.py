@@ -9,8 +9,8 @@ import json
 import pytest
 import websockets
 
-from tests.live.runs import script
 from tests.support.documents import judge_loop
+from tests.support.live_runs import script
 from tests.support.servers import base_env, manage, running_server
 
 

@@ -4,23 +4,17 @@ round run again, every event of the first attempt kept and one ordered stream fo
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 import threading
 import time
-from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 import websockets
 
-from tests.live.runs import collect, wait_status
 from tests.support.documents import judge_loop
-from tests.support.servers import REPO, Server, _stop, _wait_for, base_env, celery_worker, free_port, fresh_postgres, fresh_redis_db, kill_hard, running_server
+from tests.support.live_runs import LIVENESS, collect, wait_status
+from tests.support.servers import base_env, celery_worker, fresh_postgres, fresh_redis_db, kill_hard, running_server, server_process, stop
 
 ROUNDS = 10
-# Quick liveness, so a lost worker is noticed within seconds (the resume-latency target assumes 1 s heartbeats).
-LIVENESS = {"RUN_HEARTBEAT_S": 1, "RUN_LOST_AFTER_S": 3, "RUN_REAPER_INTERVAL_S": 0.5}
 
 
 def script(latency: float) -> dict:
@@ -166,23 +160,8 @@ def test_a_run_that_keeps_losing_its_worker_fails_after_its_resumes(cluster):
     assert final["reason"].startswith("worker lost") and "resumed 1 times" in final["reason"]
 
 
-@contextmanager
-def server_process(env: dict, tokens: dict):
-    port = free_port()
-    log = Path(env["DESIGNER_DATA_DIR"]) / f"server-{port}.log"
-    with open(log, "w") as out:
-        process = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"], cwd=REPO, env=env,
-                                   stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    server = Server(url=f"http://127.0.0.1:{port}", env=env, process=process, log=log, tokens=tokens)
-    try:
-        _wait_for(server)
-        yield server
-    finally:
-        _stop(process)
-
-
-def inline_server_stopped_mid_run(stop) -> tuple[dict, dict, str, str, int]:
-    """An inline server that ran a clean run, then is stopped (``stop(process)``) in the fourth round of another:
+def inline_server_stopped_mid_run(halt) -> tuple[dict, dict, str, str, int]:
+    """An inline server that ran a clean run, then is stopped (``halt(process)``) in the fourth round of another:
     (env, tokens, that run's id, the clean run's output, the run's last seq before the stop)."""
     env = base_env(**LIVENESS)
     with running_server(env, users=("owner",)) as first:
@@ -191,7 +170,7 @@ def inline_server_stopped_mid_run(stop) -> tuple[dict, dict, str, str, int]:
             clean_output = loop_output(events_of(client, wait_status(client, clean["id"], ("completed",))["id"]))
             run = start(client, latency=0.15)
             seen_before = wait_rounds(client, run["id"], 3)
-        stop(first.process)
+        halt(first.process)
     return env, first.tokens, run["id"], clean_output, seen_before
 
 
@@ -211,7 +190,7 @@ def test_sigterm_on_a_celery_worker_hands_its_run_back_at_once(cluster, clean_ou
             run = start(client, latency=0.15)
             seen_before = wait_rounds(client, run["id"], 3)
             asked = time.monotonic()
-            _stop(worker)  # SIGTERM to the worker and its pool, as a deploy does
+            stop(worker)  # SIGTERM to the worker and its pool, as a deploy does
             stopped_in = time.monotonic() - asked
         handed = client.get(f"/runs/{run['id']}").json()
         with celery_worker(cluster.env, name="arriving") as _worker:
@@ -226,7 +205,7 @@ def test_sigterm_on_a_celery_worker_hands_its_run_back_at_once(cluster, clean_ou
 
 
 def test_sigterm_on_the_inline_server_hands_its_runs_back_for_its_next_start():
-    env, tokens, run_id, clean_output, _ = inline_server_stopped_mid_run(_stop)  # _stop: SIGTERM
+    env, tokens, run_id, clean_output, _ = inline_server_stopped_mid_run(stop)  # stop: SIGTERM
     run = {"id": run_id}
     with server_process(env, tokens) as second, second.client("owner") as client:
         final = wait_status(client, run["id"], ("completed",), timeout=90)

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.live.runs import wait_status
-from tests.live.test_resume import LIVENESS, server_process
-from tests.support.servers import base_env, celery_worker, fresh_postgres, fresh_redis_db, kill_hard, running_server
+from tests.support.live_runs import LIVENESS, wait_status
+from tests.support.servers import base_env, celery_worker, fresh_postgres, fresh_redis_db, kill_hard, running_server, server_process
 
 FLOW = """
 version: 1

@@ -5,7 +5,7 @@ import json
 import pytest
 import websockets
 
-from tests.live.runs import collect, start_run, wait_status
+from tests.support.live_runs import collect, start_run, wait_status
 from tests.support.servers import base_env, running_server
 
 

@@ -8,8 +8,8 @@ import json
 import pytest
 import websockets
 
-from tests.live.runs import collect, script, wait_status
 from tests.support.documents import judge_loop
+from tests.support.live_runs import collect, script, wait_status
 from tests.support.servers import base_env, manage, running_server
 
 MEMBERS = ("admin", "editor", "runner", "viewer")

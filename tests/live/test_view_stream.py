@@ -11,7 +11,7 @@ import pytest
 import websockets
 
 from runtime.live.view.state import RunView
-from tests.live.runs import wait_status
+from tests.support.live_runs import wait_status
 from tests.support.servers import base_env, running_server
 
 ITEMS = 600

@@ -6,7 +6,7 @@ TestZFB3_AgentRunner_RetryAlsoFails_IncludesLastAssistantText) holds for judges 
 is the verdict, and only when that fails as well does the judge fail open (the loop goes on).
 """
 from runtime.engine.agent import REMINDER
-from tests.runtime.helpers import doc, run, script
+from tests.support.engine_runs import doc, run, script
 
 JUDGED = """
 name: judged

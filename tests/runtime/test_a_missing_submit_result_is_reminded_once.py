@@ -14,7 +14,7 @@ from dataclasses import replace
 from runtime.engine.agent import REMINDER
 from runtime.providers.script import parse_script
 from runtime.providers.simulated import SimulatedProvider
-from tests.runtime.helpers import doc, run, script, step_end
+from tests.support.engine_runs import doc, run, script, step_end
 
 FLOW = """
     name: reminded

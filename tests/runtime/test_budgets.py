@@ -1,5 +1,5 @@
 from runtime.engine import Budgets
-from tests.runtime.helpers import doc, ids_of, run, script
+from tests.support.engine_runs import doc, ids_of, run, script
 
 CHAIN = """
 name: chain

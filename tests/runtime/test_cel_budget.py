@@ -1,4 +1,4 @@
-from tests.runtime.helpers import doc, run, step_end
+from tests.support.engine_runs import doc, run, step_end
 
 LISTER = """
 name: expensive

@@ -3,7 +3,7 @@ Under the old tracer it sometimes escaped its bound; now it fails its step with 
 every time, whichever field holds it."""
 import pytest
 
-from tests.runtime.helpers import doc, run, step_end
+from tests.support.engine_runs import doc, run, step_end
 
 # The CPU timer ends it; on a machine loaded enough to starve the worker, the wall-clock bound does.
 BUDGET_ERRORS = ("expression exceeded its evaluation budget (cel_budget_exceeded: more than 50 ms of CPU time)",

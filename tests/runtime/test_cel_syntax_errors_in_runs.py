@@ -1,6 +1,6 @@
 """A CEL expression that cannot parse fails its step saying 'syntax error', where, and what was expected
 (the validator blocks such runs; the engine still explains itself when handed one directly)."""
-from tests.runtime.helpers import doc, run, step_end
+from tests.support.engine_runs import doc, run, step_end
 
 BROKEN_UNTIL = """
 name: broken

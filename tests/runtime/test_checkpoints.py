@@ -11,30 +11,14 @@ from designer import workflows
 from designer.documents import load_source
 from runtime.durability.continuation import checkpoint_of_run
 from runtime.engine import Budgets
-from runtime.engine.checkpoints import Checkpoint, Fold, boundaries, fold
+from runtime.engine.checkpoints import Checkpoint, boundaries, fold
 from runtime.live.recorder import persist_events
 from runtime.models import Run
-from runtime.providers import get_provider
-from runtime.providers.script import parse_script
-from tests.conftest import SPEC
-from tests.runtime.helpers import doc, run_with_checkpoints, script
+from tests.support.checkpoints import JUDGE, TEN_ROUNDS, assert_fold_matches_engine, counted_run, ten_rounds
+from tests.support.engine_runs import doc, run_with_checkpoints, script
+from tests.support.upstream_spec import SPEC
 
 EXAMPLES = sorted((SPEC / "examples").glob("*.yaml"))
-
-
-def assert_fold_matches_engine(events: list[dict], taken: list[Checkpoint], start: Checkpoint | None = None) -> None:
-    assert taken, "the run had no boundary"
-    assert [c.seq for c in taken] == [b.seq for b in boundaries(events)]
-    incremental = Fold.starting_from(start) if start else Fold()
-    remaining = iter(events)
-    for checkpoint in taken:
-        assert fold(events, upto=checkpoint.seq, start=start) == checkpoint, f"differs at seq {checkpoint.seq}"
-        for event in remaining:  # the same fold, fed piece by piece up to this boundary
-            incremental.apply(event)
-            if event["seq"] == checkpoint.seq:
-                break
-        assert incremental.checkpoint() == checkpoint
-        assert json.loads(json.dumps(checkpoint.as_dict())) == checkpoint.as_dict()  # plain JSON
 
 
 def assert_final_state_matches_result(events: list[dict], result) -> None:
@@ -56,17 +40,6 @@ async def test_every_boundary_of_every_upstream_example_is_rebuilt_from_the_even
     assert_fold_matches_engine(sink.events, taken)
     assert_final_state_matches_result(sink.events, result)
 
-
-JUDGE = """
-  judge:
-    description: "Decides if the cycle is done."
-    resultSchema:
-      type: object
-      required: [done]
-      properties:
-        done: {type: boolean}
-        reason: {type: string}
-"""
 
 JUDGED = f"""
 name: judged
@@ -251,60 +224,6 @@ def test_events_out_of_order_are_refused():
 def test_a_checkpoint_survives_json():
     cp = Checkpoint(seq=3, steps={"a": {"status": "completed", "content": "x", "result": None, "blocked": False}})
     assert Checkpoint.from_dict(json.loads(json.dumps(cp.as_dict()))) == cp
-
-
-class Counting:
-    """A provider that counts the calls it passes on, by the step they were for."""
-
-    def __init__(self, inner) -> None:
-        self.inner = inner
-        self.calls: list[str] = []
-
-    async def chat(self, request, on_delta=None):
-        self.calls.append(request.step_path)
-        return await self.inner.chat(request, on_delta)
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-
-TEN_ROUNDS = f"""
-name: ten rounds
-agents:
-  {JUDGE}
-steps:
-  - id: plan
-    instructions: "Plan."
-  - id: write
-    dependsOn: [plan]
-    instructions: "Write."
-    loop:
-      maxIterations: 10
-      untilAgent: judge
-      outputMode: cumulative
-  - id: publish
-    dependsOn: [write]
-    instructions: "Publish."
-"""
-# Replies keyed by the namespaced id, so a round gets the same answer whichever run asks.
-TEN_SCRIPT = {
-    "replies": {**{f"write.{i}": [f"draft {i}"] for i in range(10)},
-                "judge": [{"content": "again", "result": {"done": False, "reason": "more"}}],
-                "write.9.untilAgent": [{"content": "good", "result": {"done": True, "reason": "enough"}}]},
-    "tokens": {"prompt": 11, "completion": 4},
-}
-
-
-async def counted_run(document: dict, replies: dict, start: Checkpoint | None = None):
-    """(result, sink, the steps the provider was called for); the engine's checkpoints checked on the way."""
-    provider = Counting(get_provider("simulated", script=parse_script(replies)))
-    result, sink, taken = await run_with_checkpoints(document, providers={"simulated": provider}, start=start)
-    assert_fold_matches_engine(sink.events, taken, start)
-    return result, sink, provider.calls
-
-
-async def ten_rounds(start=None):
-    return await counted_run(doc(TEN_ROUNDS), TEN_SCRIPT, start)
 
 
 async def test_a_run_started_after_round_4_asks_the_models_only_from_round_5_and_ends_the_same():

@@ -4,7 +4,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from tests.conftest import SPEC
+from tests.support.upstream_spec import SPEC
 
 LOOP = """
 name: cli-loop

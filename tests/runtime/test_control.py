@@ -1,9 +1,11 @@
 import asyncio
 import threading
 
+import pytest
+
 from runtime.engine import RunControl
 from runtime.events import ListSink
-from tests.runtime.helpers import doc, ids_of, run, script
+from tests.support.engine_runs import doc, ids_of, run, script
 
 CHAIN = """
 name: chain
@@ -190,3 +192,19 @@ async def test_pause_resume_and_stop_are_events_in_the_run_log():
     assert actions == ["pause", "resume"]
     paused = next(e for e in sink.events if e["type"] == "run_control")
     assert "paused" in paused["message"] and paused["seq"] < sink.of_type("workflow_end")[0]["seq"]
+
+
+@pytest.mark.xfail(strict=True, reason="runtime/engine/__init__.py registers its run_control listener after the run is "
+                   "claimed: a pause asked in between is applied but never recorded (the web test "
+                   "test_a_viewer_cannot_start_or_stop_and_pause_records_who_asked pauses after step_start for this). "
+                   "When the engine records it, remove this mark.")
+async def test_a_pause_asked_before_the_engine_starts_is_recorded_too():
+    # A run is claimed (status running, its control reachable) before run_workflow starts: under load, seconds.
+    control = RunControl()
+    control.request("pause", "member")
+    sink = ListSink()
+    resumer = asyncio.create_task(_resume_later(control, sink, {}))
+    await run(doc(CHAIN), control=control, sink=sink)
+    await resumer
+    recorded = [(e["data"]["action"], e["data"].get("actor")) for e in sink.events if e["type"] == "run_control"]
+    assert recorded == [("pause", "member"), ("resume", "member")]

@@ -15,7 +15,7 @@ import pytest
 
 from runtime.providers.script import parse_script
 from runtime.providers.simulated import SimulatedProvider
-from tests.runtime.helpers import run
+from tests.support.engine_runs import run
 
 CONTROLS = [chr(c) for c in range(0x00, 0x20) if chr(c) not in "\t\n"] + [chr(0x7F)] + [chr(c) for c in range(0x80, 0xA0)]
 NOISE = "\x07\r\x1b\x0b\x0c\x7f\x85\x9b"

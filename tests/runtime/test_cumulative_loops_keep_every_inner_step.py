@@ -12,56 +12,13 @@ import json
 
 from runtime.engine.checkpoints import Checkpoint, boundaries, fold
 from runtime.engine.prompting import SECTION_LIMIT
-from tests.runtime.helpers import doc, prompts, run, run_with_checkpoints, script, step_end
-from tests.runtime.test_checkpoints import assert_fold_matches_engine
-
-DEBATE = """
-name: debate
-agents:
-  pro: {description: "Argues for."}
-  con: {description: "Argues against."}
-  judge:
-    description: "Judges the debate."
-    resultSchema:
-      type: object
-      required: [done]
-      properties: {done: {type: boolean}}
-steps:
-  - id: debate-rounds
-    instructions: iterate
-    loop:
-      untilAgent: judge
-      maxIterations: 5
-      outputMode: cumulative
-      steps:
-        - {id: pro-argue, agent: pro, instructions: "argue for"}
-        - {id: con-argue, agent: con, instructions: "argue against", dependsOn: [pro-argue]}
-  - id: verdict
-    dependsOn: [debate-rounds]
-    instructions: "Sum up the debate."
-"""
-
-REPLIES = """
-replies:
-  pro: ["PRO_R1: remote work boosts productivity", "PRO_R2: telemetry shows higher output"]
-  con: ["CON_R1: remote work isolates teams", "CON_R2: but onboarding suffers"]
-  judge:
-    - {content: "", result: {done: false}}
-    - {content: "", result: {done: true}}
-"""
-
-WHOLE_DEBATE = (
-    "## Iteration 1\n"
-    "### pro-argue\nPRO_R1: remote work boosts productivity\n\n"
-    "### con-argue\nCON_R1: remote work isolates teams\n\n"
-    "## Iteration 2\n"
-    "### pro-argue\nPRO_R2: telemetry shows higher output\n\n"
-    "### con-argue\nCON_R2: but onboarding suffers\n\n"
-)
+from tests.support.checkpoints import assert_fold_matches_engine
+from tests.support.engine_runs import doc, prompts, run, run_with_checkpoints, script, step_end
+from tests.support.ported_workflows import DEBATE, DEBATE_REPLIES, WHOLE_DEBATE
 
 
 async def test_a_cumulative_debate_hands_on_every_rounds_every_inner_step_in_order():
-    result, sink = await run(doc(DEBATE), script(REPLIES))
+    result, sink = await run(doc(DEBATE), script(DEBATE_REPLIES))
     assert result.status == "completed"
     assert result.steps["debate-rounds"].content == WHOLE_DEBATE
     assert step_end(sink, "debate-rounds")["data"]["content"] == WHOLE_DEBATE
@@ -73,7 +30,7 @@ async def test_a_cumulative_debate_hands_on_every_rounds_every_inner_step_in_ord
 
 
 async def test_the_judges_words_join_the_cumulative_output_after_the_round_they_judge():
-    replies = REPLIES.replace('{content: "", result: {done: false}}',
+    replies = DEBATE_REPLIES.replace('{content: "", result: {done: false}}',
                               '{content: "Con has not answered the telemetry.", result: {done: false}}')
     result, _ = await run(doc(DEBATE), script(replies))
     content = result.steps["debate-rounds"].content
@@ -84,7 +41,7 @@ async def test_the_judges_words_join_the_cumulative_output_after_the_round_they_
 
 
 async def test_a_judge_that_fails_open_adds_no_feedback():
-    replies = script(REPLIES)
+    replies = script(DEBATE_REPLIES)
     replies["replies"]["debate-rounds.0.untilAgent"] = ["I would rather not decide."]  # never submits
     replies["replies"]["debate-rounds.1.untilAgent"] = [{"content": "", "result": {"done": True}}]
     result, sink = await run(doc(DEBATE), replies)
@@ -106,7 +63,7 @@ async def test_a_single_step_cumulative_loop_lists_each_iteration_under_its_numb
 
 async def test_the_last_mode_keeps_the_final_rounds_last_inner_step_only():
     d = doc(DEBATE.replace("      outputMode: cumulative\n", ""))
-    replies = REPLIES.replace("- {content: \"\", result: {done: false}}\n", "")
+    replies = DEBATE_REPLIES.replace("- {content: \"\", result: {done: false}}\n", "")
     result, sink = await run(d, script(replies))
     assert result.steps["debate-rounds"].content == "CON_R1: remote work isolates teams"
     assert "PRO_R1" not in prompts(sink, "verdict")[0]
@@ -161,7 +118,7 @@ async def test_a_last_mode_loops_output_is_still_cut_for_its_dependents():
 
 
 async def test_a_debate_resumed_after_its_first_verdict_ends_with_the_same_whole_output():
-    replies = REPLIES.replace('{content: "", result: {done: false}}', '{content: "go on", result: {done: false}}')
+    replies = DEBATE_REPLIES.replace('{content: "", result: {done: false}}', '{content: "go on", result: {done: false}}')
     clean, clean_sink, taken = await run_with_checkpoints(doc(DEBATE), script(replies))
     assert_fold_matches_engine(clean_sink.events, taken)
     first_verdict = next(b.seq for b in boundaries(clean_sink.events) if b.kind == "verdict")

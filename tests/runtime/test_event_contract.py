@@ -6,8 +6,8 @@ import pytest
 
 from designer.documents import load_source
 from runtime.contract import EVENT_DATA, Event, check, locate
-from tests.conftest import SPEC
-from tests.runtime.helpers import run
+from tests.support.engine_runs import run
+from tests.support.upstream_spec import SPEC
 
 EXAMPLES = sorted((SPEC / "examples").glob("*.yaml"))
 

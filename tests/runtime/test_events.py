@@ -2,7 +2,7 @@ import io
 import json
 
 from runtime.events import Emitter, ListSink, NdjsonSink, PrintSink, format_duration, rfc3339
-from tests.runtime.helpers import doc, run, script
+from tests.support.engine_runs import doc, run, script
 
 
 def test_durations_are_go_style():

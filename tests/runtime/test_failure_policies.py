@@ -1,4 +1,4 @@
-from tests.runtime.helpers import doc, ids_of, run, script, step_end
+from tests.support.engine_runs import doc, ids_of, run, script, step_end
 
 GRAPH = """
 name: graph

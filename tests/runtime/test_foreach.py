@@ -2,7 +2,7 @@ import asyncio
 
 from runtime.engine.loops import FOREACH_PARALLEL_CAP
 from runtime.providers import ChatReply, Provider
-from tests.runtime.helpers import doc, ids_of, prompts, run, script, step_end
+from tests.support.engine_runs import doc, ids_of, prompts, run, script, step_end
 
 
 class Tracking(Provider):

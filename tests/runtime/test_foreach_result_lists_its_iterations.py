@@ -7,29 +7,12 @@ Ports upstream's internal/exec/foreach_test.go ``TestExecutor_ForEach_ResultAggr
 that reads a field that is not there fails its step with a sentence naming the expression, not the
 evaluator's dump.
 """
-from tests.runtime.helpers import doc, run, script, step_end
-
-PROC = """
-name: agg
-steps:
-  - id: proc
-    instructions: Process
-    loop: {forEach: [x, y, z]}
-  - id: after
-    dependsOn: [proc]
-    condition: "steps.proc.result.iterations[0].content == 'result-1' && steps.proc.result.iterations[2].item == 'z'"
-    instructions: "Read the results."
-"""
-REPLIES = script("""
-replies:
-  "proc[0]": ["result-1"]
-  "proc[1]": ["result-2"]
-  "proc[2]": ["result-3"]
-""")
+from tests.support.engine_runs import doc, run, script, step_end
+from tests.support.ported_workflows import FOREACH_PROC, FOREACH_PROC_REPLIES
 
 
 async def test_the_result_has_one_entry_per_item_with_id_index_item_content_and_status():
-    result, sink = await run(doc(PROC), REPLIES)
+    result, sink = await run(doc(FOREACH_PROC), FOREACH_PROC_REPLIES)
     assert result.steps["proc"].result == {"iterations": [
         {"id": "proc[0]", "index": 0, "item": "x", "content": "result-1", "status": "completed"},
         {"id": "proc[1]", "index": 1, "item": "y", "content": "result-2", "status": "completed"},
@@ -40,14 +23,14 @@ async def test_the_result_has_one_entry_per_item_with_id_index_item_content_and_
 
 
 async def test_a_condition_downstream_reads_an_iterations_content_and_item():
-    result, sink = await run(doc(PROC), REPLIES)
+    result, sink = await run(doc(FOREACH_PROC), FOREACH_PROC_REPLIES)
     assert result.steps["after"].status == "completed"
     assert not sink.of_type("step_skipped")
 
 
 async def test_a_cumulative_foreach_still_hands_on_its_last_items_output():
-    d = doc(PROC.replace("loop: {forEach: [x, y, z]}", "loop: {forEach: [x, y, z], outputMode: cumulative}"))
-    result, _ = await run(d, REPLIES)
+    d = doc(FOREACH_PROC.replace("loop: {forEach: [x, y, z]}", "loop: {forEach: [x, y, z], outputMode: cumulative}"))
+    result, _ = await run(d, FOREACH_PROC_REPLIES)
     assert result.steps["proc"].content == "result-3"  # upstream's forEach has no cumulative output
     assert [i["content"] for i in result.steps["proc"].result["iterations"]] == ["result-1", "result-2", "result-3"]
 
@@ -94,9 +77,9 @@ async def test_an_inner_dag_iterations_content_is_its_last_inner_step():
 
 
 async def test_a_condition_reading_a_missing_field_fails_with_a_sentence_naming_the_expression():
-    d = doc(PROC.replace("steps.proc.result.iterations[0].content == 'result-1' && "
+    d = doc(FOREACH_PROC.replace("steps.proc.result.iterations[0].content == 'result-1' && "
                          "steps.proc.result.iterations[2].item == 'z'", "steps.proc.result.items[0].content == 'x'"))
-    result, sink = await run(d, REPLIES)
+    result, sink = await run(d, FOREACH_PROC_REPLIES)
     assert result.steps["after"].status == "failed"
     error = step_end(sink, "after")["error"]
     assert error == ("condition: `steps.proc.result.items[0].content == 'x'` could not be evaluated: "
@@ -104,9 +87,9 @@ async def test_a_condition_reading_a_missing_field_fails_with_a_sentence_naming_
 
 
 async def test_an_index_past_the_last_iteration_is_said_in_words():
-    d = doc(PROC.replace("steps.proc.result.iterations[0].content == 'result-1' && "
+    d = doc(FOREACH_PROC.replace("steps.proc.result.iterations[0].content == 'result-1' && "
                          "steps.proc.result.iterations[2].item == 'z'", "steps.proc.result.iterations[3].content == ''"))
-    _, sink = await run(d, REPLIES)
+    _, sink = await run(d, FOREACH_PROC_REPLIES)
     error = step_end(sink, "after")["error"]
     assert "`steps.proc.result.iterations` has 3 items, so there is no [3]" in error
     assert "<class" not in error and "CELEvalError" not in error

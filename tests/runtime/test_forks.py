@@ -7,20 +7,8 @@ import pytest
 from runtime.engine.checkpoints import Checkpoint, fold
 from runtime.engine.fork_points import ForkPointError, locate, resolve, with_input
 from runtime.runs.forks import PatchError, apply_patch
-from tests.runtime.helpers import doc
-from tests.runtime.test_checkpoints import TEN_ROUNDS, TEN_SCRIPT, counted_run, ten_rounds
-
-EACH = """
-name: fan
-steps:
-  - id: each
-    instructions: "Handle."
-    loop: {forEach: [a, b, c, d, e], maxConcurrency: 2, outputMode: cumulative}
-  - id: sum
-    dependsOn: [each]
-    instructions: "Sum up."
-"""
-EACH_SCRIPT = {"replies": {**{f"each[{i}]": [f"item {i}"] for i in range(5)}, "sum": ["total"]}}
+from tests.support.checkpoints import EACH, EACH_SCRIPT, TEN_ROUNDS, TEN_SCRIPT, counted_run, ten_rounds
+from tests.support.engine_runs import doc
 
 
 def json_copy(checkpoint: Checkpoint) -> Checkpoint:

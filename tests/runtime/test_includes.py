@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from tests.runtime.helpers import doc, run, step_end
+from tests.support.engine_runs import doc, run, step_end
 
 
 def write(path: Path, text: str) -> None:

@@ -1,4 +1,4 @@
-from tests.runtime.helpers import doc, prompts, run, script, step_end
+from tests.support.engine_runs import doc, prompts, run, script, step_end
 
 JUDGED = """
 name: judged

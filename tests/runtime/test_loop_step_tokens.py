@@ -12,33 +12,10 @@ import pytest
 
 from runtime.engine.checkpoints import Checkpoint, boundaries, fold
 from runtime.live.view.state import RunView
-from tests.runtime.helpers import doc, run, run_with_checkpoints, script, step_end
-from tests.runtime.test_checkpoints import assert_fold_matches_engine
+from tests.support.checkpoints import assert_fold_matches_engine
+from tests.support.engine_runs import doc, run, run_with_checkpoints, script, step_end
+from tests.support.ported_workflows import UNTIL_AGENT, UNTIL_AGENT_REPLIES
 
-UNTIL_AGENT = """
-name: until-agent-test
-agents:
-  worker: {description: "Does iterative work", model: "gpt-x"}
-  judge:
-    description: "Evaluates completion"
-    model: "gpt-x"
-    resultSchema:
-      type: object
-      properties: {done: {type: boolean}, reason: {type: string}}
-      required: [done]
-steps:
-  - id: iterate
-    agent: worker
-    instructions: "Iterate on the task"
-    loop: {maxIterations: 5, untilAgent: judge}
-"""
-REPLIES = script("""
-replies:
-  worker: [{content: "working...", tokens: {prompt: 100, completion: 50}}]
-  judge:
-    - {content: "Evaluating...", result: {done: false, reason: "iteration check"}, tokens: {prompt: 50, completion: 25}}
-    - {content: "Evaluating...", result: {done: true, reason: "iteration check"}, tokens: {prompt: 50, completion: 25}}
-""")
 PRICES = {"gpt-x": (3.0, 15.0)}  # USD per million prompt and completion tokens
 
 
@@ -47,7 +24,7 @@ def usd(prompt: int, completion: int) -> float:
 
 
 async def test_a_judged_loops_step_end_counts_every_worker_and_judge_turn():
-    result, sink = await run(doc(UNTIL_AGENT), REPLIES, prices=PRICES)
+    result, sink = await run(doc(UNTIL_AGENT), UNTIL_AGENT_REPLIES, prices=PRICES)
     assert result.status == "completed" and result.loops["iterate"]["rounds_completed"] == 2
     end = step_end(sink, "iterate")
     assert end["tokens"] == {"prompt": 300, "completion": 150, "total": 450}
@@ -56,7 +33,7 @@ async def test_a_judged_loops_step_end_counts_every_worker_and_judge_turn():
 
 
 async def test_each_verdict_says_what_its_judge_spent():
-    _, sink = await run(doc(UNTIL_AGENT), REPLIES, prices=PRICES)
+    _, sink = await run(doc(UNTIL_AGENT), UNTIL_AGENT_REPLIES, prices=PRICES)
     assert [e["tokens"] for e in sink.of_type("judge_verdict")] == [{"prompt": 50, "completion": 25, "total": 75}] * 2
     assert sink.of_type("judge_verdict")[0]["data"]["cost_usd"] == pytest.approx(usd(50, 25))
 
@@ -147,7 +124,7 @@ async def test_a_retried_loop_counts_only_its_last_attempt():
 
 
 async def test_the_checkpoints_and_the_run_view_agree_with_the_loops_tokens():
-    result, sink, taken = await run_with_checkpoints(doc(UNTIL_AGENT), REPLIES, prices=PRICES)
+    result, sink, taken = await run_with_checkpoints(doc(UNTIL_AGENT), UNTIL_AGENT_REPLIES, prices=PRICES)
     assert_fold_matches_engine(sink.events, taken)
     final = fold(sink.events)
     assert final.steps["iterate"]["tokens"] == {"prompt": 300, "completion": 150, "total": 450}

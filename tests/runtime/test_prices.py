@@ -3,7 +3,7 @@ never counted as $0."""
 from runtime.engine.pricing import PriceBook
 from runtime.providers import get_provider
 from tests.fakes import FakeOpenAI
-from tests.runtime.helpers import doc, run
+from tests.support.engine_runs import doc, run
 
 ONE_STEP = """
 name: one

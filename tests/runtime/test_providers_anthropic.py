@@ -5,7 +5,7 @@ from runtime.events import ListSink
 from runtime.providers import ChatRequest, ProviderError, get_provider
 from runtime.tools.results import submit_tool
 from tests.fakes import FakeAnthropic
-from tests.runtime.helpers import doc
+from tests.support.engine_runs import doc
 
 KEY = "sk-ant-test-secret-987654"
 JUDGE = {"type": "object", "required": ["done"], "properties": {"done": {"type": "boolean"}, "reason": {"type": "string"}}}

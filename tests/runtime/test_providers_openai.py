@@ -5,7 +5,7 @@ from runtime.events import ListSink
 from runtime.providers import ChatRequest, ProviderError, get_provider
 from runtime.tools.results import submit_tool
 from tests.fakes import FakeOpenAI
-from tests.runtime.helpers import doc, step_end
+from tests.support.engine_runs import doc, step_end
 
 KEY = "sk-test-secret-123456"
 SCHEMA = {"type": "object", "required": ["tags"], "properties": {

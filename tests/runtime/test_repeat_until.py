@@ -1,4 +1,4 @@
-from tests.runtime.helpers import InstantSleep, doc, ids_of, prompts, run, script, step_end
+from tests.support.engine_runs import InstantSleep, doc, ids_of, prompts, run, script, step_end
 
 SINGLE = """
 name: single

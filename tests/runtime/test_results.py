@@ -1,5 +1,5 @@
 from runtime.tools.results import check_result, minimal_instance, submit_tool
-from tests.runtime.helpers import doc, run, script, step_end
+from tests.support.engine_runs import doc, run, script, step_end
 
 SCHEMA = {"type": "object", "required": ["tags"], "properties": {
     "tags": {"type": "array", "items": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}}}}

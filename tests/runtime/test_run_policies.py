@@ -1,7 +1,7 @@
 import pytest
 
 from runtime.engine.policies import Policies, PolicyError, approved, similarity
-from tests.runtime.helpers import doc, run, script, step_end
+from tests.support.engine_runs import doc, run, script, step_end
 
 LOOP = """
 name: policy-loop

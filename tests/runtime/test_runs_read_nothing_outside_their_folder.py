@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.runtime.helpers import doc, run, step_end
+from tests.support.engine_runs import doc, run, step_end
 
 MARKER = "SECRET-MARKER-9f3c1e"
 

@@ -1,7 +1,7 @@
 import asyncio
 
 from runtime.providers import ChatReply, Provider
-from tests.runtime.helpers import doc, run
+from tests.support.engine_runs import doc, run
 
 
 class Recorder(Provider):

@@ -1,7 +1,7 @@
 import pytest
 
 from runtime.providers.script import ScriptError, load_script
-from tests.runtime.helpers import doc, run, script
+from tests.support.engine_runs import doc, run, script
 
 
 def test_replies_come_in_order_and_the_last_one_repeats():

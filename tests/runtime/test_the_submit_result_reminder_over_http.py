@@ -12,7 +12,7 @@ from runtime.events import ListSink
 from runtime.providers import get_provider
 from runtime.tools.session import MemoryStore, RunTools
 from tests.fakes import FakeAnthropic, FakeOpenAI
-from tests.runtime.helpers import doc
+from tests.support.engine_runs import doc
 
 FLOW = """
     name: reminded-over-http

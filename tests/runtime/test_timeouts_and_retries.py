@@ -1,5 +1,5 @@
 """Durations are whole seconds in v1, so the timeout tests wait about a second each."""
-from tests.runtime.helpers import doc, ids_of, run, script, step_end
+from tests.support.engine_runs import doc, ids_of, run, script, step_end
 
 
 async def test_a_step_timeout_fails_the_step():

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from designer.documents import load_source
-from tests.conftest import SPEC
-from tests.runtime.helpers import run
+from tests.support.engine_runs import run
+from tests.support.upstream_spec import SPEC
 
 EXAMPLES = sorted((SPEC / "examples").glob("*.yaml"))
 # The unscripted simulated judge always answers done=false, so judged loops use

@@ -1,0 +1,24 @@
+"""What tests import: every module here says what it holds. Tests never import one another (nor a conftest.py):
+what two test modules share moves here, fixtures go to a conftest.py. Fakes of outside services are in
+tests/fakes, files tests read or run (seeds, MCP servers) in tests/fixtures. tests/house/test_test_bench.py holds
+these rules and that this list names every module.
+
+settings                 the suite's Django settings: the app's, with a temporary data folder (pytest.ini)
+upstream_spec            the upstream zenflow spec beside the checkout: conformance cases, examples
+documents                workflow documents: a judged loop and its replies, a polish loop
+ported_workflows         workflows ported from upstream's runner tests, run by the engine and over HTTP
+engine_runs              runs of the engine in process: documents from YAML, a run with its events, what they say
+checkpoints              runs checked boundary by boundary; ten judged rounds to resume and fork from
+imported_seeds           the importers' seed files and what their tests check of the documents
+import_api_urls          a URLconf with the import and template routers alone
+api_calls                the REST API through Django's test client: a JSON post, the wait for a run to finish
+zips                     zips built in memory, uploaded as workflow bundles
+snapshots                workspace snapshots as a lost worker left them
+servers                  real processes: a server, a Celery worker, a fresh PostgreSQL database and Redis db
+live_runs                runs on a live server over HTTP and websockets
+browser                  Chromium for tests/e2e and the API called with a signed-in page
+editor_page              the editor in the browser: workflows to type, the YAML panel, the run dialog's script
+run_pages                runs started from the browser: any workflow, a slow polish loop, a finished run
+accessibility            axe-core's audit of a page, worded
+content_security_policy  a watch on a page's Content-Security-Policy and its violations
+"""

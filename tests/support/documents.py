@@ -1,4 +1,4 @@
-"""Workflow documents the live and web tests run."""
+"""Workflow documents the live, web and browser tests run: a judged loop (and its replies), a polish loop."""
 from __future__ import annotations
 
 
@@ -30,6 +30,18 @@ steps:
           agent: writer
           instructions: Write a draft.{review_step}
 """
+
+
+# Replies for a judge_loop without review: two drafts, then the judge passes the second.
+JUDGE_LOOP_SCRIPT = {
+    "replies": {
+        "draft": ["draft one", "draft two", "draft three"],
+        "judge": [
+            {"content": "not yet", "result": {"done": False, "reason": "too short"}},
+            {"content": "good", "result": {"done": True, "reason": "complete"}},
+        ],
+    }
+}
 
 
 WORDS = {3: "Three", 4: "Four"}

@@ -1,11 +1,13 @@
 """Real processes for live tests: a daphne server, a Celery worker, a fresh PostgreSQL database.
 
 Each helper starts its process with its own data folder and environment and
-stops it (and its children) when the `with` block ends.
+stops it (and its children) when the `with` block ends. A process also ends when the test process dies, however
+it dies: one left behind (a Celery worker listening on a Redis database) took the tasks of the sessions after it.
 """
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -24,6 +26,13 @@ PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 REDIS = "redis://127.0.0.1:6379"
 
 
+def outliving_nothing(argv: list[str]) -> list[str]:
+    """``argv`` run so that it gets a SIGTERM when the test process dies, even by SIGKILL (Linux's parent-death
+    signal, through util-linux's setpriv); as it is where setpriv is missing."""
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--pdeathsig", "TERM", "--", *argv] if setpriv else argv
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -31,7 +40,8 @@ def free_port() -> int:
 
 
 def base_env(**extra) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "REDIS_URL", "RUNTIME_BACKEND")}
+    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "REDIS_URL", "RUNTIME_BACKEND",
+                                                                "DESIGNER_TEST_DATA_DIR")}
     env.update({"PYTHONUNBUFFERED": "1", "DESIGNER_DATA_DIR": tempfile.mkdtemp(prefix="designer-live-")})
     env.update({k: str(v) for k, v in extra.items()})
     return env
@@ -76,22 +86,30 @@ def create_user(env: dict, username: str) -> str:
 
 @contextmanager
 def running_server(env: dict, users=("owner", "stranger")):
+    """A server on a fresh data folder and database: migrated, ``users`` made (``server.tokens``)."""
     manage(env, "migrate", "--noinput", "-v", "0")
     tokens = {u: create_user(env, u) for u in users}
+    with server_process(env, tokens) as server:
+        yield server
+
+
+@contextmanager
+def server_process(env: dict, tokens: dict):
+    """A server on ``env``'s data folder and database as they are: a second one, or the first started again."""
     port = free_port()
-    log = Path(env["DESIGNER_DATA_DIR"]) / "server.log"
+    log = Path(env["DESIGNER_DATA_DIR"]) / f"server-{port}.log"
     with open(log, "w") as out:
-        process = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"], cwd=REPO, env=env, stdout=out,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(outliving_nothing([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]), cwd=REPO,
+                                   env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     server = Server(url=f"http://127.0.0.1:{port}", env=env, process=process, log=log, tokens=tokens)
     try:
         _wait_for(server)
         yield server
     finally:
-        _stop(process)
+        stop(process)
 
 
-def _wait_for(server: Server, timeout: float = 60) -> None:
+def _wait_for(server: Server, timeout: float = 180) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
@@ -104,7 +122,8 @@ def _wait_for(server: Server, timeout: float = 60) -> None:
     raise RuntimeError(f"server did not start:\n{server.log.read_text()[-3000:]}")
 
 
-def _stop(process: subprocess.Popen, sig=signal.SIGTERM) -> None:
+def stop(process: subprocess.Popen, sig=signal.SIGTERM) -> None:
+    """SIGTERM (or ``sig``) to the process and its children, as a deploy does; SIGKILL if they are not gone in 15 s."""
     if process.poll() is None:
         try:
             os.killpg(process.pid, sig)
@@ -122,11 +141,11 @@ def celery_worker(env: dict, name: str = "w1"):
     log = Path(env["DESIGNER_DATA_DIR"]) / f"worker-{name}.log"
     with open(log, "w") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--concurrency=1", "--pool=prefork", f"--hostname={name}@%h",
-             "--without-gossip", "--without-mingle"],
+            outliving_nothing([sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--concurrency=1", "--pool=prefork",
+                               f"--hostname={name}@%h", "--without-gossip", "--without-mingle"]),
             cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # generous: a busy machine starts it slowly, an idle one at once
     while "ready" not in log.read_text():
         if process.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError(f"celery worker did not start:\n{log.read_text()[-3000:]}")
@@ -134,12 +153,12 @@ def celery_worker(env: dict, name: str = "w1"):
     try:
         yield process
     finally:
-        _stop(process)
+        stop(process)
 
 
 def kill_hard(process: subprocess.Popen) -> None:
     """A crash: SIGKILL to the worker and its children, no chance to clean up."""
-    _stop(process, signal.SIGKILL)
+    stop(process, signal.SIGKILL)
 
 
 @contextmanager
@@ -159,11 +178,16 @@ def fresh_postgres():
 
 @contextmanager
 def fresh_redis_db():
+    """A Redis database (6..15) of this test alone, empty before and after. Taken with a lock key; one that someone
+    is still connected to is passed over, as a worker left by a killed session would take this test's tasks."""
     import redis
 
     for db in range(6, 16):
         client = redis.Redis.from_url(f"{REDIS}/{db}")
-        if client.set("designer-live-lock", "1", nx=True, ex=900):
+        me = str(client.client_id())
+        if any(c["db"] == str(db) and c["id"] != me for c in client.client_list()):
+            continue
+        if client.set("designer-live-lock", "1", nx=True, ex=3600):
             client.flushdb()
             try:
                 yield f"{REDIS}/{db}"

@@ -7,7 +7,7 @@ import json
 from runtime.contract import check
 from runtime.tools.approvals import Decision
 from runtime.tools.session import MemoryStore, RunTools
-from tests.runtime.helpers import doc, run, script, step_end
+from tests.support.engine_runs import doc, run, script, step_end
 
 CODER = """
     version: 1

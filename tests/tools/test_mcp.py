@@ -24,7 +24,7 @@ from runtime.tools.sandbox import probe
 from runtime.tools.session import MemoryStore, RunTools
 from tests.fakes.openai import FakeToolAgent
 from tests.fixtures.mcp.servers import SANDBOX_PATHS, http_server, options, stdio_config
-from tests.runtime.helpers import doc, run, script
+from tests.support.engine_runs import doc, run, script
 
 TOKEN = "s3cret-token-value-42"
 BUILTINS = {"bash", "read", "write", "glob", "grep", "edit"}

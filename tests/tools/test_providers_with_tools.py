@@ -8,7 +8,7 @@ from runtime.providers import get_provider
 from runtime.tools.session import MemoryStore, RunTools
 from tests.fakes import FakeAnthropic
 from tests.fakes.openai import FakeToolAgent
-from tests.runtime.helpers import doc
+from tests.support.engine_runs import doc
 
 FLOW = """
     version: 1

@@ -7,7 +7,7 @@ import asyncio
 from runtime.tools import ToolSettings
 from runtime.tools.sandbox import ResourceLimits, run_command
 from runtime.tools.session import MemoryStore, RunTools
-from tests.runtime.helpers import doc, run, script
+from tests.support.engine_runs import doc, run, script
 
 
 async def test_a_command_past_its_cpu_seconds_is_stopped(tmp_path):

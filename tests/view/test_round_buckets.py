@@ -7,7 +7,7 @@ import random
 
 from runtime.live.view.rounds import MAX_BUCKETS, MAX_FIELDS, RoundBuckets
 from runtime.live.view.state import RunView
-from tests.runtime.helpers import run
+from tests.support.engine_runs import run
 
 
 def totals(rounds: dict) -> dict:

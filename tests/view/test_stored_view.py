@@ -11,15 +11,15 @@ from asgiref.sync import sync_to_async
 from runtime.live.view.hub import ViewHub
 from runtime.live.view.state import RunView
 from runtime.models import Run
-from tests.support.documents import judge_loop
-from tests.web.test_runs_api import SCRIPT, post, wait_for
+from tests.support.api_calls import post, wait_for
+from tests.support.documents import JUDGE_LOOP_SCRIPT, judge_loop
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_finished_run_stores_the_view_of_all_its_events(owner_client):
     flow = post(owner_client, "/api/v1/workflows", {"source": judge_loop("stored", 4)}).json()["id"]
-    run = wait_for(owner_client, post(owner_client, "/api/v1/runs", {"workflow_id": flow, "script": SCRIPT}).json()["id"])
+    run = wait_for(owner_client, post(owner_client, "/api/v1/runs", {"workflow_id": flow, "script": JUDGE_LOOP_SCRIPT}).json()["id"])
     events = owner_client.get(f"/api/v1/runs/{run['id']}/events").json()
     for _ in range(50):  # stored just after the status is announced
         stored = Run.objects.get(pk=run["id"]).view
@@ -32,7 +32,7 @@ def test_a_finished_run_stores_the_view_of_all_its_events(owner_client):
 
 async def test_the_hub_serves_a_finished_runs_stored_view_as_it_is(owner_client):
     flow = (await sync_to_async(post)(owner_client, "/api/v1/workflows", {"source": judge_loop("frozen", 2)})).json()["id"]
-    created = await sync_to_async(post)(owner_client, "/api/v1/runs", {"workflow_id": flow, "script": SCRIPT})
+    created = await sync_to_async(post)(owner_client, "/api/v1/runs", {"workflow_id": flow, "script": JUDGE_LOOP_SCRIPT})
     run = await sync_to_async(wait_for)(owner_client, created.json()["id"])
     marker = {"seq": run["last_seq"], "run": {"status": "completed"}, "steps": {}, "loops": {}, "items": {}, "mark": 1}
     await sync_to_async(Run.objects.filter(pk=run["id"]).update)(view=marker)

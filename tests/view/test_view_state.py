@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from designer.documents import load_source
 from runtime.engine.policies import Policies
 from runtime.live.view.state import RunView
-from tests.runtime.helpers import doc, run
+from tests.support.engine_runs import doc, run
 
 SPEC = Path(__file__).resolve().parents[2].parent / "shared" / "zenflow-spec-v1"
 EXAMPLES = sorted((SPEC / "examples").glob("*.yaml"))

@@ -11,8 +11,8 @@ from django.test import Client
 
 from runtime.durability import run_files
 from runtime.models import Run
+from tests.support.api_calls import post, wait_for
 from tests.support.zips import zip_bytes
-from tests.web.test_runs_api import post, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -3,8 +3,8 @@ import pytest
 
 from runtime.engine.pricing import PriceBook
 from runtime.runs.compare import compare_units, differences, units_of
+from tests.support.api_calls import post, wait_for
 from tests.support.documents import judge_loop
-from tests.web.test_runs_api import post, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,8 +5,8 @@ web app: a workflow saved, run with a script, its events read back.
 """
 import pytest
 
-from tests.runtime.test_cumulative_loops_keep_every_inner_step import DEBATE, WHOLE_DEBATE
-from tests.web.test_runs_api import post, wait_for
+from tests.support.api_calls import post, wait_for
+from tests.support.ported_workflows import DEBATE, WHOLE_DEBATE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

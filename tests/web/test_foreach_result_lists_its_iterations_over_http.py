@@ -5,15 +5,15 @@ Ports upstream's internal/exec/foreach_test.go ``TestExecutor_ForEach_ResultAggr
 """
 import pytest
 
-from tests.runtime.test_foreach_result_lists_its_iterations import PROC, REPLIES
-from tests.web.test_runs_api import post, wait_for
+from tests.support.api_calls import post, wait_for
+from tests.support.ported_workflows import FOREACH_PROC, FOREACH_PROC_REPLIES
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def run_over_http(client, source: str) -> tuple[dict, list[dict]]:
     workflow = post(client, "/api/v1/workflows", {"source": source}).json()["id"]
-    created = post(client, "/api/v1/runs", {"workflow_id": workflow, "provider": "simulated", "script": REPLIES})
+    created = post(client, "/api/v1/runs", {"workflow_id": workflow, "provider": "simulated", "script": FOREACH_PROC_REPLIES})
     assert created.status_code == 201, created.content
     finished = wait_for(client, created.json()["id"])
     return finished, client.get(f"/api/v1/runs/{finished['id']}/events").json()
@@ -24,7 +24,7 @@ def ended(events: list[dict], step_id: str) -> dict:
 
 
 def test_the_foreach_result_and_the_condition_that_reads_it_over_http(owner_client):
-    finished, events = run_over_http(owner_client, PROC)
+    finished, events = run_over_http(owner_client, FOREACH_PROC)
     assert finished["status"] == "completed", finished["reason"]
     listed = ended(events, "proc")["data"]["result"]["iterations"]
     assert [(i["id"], i["index"], i["item"], i["content"], i["status"]) for i in listed] == [
@@ -34,7 +34,7 @@ def test_the_foreach_result_and_the_condition_that_reads_it_over_http(owner_clie
 
 
 def test_a_condition_on_a_missing_field_fails_in_words_over_http(owner_client):
-    source = PROC.replace("steps.proc.result.iterations[0].content == 'result-1' && "
+    source = FOREACH_PROC.replace("steps.proc.result.iterations[0].content == 'result-1' && "
                           "steps.proc.result.iterations[2].item == 'z'", "steps.proc.result.nope == 1")
     finished, events = run_over_http(owner_client, source)
     assert finished["status"] == "failed"

@@ -15,9 +15,8 @@ from designer.models import Workflow
 from runtime.live.recorder import persist_events
 from runtime.models import Run, RunEvent
 from runtime.runs.forks import workspace_at
-from tests.runtime.test_checkpoints import TEN_ROUNDS, TEN_SCRIPT
-from tests.runtime.test_forks import EACH, EACH_SCRIPT
-from tests.web.test_runs_api import post, wait_for
+from tests.support.api_calls import post, wait_for
+from tests.support.checkpoints import EACH, EACH_SCRIPT, TEN_ROUNDS, TEN_SCRIPT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

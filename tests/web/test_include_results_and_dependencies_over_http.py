@@ -6,18 +6,18 @@ Ports upstream's internal/exec/include_test.go ``TestExecutor_Include_Namespaced
 """
 import pytest
 
-from tests.runtime.test_include_results_and_dependencies import BUILD, MAIN, REPLIES
-from tests.web.test_runs_api import post, wait_for
-from tests.web.test_workflow_folders import upload, zipped
+from tests.support.api_calls import post, wait_for
+from tests.support.ported_workflows import INCLUDE_BUILD, INCLUDE_MAIN, INCLUDE_REPLIES
+from tests.support.zips import upload, zipped
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_an_include_runs_over_http_with_its_inner_steps_in_its_result_and_its_dependency_in_its_prompt(owner_client):
-    made = upload(owner_client, zipped({"main.yaml": MAIN.encode(), "build.yaml": BUILD.encode()}), main="main.yaml")
+    made = upload(owner_client, zipped({"main.yaml": INCLUDE_MAIN.encode(), "build.yaml": INCLUDE_BUILD.encode()}), main="main.yaml")
     assert made.status_code in (200, 201), made.content
     workflow = made.json()["workflows"][0]["id"]
-    created = post(owner_client, "/api/v1/runs", {"workflow_id": workflow, "provider": "simulated", "script": REPLIES})
+    created = post(owner_client, "/api/v1/runs", {"workflow_id": workflow, "provider": "simulated", "script": INCLUDE_REPLIES})
     assert created.status_code == 201, created.content
     finished = wait_for(owner_client, created.json()["id"], timeout=60)
     assert finished["status"] == "completed", finished["reason"]

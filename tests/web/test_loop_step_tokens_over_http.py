@@ -5,15 +5,15 @@ Ports upstream's internal/exec/conformance_test.go ``TestUntilAgentLoop`` (token
 """
 import pytest
 
-from tests.runtime.test_loop_step_tokens import REPLIES, UNTIL_AGENT
-from tests.web.test_runs_api import post, wait_for
+from tests.support.api_calls import post, wait_for
+from tests.support.ported_workflows import UNTIL_AGENT, UNTIL_AGENT_REPLIES
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_judged_loops_tokens_over_http(owner_client):
     workflow = post(owner_client, "/api/v1/workflows", {"source": UNTIL_AGENT}).json()["id"]
-    created = post(owner_client, "/api/v1/runs", {"workflow_id": workflow, "provider": "simulated", "script": REPLIES})
+    created = post(owner_client, "/api/v1/runs", {"workflow_id": workflow, "provider": "simulated", "script": UNTIL_AGENT_REPLIES})
     assert created.status_code == 201, created.content
     finished = wait_for(owner_client, created.json()["id"])
     assert finished["status"] == "completed", finished["reason"]

@@ -8,8 +8,8 @@ from django.utils import timezone
 from designer.models import Workflow
 from runtime.execution.reaper import reap_lost_runs
 from runtime.models import Run, RunEvent, RunStatus
+from tests.support.api_calls import post, wait_for
 from tests.support.documents import judge_loop
-from tests.web.test_runs_api import post, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

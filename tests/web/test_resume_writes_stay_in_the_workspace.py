@@ -18,7 +18,7 @@ from runtime.durability import run_files
 from runtime.execution.reaper import reap_lost_runs
 from runtime.live.recorder import persist_events
 from runtime.models import Run, RunStatus, WorkspaceBlob, WorkspaceSnapshot
-from tests.web.test_runs_api import post, wait_for
+from tests.support.api_calls import post, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

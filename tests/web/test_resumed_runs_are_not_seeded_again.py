@@ -12,9 +12,9 @@ from runtime.durability import run_files
 from runtime.execution.reaper import reap_lost_runs
 from runtime.live.recorder import persist_events
 from runtime.models import Run, RunStatus
+from tests.support.api_calls import post, wait_for
+from tests.support.snapshots import TWO_WRITING_STEPS, TWO_WRITING_STEPS_SCRIPT, announced, stored_snapshot
 from tests.support.zips import zip_bytes
-from tests.web.test_resumed_runs_snapshots import SCRIPT, TWO_STEPS, announced, stored_snapshot
-from tests.web.test_runs_api import post, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,10 +28,10 @@ def test_a_run_started_from_an_upload_resumes_with_its_own_files(owner_client, o
     from designer.models import Workflow
 
     upload = run_files.create_upload(owner, "start.zip", zip_bytes({"a.txt": b"as uploaded\n"}))
-    workflow = Workflow.objects.get(pk=post(owner_client, "/api/v1/workflows", {"source": TWO_STEPS}).json()["id"])
+    workflow = Workflow.objects.get(pk=post(owner_client, "/api/v1/workflows", {"source": TWO_WRITING_STEPS}).json()["id"])
     long_ago = timezone.now() - timedelta(hours=1)
     run = Run.objects.create(owner=owner, workspace=workflow.workspace, workflow=workflow, version=workflow.latest(),
-                             script=SCRIPT, status=RunStatus.RUNNING, started_at=long_ago, heartbeat_at=long_ago,
+                             script=TWO_WRITING_STEPS_SCRIPT, status=RunStatus.RUNNING, started_at=long_ago, heartbeat_at=long_ago,
                              workspace_seed={"upload": upload["id"]})
     # It started from the zip (snapshot 1), and its first step rewrote a.txt (snapshot 2) before the worker was lost.
     stored_snapshot(run, 1, "start", {"a.txt": b"as uploaded\n"}, None)

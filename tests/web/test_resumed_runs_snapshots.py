@@ -3,7 +3,6 @@ files were put back to; the lost attempt's announced snapshots stay, marked supe
 never the run's latest files; one it stored but never announced (its event was lost with the worker) is dropped."""
 from __future__ import annotations
 
-import hashlib
 from datetime import timedelta
 
 import pytest
@@ -13,24 +12,11 @@ from designer.models import Workflow
 from runtime.durability import run_files
 from runtime.execution.reaper import reap_lost_runs
 from runtime.live.recorder import persist_events
-from runtime.models import Run, RunEvent, RunStatus, WorkspaceBlob, WorkspaceSnapshot
-from tests.web.test_runs_api import post, wait_for
+from runtime.models import Run, RunEvent, RunStatus
+from tests.support.api_calls import post, wait_for
+from tests.support.snapshots import TWO_WRITING_STEPS, TWO_WRITING_STEPS_SCRIPT, announced, stored_snapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-TWO_STEPS = """
-version: 1
-name: snapshots
-agents:
-  w: {description: writes, tools: [write]}
-steps:
-  - {id: first, agent: w}
-  - {id: second, agent: w, dependsOn: [first]}
-"""
-SCRIPT = {"replies": {
-    "first": [{"tool_calls": [{"name": "write", "arguments": {"path": "a.txt", "content": "a\n"}}]}, "one"],
-    "second": [{"tool_calls": [{"name": "write", "arguments": {"path": "b.txt", "content": "b\n"}}]}, "two"],
-}}
 
 
 @pytest.fixture(autouse=True)
@@ -38,28 +24,13 @@ def workspaces(settings, tmp_path):
     settings.WORKSPACES_DIR = tmp_path / "workspaces"
 
 
-def stored_snapshot(run: Run, number: int, label: str, files: dict[str, bytes], base: int | None) -> None:
-    manifest = {}
-    for path, data in files.items():
-        digest = hashlib.sha256(data).hexdigest()
-        WorkspaceBlob.objects.get_or_create(run=run, digest=digest, defaults={"data": data})
-        manifest[path] = [len(data), 0, digest]
-    WorkspaceSnapshot.objects.create(run=run, number=number, label=label, step_id=label, manifest=manifest,
-                                     files=len(files), base=base)
-
-
-def announced(seq: int, number: int, label: str) -> dict:
-    return {"type": "workspace_snapshot", "seq": seq, "stepId": label,
-            "data": {"snapshot": number, "label": label, "workspace": "run"}}
-
-
 def lost_in_the_second_step(owner_client, owner) -> Run:
     """A run that finished `first` (snapshot 1), then in `second` stored snapshot 2 (announced) and 3 (its event
     lost with the worker) and left files on disk, before its worker stopped beating."""
-    workflow = Workflow.objects.get(pk=post(owner_client, "/api/v1/workflows", {"source": TWO_STEPS}).json()["id"])
+    workflow = Workflow.objects.get(pk=post(owner_client, "/api/v1/workflows", {"source": TWO_WRITING_STEPS}).json()["id"])
     long_ago = timezone.now() - timedelta(hours=1)
     run = Run.objects.create(owner=owner, workspace=workflow.workspace, workflow=workflow, version=workflow.latest(),
-                             script=SCRIPT, status=RunStatus.RUNNING, started_at=long_ago, heartbeat_at=long_ago)
+                             script=TWO_WRITING_STEPS_SCRIPT, status=RunStatus.RUNNING, started_at=long_ago, heartbeat_at=long_ago)
     stored_snapshot(run, 1, "first", {"a.txt": b"a\n"}, None)
     stored_snapshot(run, 2, "second", {"a.txt": b"a\n", "lost.txt": b"lost\n"}, 1)
     stored_snapshot(run, 3, "end", {"a.txt": b"a\n", "lost.txt": b"lost\n", "lost-too.txt": b"x"}, 2)
@@ -106,7 +77,7 @@ def test_a_resumed_runs_snapshots_number_on_and_the_lost_attempts_are_superseded
 
 def test_a_resumed_run_that_changes_no_more_files_has_the_boundarys_as_its_latest(owner_client, owner):
     run = lost_in_the_second_step(owner_client, owner)
-    Run.objects.filter(pk=run.pk).update(script={"replies": {**SCRIPT["replies"], "second": ["nothing to write"]}})
+    Run.objects.filter(pk=run.pk).update(script={"replies": {**TWO_WRITING_STEPS_SCRIPT["replies"], "second": ["nothing to write"]}})
 
     reap_lost_runs()
     done = wait_for(owner_client, str(run.pk))

@@ -1,39 +1,15 @@
 """Runs over HTTP on the embedded default: created, executed in-process, recorded, controlled, private."""
 import json
-import time
 
 import pytest
 
 from runtime.models import Run, RunEvent
-from tests.support.documents import judge_loop
+from tests.support.api_calls import post, wait_for
+from tests.support.documents import JUDGE_LOOP_SCRIPT, judge_loop
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 LOOP = judge_loop("review-loop", 4)
-
-SCRIPT = {
-    "replies": {
-        "draft": ["draft one", "draft two", "draft three"],
-        "judge": [
-            {"content": "not yet", "result": {"done": False, "reason": "too short"}},
-            {"content": "good", "result": {"done": True, "reason": "complete"}},
-        ],
-    }
-}
-
-
-def post(client, path, body):
-    return client.post(path, data=json.dumps(body), content_type="application/json")
-
-
-def wait_for(client, run_id, statuses=("completed", "failed", "cancelled"), timeout=30):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        body = client.get(f"/api/v1/runs/{run_id}").json()
-        if body["status"] in statuses:
-            return body
-        time.sleep(0.05)
-    raise AssertionError(f"run {run_id} still {body['status']}")
 
 
 @pytest.fixture
@@ -43,7 +19,7 @@ def workflow_id(owner_client):
 
 def test_a_scripted_run_completes_and_records_events_iterations_and_loop_metadata(owner_client, workflow_id):
     created = post(owner_client, "/api/v1/runs",
-                   {"workflow_id": workflow_id, "provider": "simulated", "script": {**SCRIPT, "tokens": {"prompt": 10, "completion": 5}}})
+                   {"workflow_id": workflow_id, "provider": "simulated", "script": {**JUDGE_LOOP_SCRIPT, "tokens": {"prompt": 10, "completion": 5}}})
     assert created.status_code == 201
     assert created.json()["status"] in ("queued", "running")
     run = wait_for(owner_client, created.json()["id"])
@@ -78,12 +54,12 @@ def test_a_scripted_run_completes_and_records_events_iterations_and_loop_metadat
 
 
 def test_a_run_points_at_the_exact_version_it_ran(owner_client, workflow_id):
-    post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": SCRIPT})
+    post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT})
     changed = LOOP.replace("maxIterations: 4", "maxIterations: 2")
     saved = owner_client.put(f"/api/v1/workflows/{workflow_id}", data=json.dumps({"source": changed}), content_type="application/json")
     assert saved.status_code == 200, saved.content
-    old = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "version": 1, "script": SCRIPT}).json()
-    new = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": SCRIPT}).json()
+    old = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "version": 1, "script": JUDGE_LOOP_SCRIPT}).json()
+    new = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT}).json()
     assert (old["version"], new["version"]) == (1, 2)
     wait_for(owner_client, old["id"])
     wait_for(owner_client, new["id"])
@@ -139,14 +115,14 @@ def test_script_text_is_accepted_like_an_object(owner_client, workflow_id):
 
 
 def test_budgets_stop_a_run_with_their_reason(owner_client, workflow_id):
-    script = {**SCRIPT, "tokens": {"prompt": 100, "completion": 100}}
+    script = {**JUDGE_LOOP_SCRIPT, "tokens": {"prompt": 100, "completion": 100}}
     run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": script, "budgets": {"max_tokens": 150}}).json()
     done = wait_for(owner_client, run["id"])
     assert done["status"] == "failed" and "token budget exceeded" in done["reason"]
 
 
 def test_pause_resume_and_stop_a_running_run(owner_client, workflow_id):
-    slow = {**SCRIPT, "latency": 0.3, "replies": {"draft": ["x"], "judge": [{"content": "no", "result": {"done": False}}]}}
+    slow = {**JUDGE_LOOP_SCRIPT, "latency": 0.3, "replies": {"draft": ["x"], "judge": [{"content": "no", "result": {"done": False}}]}}
     run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": slow}).json()
     wait_for(owner_client, run["id"], statuses=("running",))
     paused = post(owner_client, f"/api/v1/runs/{run['id']}/pause", {})
@@ -168,7 +144,7 @@ def test_stop_all_stops_every_active_run(owner_client, workflow_id):
 
 
 def test_a_stranger_cannot_see_or_control_someone_elses_run(owner_client, stranger_client, workflow_id):
-    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": SCRIPT}).json()
+    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT}).json()
     for path in ("", "/events", "/iterations", "/metrics", "/history"):
         assert stranger_client.get(f"/api/v1/runs/{run['id']}{path}").status_code == 404
     assert post(stranger_client, f"/api/v1/runs/{run['id']}/stop", {}).status_code == 404
@@ -179,7 +155,7 @@ def test_a_stranger_cannot_see_or_control_someone_elses_run(owner_client, strang
 
 
 def test_runs_list_filters_by_status_and_workflow(owner_client, workflow_id):
-    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": SCRIPT}).json()
+    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT}).json()
     wait_for(owner_client, run["id"])
     assert [r["id"] for r in owner_client.get(f"/api/v1/runs?status=completed&workflow={workflow_id}").json()] == [run["id"]]
     assert owner_client.get("/api/v1/runs?status=failed").json() == []
@@ -192,7 +168,7 @@ def test_an_unknown_or_malformed_run_id_is_404(owner_client):
 
 
 def test_events_are_persisted_once_each(owner_client, workflow_id):
-    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": SCRIPT}).json()
+    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT}).json()
     wait_for(owner_client, run["id"])
     stored = Run.objects.get(pk=run["id"])
     assert RunEvent.objects.filter(run=stored).count() == stored.last_seq > 0
@@ -214,7 +190,7 @@ def test_bad_policies_get_a_clear_4xx(owner_client, workflow_id):
 
 
 def test_events_page_and_filter_on_the_server_and_iterations_by_loop_item(owner_client, workflow_id):
-    run = wait_for(owner_client, post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": SCRIPT}).json()["id"])
+    run = wait_for(owner_client, post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT}).json()["id"])
     base = f"/api/v1/runs/{run['id']}"
     every = owner_client.get(f"{base}/events").json()
     page = owner_client.get(f"{base}/events?after=2&limit=3").json()

@@ -11,7 +11,7 @@ from accounts.models import Membership
 from accounts.workspaces import create_team
 from designer import workflows
 from runtime.models import Run, RunStatus
-from tests.web.test_runs_api import post, wait_for
+from tests.support.api_calls import post, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

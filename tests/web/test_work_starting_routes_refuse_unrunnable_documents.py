@@ -14,8 +14,8 @@ from config.api import api
 from designer.models import WorkflowVersion
 from runtime.models import Run, RunEvent
 from runtime.runs import create
-from tests.web.test_runs_api import post, wait_for
-from tests.web.test_workflow_folders import upload, zipped
+from tests.support.api_calls import post, wait_for
+from tests.support.zips import upload, zipped
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,41 +6,24 @@ import io
 import json
 import stat
 import zipfile
-from pathlib import Path
 
 import jsonschema
 import pytest
 import yaml
 
 from designer.models import FileBlob, VersionFile, Workflow
+from tests.support.api_calls import post, wait_for
+from tests.support.upstream_spec import SPEC
+from tests.support.zips import upload, zipped
 
 pytestmark = pytest.mark.django_db
 
-SPEC = Path(__file__).resolve().parents[3] / "shared" / "zenflow-spec-v1"
 EXAMPLES = SPEC / "examples"
-
-
-def zipped(files: dict[str, bytes], prefix: str = "") -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
-        for path, data in files.items():
-            zf.writestr(prefix + path, data)
-    return buffer.getvalue()
 
 
 def examples_zip() -> bytes:
     files = {str(p.relative_to(EXAMPLES)): p.read_bytes() for p in sorted(EXAMPLES.rglob("*")) if p.is_file()}
     return zipped(files, prefix="examples/")  # as a folder zipped whole: one top folder
-
-
-def upload(client, data: bytes, name: str = "bundle.zip", **form):
-    return client.post("/api/v1/workflows/import-bundle", {"file": _file(data, name), **form})
-
-
-def _file(data: bytes, name: str):
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
-    return SimpleUploadedFile(name, data, content_type="application/zip")
 
 
 def top_level_workflows() -> list[str]:
@@ -248,8 +231,6 @@ def test_the_commands_import_a_folder_and_export_it_back(owner, tmp_path):
 
 @pytest.mark.django_db(transaction=True)
 def test_folder_workflows_run_with_their_includes_and_context_files(owner_client):
-    from tests.web.test_runs_api import post, wait_for
-
     made = {w["main_path"]: w for w in upload(owner_client, examples_zip(), main="*").json()["workflows"]}
     reuse = post(owner_client, "/api/v1/runs", {"workflow_id": made["include-reuse.yaml"]["id"], "provider": "simulated"})
     assert reuse.status_code == 201, reuse.content

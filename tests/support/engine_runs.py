@@ -1,4 +1,4 @@
-"""Shared helpers for runtime tests: documents from YAML, runs with a ListSink."""
+"""Engine runs for tests: documents and scripts from YAML, a run with a ListSink (and the engine's checkpoints), what its events say."""
 from __future__ import annotations
 
 import asyncio

@@ -7,9 +7,9 @@ import re
 import time
 from pathlib import Path
 
+from tests.support.browser import api
 from tests.support.documents import polish_loop
-
-from .conftest import REPO, api
+from tests.support.servers import REPO
 
 AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = ("serious", "critical")

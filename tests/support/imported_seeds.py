@@ -1,4 +1,4 @@
-"""Shared helpers for the importer tests: fixtures, validity, pointers."""
+"""Importer seeds (tests/fixtures/seeds) and what the importer tests check of their documents: validity, pointers, steps."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,9 +1,11 @@
-"""Reads the upstream conformance cases and examples where they live (never copied)."""
+"""The upstream zenflow spec beside the checkout: its conformance cases and examples, read where they live
+(never copied)."""
 from pathlib import Path
 
 import yaml
 
-SPEC = Path(__file__).resolve().parents[2].parent / "shared" / "zenflow-spec-v1"
+REPO = Path(__file__).resolve().parents[2]
+SPEC = REPO.parent / "shared" / "zenflow-spec-v1"
 
 
 def cases(kind: str) -> list[Path]:

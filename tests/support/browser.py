@@ -1,0 +1,49 @@
+"""Chromium for the browser tests (tests/e2e), and what they do with a signed-in page: call the REST API with its
+session, wait until the editor has judged the latest edit, open a new editor."""
+from __future__ import annotations
+
+import json
+import os
+
+from tests.support.servers import password_for
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+USERNAME = "e2e"
+PASSWORD = password_for(USERNAME)
+VIEWPORT = {"width": 1280, "height": 800}
+
+
+def csrf(page) -> str:
+    for c in page.context.cookies():
+        if c["name"] == "csrftoken":
+            return c["value"]
+    return ""
+
+
+def api(page, method: str, path: str, body=None):
+    """Calls the REST API with the page's session (and CSRF token); returns parsed JSON."""
+    headers = {"X-CSRFToken": csrf(page), "Content-Type": "application/json", "Referer": page.url or "/"}
+    res = page.request.fetch("/api/v1" + path, method=method, headers=headers,
+                             data=json.dumps(body) if body is not None else None)
+    assert res.ok, f"{method} {path} -> {res.status}: {res.text()[:500]}"
+    return res.json() if res.status != 204 else None
+
+
+def wait_checked(page, timeout: float = 15_000) -> None:
+    """Waits until the server has judged the latest edit (the problems panel is current)."""
+    page.wait_for_selector("[data-testid=problems][data-state=idle]", timeout=timeout)
+
+
+def open_new_editor(page) -> None:
+    page.goto("/workflows/new")
+    page.wait_for_selector("[data-testid=editor][data-ready='1']")
+    wait_checked(page)
