@@ -21,14 +21,35 @@ Rules the fold shares with the engine, so that both agree at every seq:
   step, its loop record included: a retried loop restarts at iteration 0.
 * Steps cancelled before they started leave no event, so no checkpoint has them.
 
-Pure Python on plain dicts; :func:`runtime.durability.continuation.load_events` is the thin database reader.
+Pure Python on plain dicts, whose shapes :mod:`runtime.engine.shapes` types (TypedDicts: plain dicts at run
+time, so the fold pays nothing for them); :func:`runtime.durability.continuation.load_events` is the thin database
+reader.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
+
+from runtime.engine.shapes import (
+    AgentTurnData,
+    IterationEndData,
+    IterationEntry,
+    IterationStartData,
+    JudgeVerdictData,
+    LoopEndData,
+    LoopEntry,
+    MessageData,
+    RawEvent,
+    Spent,
+    StepEndData,
+    StepEntry,
+    StepSkippedData,
+    StoredEvent,
+    Tokens,
+    VerdictEntry,
+)
 
 CUMULATIVE_SEPARATOR = "\n\n---\n\n"
 BOUNDARY_TYPES = frozenset({"step_end", "step_skipped", "iteration_end", "judge_verdict"})
@@ -45,7 +66,7 @@ class Boundary:
     iteration: int | None = None  # repeat-until iteration or forEach index (iteration and verdict kinds)
 
 
-def boundary_of(event: dict) -> Boundary | None:
+def boundary_of(event: StoredEvent | RawEvent) -> Boundary | None:
     """The boundary ``event`` closes, or None when it closes nothing."""
     kind = event.get("type")
     if kind not in BOUNDARY_TYPES:
@@ -58,7 +79,7 @@ def boundary_of(event: dict) -> Boundary | None:
     return Boundary(event["seq"], "iteration" if kind == "iteration_end" else "verdict", path, key)
 
 
-def boundaries(events: Iterable[dict]) -> list[Boundary]:
+def boundaries(events: Iterable[StoredEvent] | Iterable[RawEvent]) -> list[Boundary]:
     """Every boundary of a run, in order."""
     return [b for e in events if (b := boundary_of(e)) is not None]
 
@@ -82,43 +103,45 @@ def under(path: str, prefix: str) -> bool:
 
 
 def step_entry(status: str, content: str | None, result: Any, error: str | None, blocked: bool,
-               tokens: dict | None = None, cost_usd: float | None = None) -> dict:
+               tokens: Tokens | None = None, cost_usd: float | None = None) -> StepEntry:
     """A finished step in a checkpoint. ``error`` only for a failed step: the events say it only then."""
-    entry: dict[str, Any] = {"status": status, "content": content or "", "result": result, "blocked": blocked}
+    entry: StepEntry = {"status": status, "content": content or "", "result": result, "blocked": blocked}
     if status == "failed":
         entry["error"] = error
     if tokens is not None:
-        entry["tokens"] = dict(tokens)
+        entry["tokens"] = tokens.copy()
     if cost_usd is not None:
         entry["cost_usd"] = cost_usd
     return entry
 
 
-def _spent(entry: dict, tokens: dict | None, cost_usd: float | None) -> dict:
+def _spent(entry: VerdictEntry, tokens: Tokens | None, cost_usd: float | None) -> VerdictEntry:
     """``tokens`` and ``cost_usd`` on an entry, each only when its event carried it."""
     if tokens is not None:
-        entry["tokens"] = dict(tokens)
+        entry["tokens"] = tokens.copy()
     if cost_usd is not None:
         entry["cost_usd"] = cost_usd
     return entry
 
 
 def iteration_entry(kind: str, key: int, status: str, content: str | None, result: Any, error: str | None,
-                    item: Any = None) -> dict:
-    entry: dict[str, Any] = {"index" if kind == "forEach" else "iteration": key, "status": status,
-                             "content": content or "", "result": result}
+                    item: Any = None) -> IterationEntry:
+    entry: IterationEntry
     if kind == "forEach":
-        entry["item"] = item
+        entry = {"index": key, "status": status, "content": content or "", "result": result, "item": item}
+    else:
+        entry = {"iteration": key, "status": status, "content": content or "", "result": result}
     if error:
         entry["error"] = error
     return entry
 
 
-def verdict_entry(verdict: dict, tokens: dict | None = None) -> dict:
+def verdict_entry(verdict: Mapping[str, Any], tokens: Tokens | None = None) -> VerdictEntry:
     """What a checkpoint keeps of a judge's verdict (the ``judge_verdict`` data without its timing, with what
-    the judge spent: the event's ``tokens`` and its data's ``cost_usd``)."""
-    out = {k: verdict.get(k) for k in ("done", "reason", "failed_open", "content")}
-    out["failed_open"] = bool(out["failed_open"])
+    the judge spent: the event's ``tokens`` and its data's ``cost_usd``). ``verdict``: that data
+    (:class:`~runtime.engine.shapes.JudgeVerdictData`), or the engine's verdict with its cost, about to be it."""
+    out: VerdictEntry = {"done": verdict.get("done"), "reason": verdict.get("reason"),
+                         "failed_open": bool(verdict.get("failed_open")), "content": verdict.get("content")}
     if verdict.get("error"):
         out["error"] = verdict["error"]
     if "result" in verdict and verdict["result"] is not None:
@@ -126,12 +149,12 @@ def verdict_entry(verdict: dict, tokens: dict | None = None) -> dict:
     return _spent(out, tokens, verdict.get("cost_usd"))
 
 
-def cumulative(iterations: list[dict]) -> str:
+def cumulative(iterations: list[IterationEntry]) -> str:
     """The loop's output so far in cumulative mode: completed iterations' outputs in order."""
     return CUMULATIVE_SEPARATOR.join(i["content"] for i in iterations if i["status"] == "completed")
 
 
-def loop_entry(kind: str, iterations: dict[int, dict], end: dict | None) -> dict:
+def loop_entry(kind: str, iterations: dict[int, IterationEntry], end: dict[str, Any] | None) -> LoopEntry:
     ordered = [iterations[k] for k in sorted(iterations)]
     return {"kind": kind, "iterations": ordered, "cumulative": cumulative(ordered), "end": end}
 
@@ -150,11 +173,11 @@ class Checkpoint:
     """
 
     seq: int
-    steps: dict[str, dict] = field(default_factory=dict)
-    loops: dict[str, dict] = field(default_factory=dict)
-    spent: dict[str, Any] = field(default_factory=dict)
+    steps: dict[str, StepEntry] = field(default_factory=dict)
+    loops: dict[str, LoopEntry] = field(default_factory=dict)
+    spent: Spent = field(default_factory=Spent)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"seq": self.seq, "steps": self.steps, "loops": self.loops, "spent": self.spent}
 
     @classmethod
@@ -176,10 +199,11 @@ class Checkpoint:
                 raise ValueError(f"checkpoint loop {path!r}: each iteration needs its {key} and a status")
         if not isinstance(spent, dict):
             raise ValueError("checkpoint spent: an object (tokens, cost_usd, steps_started)")
-        return cls(seq=data["seq"], steps=dict(steps), loops=dict(loops), spent=dict(spent))
+        # Checked as far as a fold reads it: from here on it is typed as what it claims to be.
+        return cls(seq=data["seq"], steps=dict(steps), loops=dict(loops), spent=cast(Spent, dict(spent)))
 
 
-def spent_entry(prompt: int, completion: int, cost_usd: float, steps_started: int, unpriced: Iterable[str]) -> dict:
+def spent_entry(prompt: int, completion: int, cost_usd: float, steps_started: int, unpriced: Iterable[str]) -> Spent:
     return {"tokens": {"prompt": prompt, "completion": completion, "total": prompt + completion},
             "cost_usd": cost_usd, "steps_started": steps_started, "unpriced_models": sorted(unpriced)}
 
@@ -193,8 +217,9 @@ class Fold:
 
     def __init__(self) -> None:
         self.seq = 0
-        self.steps: dict[str, dict] = {}
-        self.loops: dict[str, tuple[str, dict[int, dict], dict | None]] = {}
+        self.steps: dict[str, StepEntry] = {}
+        # loop path -> (kind, its finished iterations by number or index, its end: the loop_end data)
+        self.loops: dict[str, tuple[str, dict[int, IterationEntry], dict[str, Any] | None]] = {}
         self.prompt = 0
         self.completion = 0
         self.cost_usd = 0.0
@@ -207,48 +232,53 @@ class Fold:
         """The fold of a run that started from ``checkpoint``: feed it that run's own events (``seq`` from 1)."""
         state = cls()
         for path, entry in checkpoint.steps.items():
-            state.steps[path] = {**entry, **({"tokens": dict(entry["tokens"])} if "tokens" in entry else {})}
+            state.steps[path] = _copy_step(entry)
             state.started.update(iteration_prefixes(path))
         for path, loop in checkpoint.loops.items():
-            iterations = {}
+            iterations: dict[int, IterationEntry] = {}
             for entry in loop["iterations"]:
                 key = entry["index"] if loop["kind"] == "forEach" else entry["iteration"]
                 iterations[key] = _copy_iteration(entry)
                 state.started.add(iteration_prefix(path, key, loop["kind"]))
-            state.loops[path] = (loop["kind"], iterations, dict(loop["end"]) if loop.get("end") else None)
-        spent = checkpoint.spent or {}
-        tokens = spent.get("tokens") or {}
+            end = loop.get("end")
+            state.loops[path] = (loop["kind"], iterations, dict(end) if end else None)
+        spent: Spent = checkpoint.spent or {}
+        tokens: Tokens | dict[str, int] = spent.get("tokens") or {}
         state.prompt, state.completion = int(tokens.get("prompt") or 0), int(tokens.get("completion") or 0)
         state.cost_usd = float(spent.get("cost_usd") or 0.0)
         state.steps_started = int(spent.get("steps_started") or 0)
         state.unpriced = set(spent.get("unpriced_models") or [])
         return state
 
-    def apply(self, event: dict) -> None:
+    def apply(self, event: StoredEvent) -> None:
         seq = event.get("seq")
         if not isinstance(seq, int) or seq <= self.seq:
             raise ValueError(f"events must come in seq order: {seq!r} after {self.seq}")
         self.seq = seq
         kind = event.get("type")
-        data = event.get("data") or {}
+        data: Any = event.get("data") or {}  # its shape is its type's: each branch names it (no cast, no cost)
         path = event.get("stepId") or ""
         if kind == "step_end":
-            reason = data.get("reason")
-            self.steps[path] = step_entry(data.get("status", ""), data.get("content"), data.get("result"),
+            ended: StepEndData = data
+            reason = ended.get("reason")
+            self.steps[path] = step_entry(ended.get("status", ""), ended.get("content"), ended.get("result"),
                                           event.get("error"), reason in ("dependency_failed", "dependency_cancelled"),
-                                          event.get("tokens"), data.get("cost_usd"))
+                                          event.get("tokens"), ended.get("cost_usd"))
         elif kind == "step_skipped":
-            self.steps[path] = step_entry("skipped", "", None, None, data.get("reason") == "dependency_failed")
+            skipped: StepSkippedData = data
+            self.steps[path] = step_entry("skipped", "", None, None, skipped.get("reason") == "dependency_failed")
         elif kind == "agent_turn":
-            if data.get("phase") == "response":
-                tokens = event.get("tokens") or {}
+            turn: AgentTurnData = data
+            if turn.get("phase") == "response":
+                tokens: Tokens | dict[str, int] = event.get("tokens") or {}
                 self.prompt += int(tokens.get("prompt") or 0)
                 self.completion += int(tokens.get("completion") or 0)
-                if data.get("unpriced_model"):
-                    self.unpriced.add(data["unpriced_model"])
-                elif data.get("cost_usd") is not None:
-                    self.cost_usd += data["cost_usd"]
-            elif data.get("phase") == "request" and data.get("turn") == 1 \
+                unpriced, cost = turn.get("unpriced_model"), turn.get("cost_usd")
+                if unpriced:
+                    self.unpriced.add(unpriced)
+                elif cost is not None:
+                    self.cost_usd += cost
+            elif turn.get("phase") == "request" and turn.get("turn") == 1 \
                     and (event.get("where") or {}).get("inner") != JUDGE_STEP:
                 self.steps_started += 1
         elif kind == "iteration_start":
@@ -260,19 +290,24 @@ class Fold:
             if path in self.loops:
                 self.loops[path][1].pop(key, None)
         elif kind == "iteration_end":
-            loop_kind, key = _iteration_key(data)
+            done: IterationEndData = data
+            loop_kind, key = _iteration_key(done)
             record = self.loops.setdefault(path, (loop_kind, {}, None))
-            record[1][key] = iteration_entry(loop_kind, key, data.get("status", ""), data.get("content"),
-                                             data.get("result"), data.get("error"), data.get("item"))
+            record[1][key] = iteration_entry(loop_kind, key, done.get("status", ""), done.get("content"),
+                                             done.get("result"), done.get("error"), done.get("item"))
         elif kind == "judge_verdict":
-            entry = self.loops.get(path, ("repeat-until", {}, None))[1].get(int(data.get("iteration") or 0))
+            verdict: JudgeVerdictData = data
+            entry = self.loops.get(path, ("repeat-until", {}, None))[1].get(int(verdict.get("iteration") or 0))
             if entry is not None:
-                entry["verdict"] = verdict_entry(data, event.get("tokens"))
+                entry["verdict"] = verdict_entry(verdict, event.get("tokens"))
         elif kind == "loop_end":
+            end: LoopEndData = data
             _, iterations, _ = self.loops.get(path, ("", {}, None))
-            self.loops[path] = (data.get("loop_type") or "repeat-until", iterations, dict(data))
-        elif kind == "message" and data.get("retry") and path:
-            self.forget(path)
+            self.loops[path] = (end.get("loop_type") or "repeat-until", iterations, dict(end))
+        elif kind == "message":
+            message: MessageData = data
+            if message.get("retry") and path:
+                self.forget(path)
 
     def forget(self, prefix: str) -> None:
         """Drop what lies at or under ``prefix``: an iteration or a step about to run again."""
@@ -284,30 +319,39 @@ class Fold:
     def checkpoint(self) -> Checkpoint:
         return Checkpoint(
             seq=self.seq,
-            steps={p: {**e, **({"tokens": dict(e["tokens"])} if "tokens" in e else {})} for p, e in self.steps.items()},
+            steps={p: _copy_step(e) for p, e in self.steps.items()},
             loops={p: loop_entry(k, {i: _copy_iteration(e) for i, e in its.items()}, dict(end) if end else None)
                    for p, (k, its, end) in self.loops.items()},
             spent=spent_entry(self.prompt, self.completion, self.cost_usd, self.steps_started, self.unpriced))
 
 
-def _copy_iteration(entry: dict) -> dict:
-    out = dict(entry)
-    if "verdict" in out:
-        out["verdict"] = dict(out["verdict"])
+def _copy_step(entry: StepEntry) -> StepEntry:
+    out = entry.copy()
+    if "tokens" in out:
+        out["tokens"] = out["tokens"].copy()
     return out
 
 
-def _iteration_key(data: dict) -> tuple[str, int]:
-    if data.get("iteration") is not None:
-        return "repeat-until", int(data["iteration"])
+def _copy_iteration(entry: IterationEntry) -> IterationEntry:
+    out = entry.copy()
+    if "verdict" in out:
+        out["verdict"] = out["verdict"].copy()
+    return out
+
+
+def _iteration_key(data: IterationStartData | IterationEndData) -> tuple[str, int]:
+    iteration = data.get("iteration")
+    if iteration is not None:
+        return "repeat-until", int(iteration)
     return "forEach", int(data.get("index") or 0)
 
 
-def fold(events: Iterable[dict], upto: int | None = None, start: Checkpoint | None = None) -> Checkpoint:
+def fold(events: Iterable[StoredEvent] | Iterable[RawEvent], upto: int | None = None,
+         start: Checkpoint | None = None) -> Checkpoint:
     """The checkpoint after event ``upto`` (default: the last event), from events in ``seq`` order;
     ``start``: the checkpoint the run started from, when it did."""
     state = Fold.starting_from(start) if start is not None else Fold()
-    for event in events:
+    for event in cast("Iterable[StoredEvent]", events):  # where plain dicts enter the fold: read as events
         if upto is not None and event["seq"] > upto:
             break
         state.apply(event)

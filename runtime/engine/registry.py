@@ -21,7 +21,7 @@ with no ``await`` between, so the state at an event's ``seq`` is the state
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from runtime.engine.checkpoints import (
@@ -36,6 +36,7 @@ from runtime.engine.checkpoints import (
     under,
     verdict_entry,
 )
+from runtime.engine.shapes import IterationEntry, Spent, StepEntry, Tokens, VerdictEntry
 from runtime.engine.state import LoopMeta, Outcome
 from runtime.providers import Usage
 
@@ -45,9 +46,9 @@ class LoopState:
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
-        self.iterations: dict[int, dict] = {}
+        self.iterations: dict[int, IterationEntry] = {}
         self.meta: LoopMeta | None = None
-        self.end: dict | None = None
+        self.end: dict[str, Any] | None = None  # the loop_end data
 
 
 class RunState:
@@ -56,7 +57,7 @@ class RunState:
         self.order: dict[str, int] = {}             # namespaced step id -> when it finished (1, 2, ...)
         self.started: set[str] = set()              # iteration prefixes run at least once
         self._finished = 0
-        self.usage: dict[str, tuple[dict | None, float | None]] = {}  # agent steps: tokens and cost
+        self.usage: dict[str, tuple[Tokens | None, float | None]] = {}  # finished steps: tokens and cost
         self.quiet: set[str] = set()                # outcomes no event announced (cancelled before starting)
         self.loops: dict[str, LoopState] = {}
         self.tokens = Usage()
@@ -64,10 +65,10 @@ class RunState:
         self.steps_started = 0
         self.unpriced_models: set[str] = set()
         self.on_boundary: Callable[[Checkpoint], None] | None = None
-        self.tallies: dict[str, list] = {}          # path -> [prompt, completion, cost or None] (see tally)
+        self.tallies: dict[str, list[Any]] = {}     # path -> [prompt, completion, cost or None] (see tally)
 
     # -- steps -------------------------------------------------------------------
-    def finish_step(self, path: str, outcome: Outcome, tokens: dict | None = None, cost_usd: float | None = None) -> None:
+    def finish_step(self, path: str, outcome: Outcome, tokens: Tokens | None = None, cost_usd: float | None = None) -> None:
         """Record a step's end; call it right before its ``step_end`` / ``step_skipped``."""
         self.outcomes[path] = outcome
         self._finished += 1
@@ -119,21 +120,21 @@ class RunState:
         self.loop(path, kind).iterations[key] = iteration_entry(kind, key, outcome.status, outcome.content,
                                                                 outcome.result, outcome.error, item)
 
-    def judged(self, path: str, iteration: int, verdict: dict, tokens: dict | None = None) -> None:
+    def judged(self, path: str, iteration: int, verdict: Mapping[str, Any], tokens: Tokens | None = None) -> None:
         """Record the judge's verdict on an iteration (``verdict`` the ``judge_verdict`` data, ``tokens``
         its envelope's); call it right before ``judge_verdict``."""
         entry = self.loop(path, "repeat-until").iterations.get(iteration)
         if entry is not None:
             entry["verdict"] = verdict_entry(verdict, tokens)
 
-    def finish_loop(self, path: str, kind: str, meta: LoopMeta, content: str) -> dict:
+    def finish_loop(self, path: str, kind: str, meta: LoopMeta, content: str) -> dict[str, Any]:
         """Record the loop's end; returns the ``loop_end`` data to emit right after."""
         record = self.loop(path, kind)
         record.meta = meta
         record.end = {**meta.as_dict(), "content": content, "loop_type": kind}
         return dict(record.end)
 
-    def loop_meta(self) -> dict[str, dict]:
+    def loop_meta(self) -> dict[str, dict[str, Any]]:
         return {p: r.meta.as_dict() for p, r in self.loops.items() if r.meta is not None}
 
     # -- budgets ---------------------------------------------------------------------
@@ -146,10 +147,10 @@ class RunState:
             self.cost_usd += cost
 
     # -- what was spent -----------------------------------------------------------------
-    def spent_by(self, paths, verdicts=()) -> dict:
+    def spent_by(self, paths: Iterable[str], verdicts: Iterable[VerdictEntry] = ()) -> dict[str, Any]:
         """``{"tokens": {prompt, completion, total}, "cost_usd"}`` the finished steps ``paths`` (those of them
         that recorded it) and the judges of ``verdicts`` spent; the cost None when nothing had a price."""
-        tally: list = [0, 0, None]
+        tally: list[Any] = [0, 0, None]
         usage = self.usage
         for path in paths:
             found = usage.get(path)
@@ -160,7 +161,7 @@ class RunState:
         return {"tokens": {"prompt": tally[0], "completion": tally[1], "total": tally[0] + tally[1]},
                 "cost_usd": tally[2]}
 
-    def spent_within(self, path: str) -> dict:
+    def spent_within(self, path: str) -> dict[str, Any]:
         """What the finished steps directly under ``path`` spent (an include's, when it did not finish)."""
         head = path + "."
         return self.spent_by([p for p in self.usage if p.startswith(head) and "." not in p[len(head):]
@@ -170,7 +171,7 @@ class RunState:
         """Start counting what is spent at or under ``path`` (again from zero when it was counted)."""
         self.tallies[path] = [0, 0, None]
 
-    def untally(self, path: str) -> tuple[dict | None, float | None]:
+    def untally(self, path: str) -> tuple[Tokens | None, float | None]:
         """Stop counting for ``path``; (tokens ``{prompt, completion, total}``, cost or None when no reply
         had a price); (None, None) when it was not counted."""
         found = self.tallies.pop(path, None)
@@ -178,7 +179,7 @@ class RunState:
             return None, None
         return {"prompt": found[0], "completion": found[1], "total": found[0] + found[1]}, found[2]
 
-    def _count(self, event: dict) -> None:
+    def _count(self, event: dict[str, Any]) -> None:
         """An ``agent_turn`` response's tokens and cost to every open tally at or above its step (hot: once a reply)."""
         path = event.get("stepId")
         if not path:
@@ -212,12 +213,13 @@ class RunState:
                 key = entry["index"] if loop["kind"] == "forEach" else entry["iteration"]
                 record.iterations[key] = _copy(entry)
                 self.started.add(iteration_prefix(path, key, loop["kind"]))
-            if loop.get("end"):
-                record.end = dict(loop["end"])
+            end = loop.get("end")
+            if end:
+                record.end = dict(end)
                 record.meta = LoopMeta(record.end["rounds_completed"], bool(record.end.get("broke_early")),
                                        record.end.get("break_reason") or "", record.end.get("stop_rule") or "")
-        spent = checkpoint.spent or {}
-        tokens = spent.get("tokens") or {}
+        spent: Spent = checkpoint.spent or {}
+        tokens: Tokens | dict[str, int] = spent.get("tokens") or {}
         self.tokens.prompt += int(tokens.get("prompt") or 0)
         self.tokens.completion += int(tokens.get("completion") or 0)
         self.cost_usd += float(spent.get("cost_usd") or 0.0)
@@ -225,7 +227,7 @@ class RunState:
         self.unpriced_models.update(spent.get("unpriced_models") or [])
 
     def snapshot(self, seq: int) -> Checkpoint:
-        steps = {}
+        steps: dict[str, StepEntry] = {}
         for path, out in self.outcomes.items():
             if path in self.quiet:
                 continue
@@ -237,7 +239,7 @@ class RunState:
                             self.unpriced_models)
         return Checkpoint(seq=seq, steps=steps, loops=loops, spent=spent)
 
-    def observe(self, event: dict) -> None:
+    def observe(self, event: dict[str, Any]) -> None:
         """Called as each event is stamped: a reply's spend to the open tallies it lies under; a checkpoint
         for ``on_boundary`` when the event closes a boundary."""
         if self.tallies and event["type"] == "agent_turn" and "tokens" in event:
@@ -246,7 +248,7 @@ class RunState:
             self.on_boundary(self.snapshot(event["seq"]))
 
 
-def _add(tally: list, tokens: dict | None, cost_usd: float | None) -> None:
+def _add(tally: list[Any], tokens: Tokens | None, cost_usd: float | None) -> None:
     if tokens:
         tally[0] += int(tokens.get("prompt") or 0)
         tally[1] += int(tokens.get("completion") or 0)
@@ -254,10 +256,10 @@ def _add(tally: list, tokens: dict | None, cost_usd: float | None) -> None:
         tally[2] = (tally[2] or 0.0) + cost_usd
 
 
-def _copy(entry: dict) -> dict:
-    out = dict(entry)
+def _copy(entry: IterationEntry) -> IterationEntry:
+    out = entry.copy()
     if "verdict" in out:
-        out["verdict"] = dict(out["verdict"])
+        out["verdict"] = out["verdict"].copy()
     return out
 
 

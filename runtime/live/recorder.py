@@ -5,26 +5,60 @@ background task flushes every ``interval`` seconds (or at once past
 ``max_batch``). A flush writes the events and the iteration rows derived from
 them in one transaction, then sends them to the run's group. Broadcasting only
 what is stored means a websocket client that sees a gap in ``seq`` can always
-refill it from the database.
+refill it from the database. Events are typed by :mod:`runtime.engine.shapes`; the iteration rows derived
+from them by :class:`IterationRow`.
 """
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, TypeAlias, TypedDict, cast
+from uuid import UUID
 
 from django.db import connections, router, transaction
-from django.db.models import Q
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Model, Q
 from django.utils.dateparse import parse_datetime
 
 from common.orm import off_loop
+from runtime.engine.shapes import IterationEndData, IterationStartData, JudgeVerdictData, RawEvent, StoredEvent, Tokens
 from runtime.live import broadcast
 from runtime.models import Run, RunEvent, RunIteration
 
 log = logging.getLogger(__name__)
 
+# A run's primary key as the recorder is given it: the UUID, or its text.
+RunId: TypeAlias = UUID | str
+# An iteration row's key: (loop step id, iteration, index); one of the last two is None.
+IterationKey: TypeAlias = tuple[str, int | None, int | None]
 
-def event_json(event: dict) -> str:
+
+class RowVerdict(TypedDict):
+    """``RunIteration.verdict``: what the iteration's ``judge_verdict`` said."""
+
+    done: bool | None
+    reason: str | None
+    failed_open: bool | None
+
+
+class IterationRow(TypedDict):
+    """A ``RunIteration`` as its values read (``RunIteration.objects.values(...)``: runtime.runs.compare)."""
+
+    step_id: str
+    iteration: int | None
+    index: int | None
+    item: Any
+    status: str
+    content: str
+    result: Any
+    verdict: RowVerdict | None
+    duration_ms: float | None
+
+
+def event_json(event: StoredEvent | RawEvent) -> str:
     return json.dumps(event, separators=(",", ":"), default=str)
 
 
@@ -39,11 +73,11 @@ def events_frame(event_texts: list[str]) -> str:
 
 
 class Recorder:
-    def __init__(self, run_id, *, interval: float = 0.01, max_batch: int = 500):
+    def __init__(self, run_id: RunId, *, interval: float = 0.01, max_batch: int = 500) -> None:
         self.run_id = run_id
         self.interval = interval
         self.max_batch = max_batch
-        self._buffer: list[dict] = []
+        self._buffer: list[StoredEvent] = []
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._closed = False
@@ -57,7 +91,7 @@ class Recorder:
         steps, an end) is not its story; the next attempt goes on from ``seq``."""
         self._stop_after = seq
 
-    async def emit(self, event: dict) -> None:
+    async def emit(self, event: StoredEvent) -> None:
         if self._stop_after is not None and event.get("seq", 0) > self._stop_after:
             return
         self.last_seq = event.get("seq", self.last_seq)
@@ -116,7 +150,8 @@ class Recorder:
 
 
 @transaction.atomic
-def persist_events(run_id, batch: list[dict], texts: list[str] | None = None) -> None:
+def persist_events(run_id: RunId, batch: Sequence[StoredEvent] | Sequence[RawEvent], texts: list[str] | None = None) -> None:
+    batch = cast("Sequence[StoredEvent]", batch)  # where plain dicts enter (a fork's copies): read as events
     texts = texts or [event_json(e) for e in batch]
     connection = connections[router.db_for_write(RunEvent)]
     run = Run._meta.pk.get_db_prep_value(run_id, connection)
@@ -126,29 +161,31 @@ def persist_events(run_id, batch: list[dict], texts: list[str] | None = None) ->
     Run.objects.filter(pk=run_id).update(last_seq=batch[-1]["seq"])
 
 
-def _iteration_of(event: dict) -> tuple | None:
+def _iteration_of(event: StoredEvent) -> IterationKey | None:
     """(loop step id, iteration, index) of an event inside a loop iteration (its ``where``)."""
     where = event.get("where")
-    if not where or not where.get("loop"):
+    if not where or not (loop := where.get("loop")):
         return None
-    return (where["loop"], where.get("iteration"), where.get("item"))
+    return (loop, where.get("iteration"), where.get("item"))
 
 
-def _key(event: dict) -> tuple | None:
+def _key(event: StoredEvent) -> IterationKey | None:
     if event.get("type") == "agent_turn":
         return _iteration_of(event)
     return _step_key(event)
 
 
-def _step_key(event: dict) -> tuple:
+def _step_key(event: StoredEvent) -> IterationKey:
     """(step id, iteration, index) of an iteration or verdict event (anything but an agent turn)."""
-    data = event.get("data") or {}
+    data: Any = event.get("data") or {}  # its shape is its type's: each branch names it
     if event.get("type") == "judge_verdict":
-        return ((event.get("stepId") or "")[:300], data.get("iteration"), None)
-    return ((event.get("stepId") or "")[:300], data.get("iteration"), data.get("index"))
+        verdict: JudgeVerdictData = data
+        return ((event.get("stepId") or "")[:300], verdict.get("iteration"), None)
+    iteration: IterationStartData | IterationEndData = data
+    return ((event.get("stepId") or "")[:300], iteration.get("iteration"), iteration.get("index"))
 
 
-def _derive_iterations(run_id, batch: list[dict]) -> None:
+def _derive_iterations(run_id: RunId, batch: Sequence[StoredEvent]) -> None:
     """Iteration rows from this batch's iteration and verdict events, in few queries.
 
     Rows started in this batch are built in memory and inserted together; rows
@@ -158,11 +195,12 @@ def _derive_iterations(run_id, batch: list[dict]) -> None:
                 or (e.get("type") == "agent_turn" and e.get("tokens") and _iteration_of(e))]
     if not relevant:
         return
-    fresh: dict[tuple, RunIteration] = {}
+    fresh: dict[IterationKey, RunIteration] = {}
     for event in relevant:
         if event["type"] == "iteration_start":
             step_id, iteration, index = _step_key(event)
-            data = event.get("data") or {}
+            found: Any = event.get("data") or {}
+            data: IterationStartData = found
             fresh[(step_id, iteration, index)] = RunIteration(
                 run_id=run_id, step_id=step_id, iteration=iteration, index=index, item=data.get("item"),
                 started_seq=event.get("seq", 0), started_at=_timestamp(event),
@@ -181,7 +219,7 @@ def _derive_iterations(run_id, batch: list[dict]) -> None:
     new = [row for row in fresh.values()] + [row for row in older.values() if row.pk is None]
     changed = [row for row in older.values() if row.pk is not None]
     _execute_many(RunIteration, _ITERATION_FIELDS, [_values(row, _ITERATION_FIELDS, connection) for row in new])
-    _execute_many(RunIteration, _DERIVED_FIELDS, [_values(row, _DERIVED_FIELDS, connection) + [row.pk] for row in changed],
+    _execute_many(RunIteration, _DERIVED_FIELDS, [[*_values(row, _DERIVED_FIELDS, connection), row.pk] for row in changed],
                   update=True)
 
 
@@ -189,12 +227,13 @@ _ITERATION_FIELDS = [f.name for f in RunIteration._meta.concrete_fields if not f
 _DERIVED_FIELDS = ["status", "content", "result", "duration_ms", "tokens", "verdict"]
 
 
-def _values(row, names: list[str], connection) -> list:
-    meta = type(row)._meta
+def _values(row: RunIteration, names: list[str], connection: BaseDatabaseWrapper) -> list[Any]:
+    meta: Any = type(row)._meta  # Options: get_field of a concrete field's name is a Field (not a relation)
     return [meta.get_field(name).get_db_prep_save(getattr(row, meta.get_field(name).attname), connection) for name in names]
 
 
-def _execute_many(model, names: list[str], rows: list, *, update: bool = False) -> None:
+def _execute_many(model: type[Model], names: list[str], rows: list[list[Any]] | list[tuple[Any, ...]], *,
+                  update: bool = False) -> None:
     """INSERT rows (or UPDATE them by primary key, the key last in each row) with one executemany.
 
     The ORM's bulk_create / bulk_update compile an expression per value (bulk_update a CASE
@@ -204,19 +243,21 @@ def _execute_many(model, names: list[str], rows: list, *, update: bool = False) 
         return
     connection = connections[router.db_for_write(model)]
     quote = connection.ops.quote_name
-    columns = [quote(model._meta.get_field(name).column) for name in names]
-    table = quote(model._meta.db_table)
+    meta: Any = model._meta  # Options: get_field of a concrete field's name is a Field (not a relation)
+    columns = [quote(meta.get_field(name).column) for name in names]
+    table = quote(meta.db_table)
+    # Only quoted names of the model's table and columns go into the text; every value is a parameter.
     if update:
-        sql = f"UPDATE {table} SET {', '.join(f'{c} = %s' for c in columns)} WHERE {quote(model._meta.pk.column)} = %s"
+        sql = f"UPDATE {table} SET {', '.join(f'{c} = %s' for c in columns)} WHERE {quote(meta.pk.column)} = %s"  # noqa: S608
     else:
-        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
+        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"  # noqa: S608
     with connection.cursor() as cursor:
         cursor.executemany(sql, rows)
 
 
-def _rows_for(run_id, keys: set[tuple]) -> dict[tuple, RunIteration]:
+def _rows_for(run_id: RunId, keys: set[IterationKey]) -> dict[IterationKey, RunIteration]:
     """The stored rows for these (step, iteration, index) keys in one query; new rows for the rest."""
-    rows: dict[tuple, RunIteration] = {}
+    rows: dict[IterationKey, RunIteration] = {}
     if keys:
         iterations = {k[1] for k in keys if k[1] is not None}
         indexes = {k[2] for k in keys if k[2] is not None}
@@ -235,25 +276,29 @@ def _rows_for(run_id, keys: set[tuple]) -> dict[tuple, RunIteration]:
     return rows
 
 
-def _apply(row: RunIteration, event: dict) -> None:
-    data = event.get("data") or {}
+def _apply(row: RunIteration, event: StoredEvent) -> None:
+    data: Any = event.get("data") or {}  # its shape is its type's: each branch names it
     if event["type"] == "agent_turn":
-        tokens = event.get("tokens") or {}
+        tokens: Tokens | dict[str, int] = event.get("tokens") or {}
         row.tokens += int(tokens.get("total") or 0) if isinstance(tokens, dict) else 0
     elif event["type"] == "iteration_end":
-        row.status = data.get("status") or "completed"
-        row.content = data.get("content") or ""
-        row.result = data.get("result")
+        finished: IterationEndData = data
+        row.status = finished.get("status") or "completed"
+        row.content = finished.get("content") or ""
+        row.result = finished.get("result")
         given = event.get("durationMs")
         row.duration_ms = float(given) if isinstance(given, (int, float)) else None
         ended = _timestamp(event)
         if row.duration_ms is None and ended and row.started_at:
             row.duration_ms = (ended - row.started_at).total_seconds() * 1000
     elif event["type"] == "judge_verdict":
-        row.verdict = {k: data.get(k) for k in ("done", "reason", "failed_open")}
+        verdict: JudgeVerdictData = data
+        kept: RowVerdict = {"done": verdict.get("done"), "reason": verdict.get("reason"),
+                            "failed_open": verdict.get("failed_open")}
+        row.verdict = kept
 
 
-def _timestamp(event: dict):
+def _timestamp(event: StoredEvent) -> datetime | None:
     try:
         return parse_datetime(event.get("timestamp") or "")
     except (TypeError, ValueError):

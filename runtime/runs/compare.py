@@ -2,13 +2,14 @@
 and the first place they parted.
 
 The fold is plain Python over stored events and iteration rows (``units_of``, ``compare_units``), so it tests
-without a database; ``compare_runs`` loads both runs for a user and is what the API calls.
+without a database; ``compare_runs`` loads both runs for a user and is what the API calls. Events are typed by
+:mod:`runtime.engine.shapes`, iteration rows by :mod:`runtime.live.recorder`, which derives them.
 """
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.conf import settings
 
@@ -18,12 +19,48 @@ from runtime.engine.pricing import PriceBook
 from runtime.live.serializers import run_dict
 from runtime.models import Run, RunEvent, RunIteration
 
+if TYPE_CHECKING:
+    from runtime.engine.shapes import AgentTurnData, StepEndData, StepSkippedData, StoredEvent, Tokens
+    from runtime.live.recorder import IterationRow, RowVerdict
+
 # What a row shows of each run; the first four decide whether the runs agree there.
 AGREEMENT = ("status", "output", "result", "done")
 FIELDS = (*AGREEMENT, "reason", "tokens", "cost_usd", "duration_ms", "item")
 
 
-def _blank() -> dict[str, Any]:
+class Unit(TypedDict):
+    """What one run did at one step or iteration."""
+
+    status: str | None
+    output: str | None
+    result: Any
+    done: bool | None
+    reason: str | None
+    tokens: int
+    cost_usd: float
+    duration_ms: float | None
+    item: Any
+
+
+class Row(TypedDict):
+    key: str
+    where: dict[str, Any]        # runtime.contract.locate's reading of the key
+    a: Unit | None
+    b: Unit | None
+    differs: list[str]
+
+
+class Divergence(TypedDict):
+    key: str
+    fields: list[str]
+
+
+class Comparison(TypedDict):
+    rows: list[Row]
+    diverged_at: Divergence | None
+
+
+def _blank() -> Unit:
     return {"status": None, "output": None, "result": None, "done": None, "reason": None, "tokens": 0,
             "cost_usd": 0.0, "duration_ms": None, "item": None}
 
@@ -41,31 +78,36 @@ def _rolled_up(step_id: str) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
-def units_of(events: Iterable[dict], iterations: Iterable[dict], prices: PriceBook, provider: str) -> dict[str, dict]:
+def units_of(events: Iterable[StoredEvent], iterations: Iterable[IterationRow], prices: PriceBook,
+             provider: str) -> dict[str, Unit]:
     """One row per step (namespaced ids included) and per loop iteration (``loop.N`` / ``loop[N]``)."""
-    units: dict[str, dict] = {}
+    units: dict[str, Unit] = {}
 
-    def unit(key: str) -> dict:
+    def unit(key: str) -> Unit:
         return units.setdefault(key, _blank())
 
     for event in events:
         kind, step_id = event.get("type"), event.get("stepId") or ""
-        data: dict = event.get("data") or {}
+        data: Any = event.get("data") or {}  # its shape is its type's: each branch names it
         if not step_id:
             continue
         if kind == "step_end":
+            ended: StepEndData = data
             row = unit(step_id)
-            row.update(status=data.get("status"), output=data.get("content"), result=data.get("result"),
-                       duration_ms=event.get("durationMs"))
-            if data.get("reason"):
-                row["reason"] = data["reason"]
+            row.update({"status": ended.get("status"), "output": ended.get("content"), "result": ended.get("result"),
+                        "duration_ms": event.get("durationMs")})
+            reason = ended.get("reason")
+            if reason:
+                row["reason"] = reason
         elif kind == "step_skipped":
-            unit(step_id).update(status="skipped", reason=data.get("reason") or None)
+            skipped: StepSkippedData = data
+            unit(step_id).update({"status": "skipped", "reason": skipped.get("reason") or None})
         elif kind == "agent_turn" and data.get("phase") == "response":
+            turn: AgentTurnData = data
             given = event.get("tokens")
-            tokens: dict = given if isinstance(given, dict) else {}
+            tokens: Tokens | dict[str, int] = given if isinstance(given, dict) else {}
             prompt, completion = int(tokens.get("prompt") or 0), int(tokens.get("completion") or 0)
-            cost = prices.cost(data.get("provider") or provider, data.get("model") or "", prompt, completion) or 0.0
+            cost = prices.cost(turn.get("provider") or provider, turn.get("model") or "", prompt, completion) or 0.0
             for key in _rolled_up(step_id):
                 unit(key)["tokens"] += int(tokens.get("total") or prompt + completion)
                 unit(key)["cost_usd"] += cost
@@ -73,16 +115,16 @@ def units_of(events: Iterable[dict], iterations: Iterable[dict], prices: PriceBo
         number = it.get("iteration")
         key = f"{it['step_id']}.{number}" if number is not None else f"{it['step_id']}[{it.get('index')}]"
         row = unit(key)
-        verdict = it.get("verdict") or {}
-        row.update(status=it.get("status") or row["status"], output=it.get("content"), result=it.get("result"),
-                   duration_ms=it.get("duration_ms"), item=it.get("item"), done=verdict.get("done"),
-                   reason=verdict.get("reason") or row["reason"])
+        verdict: RowVerdict | dict[str, Any] = it.get("verdict") or {}
+        row.update({"status": it.get("status") or row["status"], "output": it.get("content"),
+                    "result": it.get("result"), "duration_ms": it.get("duration_ms"), "item": it.get("item"),
+                    "done": verdict.get("done"), "reason": verdict.get("reason") or row["reason"]})
     for row in units.values():
         row["cost_usd"] = round(row["cost_usd"], 8)
     return units
 
 
-def _order_key(key: str, first_seen: dict[str, int]) -> tuple:
+def _order_key(key: str, first_seen: dict[str, int]) -> tuple[int, bool, int, str, str]:
     where = locate(key) or {}
     top = where.get("loop") or where.get("include") or key
     number = where.get("iteration", where.get("item"))
@@ -90,21 +132,21 @@ def _order_key(key: str, first_seen: dict[str, int]) -> tuple:
             where.get("inner") or "", key)
 
 
-def differences(a: dict | None, b: dict | None) -> list[str]:
+def differences(a: Unit | None, b: Unit | None) -> list[str]:
     """The fields the two runs disagree on at one row (all of them when one run never got there)."""
     if a is None or b is None:
         return ["missing"]
     return [f for f in AGREEMENT if a.get(f) != b.get(f)]
 
 
-def compare_units(a: dict[str, dict], b: dict[str, dict], order_a: list[str], order_b: list[str]) -> dict:
+def compare_units(a: dict[str, Unit], b: dict[str, Unit], order_a: list[str], order_b: list[str]) -> Comparison:
     """Rows in reading order (a's order first, then what only b has), and the first row where they differ."""
     first_seen: dict[str, int] = {}
     for key in [*order_a, *order_b]:
         where = locate(key) or {}
         first_seen.setdefault(where.get("loop") or where.get("include") or key, len(first_seen))
     keys = sorted(set(a) | set(b), key=lambda k: _order_key(k, first_seen))
-    rows: list[dict[str, Any]] = [
+    rows: list[Row] = [
         {"key": k, "where": locate(k) or {}, "a": a.get(k), "b": b.get(k), "differs": differences(a.get(k), b.get(k))}
         for k in keys]
     # A loop or an include differs because something inside it does: point at that, not at the whole.
@@ -114,17 +156,17 @@ def compare_units(a: dict[str, dict], b: dict[str, dict], order_a: list[str], or
     return {"rows": rows, "diverged_at": {"key": first["key"], "fields": first["differs"]} if first else None}
 
 
-def _loaded(run: Run, prices: PriceBook) -> tuple[dict[str, dict], list[str]]:
+def _loaded(run: Run, prices: PriceBook) -> tuple[dict[str, Unit], list[str]]:
     texts = (RunEvent.objects.filter(run=run, type__in=("step_start", "step_end", "step_skipped", "agent_turn"))
              .order_by("seq").values_list("event_json", flat=True))
-    events = [json.loads(t) for t in texts]
-    rows = RunIteration.objects.filter(run=run).values("step_id", "iteration", "index", "item", "status", "content",
-                                                       "result", "verdict", "duration_ms")
-    order = list(dict.fromkeys(e.get("stepId") for e in events if e.get("stepId")))
+    events: list[StoredEvent] = [json.loads(t) for t in texts]  # where stored events enter: as what they are
+    rows: Iterable[IterationRow] = RunIteration.objects.filter(run=run).values(
+        "step_id", "iteration", "index", "item", "status", "content", "result", "verdict", "duration_ms")
+    order = list(dict.fromkeys(step for e in events if (step := e.get("stepId"))))
     return units_of(events, rows, prices, run.provider), order
 
 
-def compare_runs(a: Run, b: Run) -> dict:
+def compare_runs(a: Run, b: Run) -> dict[str, Any]:
     """Both runs (already checked readable) side by side; refuses runs of two different workflows."""
     if a.workflow_id != b.workflow_id:
         raise BadRequest(f"run {b.id} is of workflow “{b.workflow.name}”, not “{a.workflow.name}”: "

@@ -12,15 +12,33 @@ gives what changed since the last patch, so watchers get a snapshot and then
 small patches at a bounded rate.
 
 The same fold runs live and over stored events (``RunView.of(events)``), which
-is what makes a rebuilt view equal the live one.
+is what makes a rebuilt view equal the live one. Events and their data are typed by
+:mod:`runtime.engine.shapes`, the view's own parts by the TypedDicts below (plain dicts at run time).
 """
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from runtime.contract import locate
+from runtime.engine.shapes import (
+    AgentTurnData,
+    IterationEndData,
+    IterationStartData,
+    JudgeVerdictData,
+    LoopEndData,
+    RunControlData,
+    StepEndData,
+    StepSkippedData,
+    StepStartData,
+    StoredEvent,
+    Tokens,
+    ToolCallData,
+    WorkflowEndData,
+    WorkflowStartData,
+)
 from runtime.live.view.rounds import RoundBuckets
 
 CODES = {"completed": "c", "failed": "f", "skipped": "s", "cancelled": "x"}
@@ -32,8 +50,76 @@ KEEP_VERDICTS = 500      # judge verdicts (a repeat-until's rounds)
 OUTPUT_TAIL = 64 * 1024  # characters of a loop's output kept (the full text is in its loop_end event)
 
 
-def _tokens(event: dict) -> int:
-    tokens = event.get("tokens") or {}
+class RunSummary(TypedDict):
+    """The run's header: its status, totals and timing."""
+
+    status: str
+    tokens: Tokens
+    cost_usd: float | None
+    started: str | None
+    ended: str | None
+    reason: str
+    total_steps: int | None
+    paused: bool
+    tools_running: int
+
+
+class StepSummary(TypedDict, total=False):
+    """A top-level step (steps inside loop iterations are counted in their loop)."""
+
+    status: str
+    kind: str                        # "agent", "loop" or "include"
+    started: str | None
+    ended: str | None
+    duration_ms: float | None
+    tokens: int
+    error: str | None
+    agent: str | None
+    attempts: int | None             # once it ended
+
+
+class ItemSummary(TypedDict):
+    """A finished item or round."""
+
+    index: int
+    status: str
+    duration_ms: float | None
+
+
+class FailedItem(ItemSummary):
+    error: str | None
+
+
+class VerdictSummary(TypedDict):
+    iteration: int | None
+    done: bool | None
+    reason: str | None
+    failed_open: bool
+
+
+class LoopSummary(TypedDict):
+    """:meth:`LoopView.as_dict`: what a watcher gets of a loop."""
+
+    id: str
+    type: str
+    total: int | None
+    counts: dict[str, int]
+    tokens: int
+    started: str | None
+    ended: str | None
+    running: list[int]
+    running_count: int
+    failed: list[FailedItem]
+    recent: list[ItemSummary]
+    verdicts: list[VerdictSummary]
+    output: str
+    output_truncated: bool
+    rounds_completed: int | None
+    break_reason: str | None
+
+
+def _tokens(event: StoredEvent) -> int:
+    tokens: Tokens | dict[str, int] = event.get("tokens") or {}
     return int(tokens.get("total") or 0)
 
 
@@ -47,9 +133,9 @@ class LoopView:
     started: str | None = None
     ended: str | None = None
     running: dict[int, str] = field(default_factory=dict)          # index -> started at
-    failed: list[dict] = field(default_factory=list)
-    recent: deque = field(default_factory=lambda: deque(maxlen=KEEP_RECENT))
-    verdicts: deque = field(default_factory=lambda: deque(maxlen=KEEP_VERDICTS))
+    failed: list[FailedItem] = field(default_factory=list)
+    recent: deque[ItemSummary] = field(default_factory=lambda: deque(maxlen=KEEP_RECENT))
+    verdicts: deque[VerdictSummary] = field(default_factory=lambda: deque(maxlen=KEEP_VERDICTS))
     output: str = ""
     output_truncated: bool = False
     rounds_completed: int | None = None
@@ -58,7 +144,7 @@ class LoopView:
     outcome: dict[int, str] = field(default_factory=dict)           # index -> its last final status
     rounds: RoundBuckets = field(default_factory=RoundBuckets)      # the chart's buckets, sent apart from the rest
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> LoopSummary:
         return {"id": self.id, "type": self.type, "total": self.total, "counts": dict(self.counts),
                 "tokens": self.tokens, "started": self.started, "ended": self.ended,
                 "running": sorted(self.running)[:KEEP_RUNNING], "running_count": len(self.running),
@@ -75,10 +161,10 @@ FOLDED_TYPES = ("workflow_start", "workflow_end", "run_control", "agent_turn", "
 class RunView:
     def __init__(self) -> None:
         self.seq = 0
-        self.run: dict[str, Any] = {"status": "queued", "tokens": {"prompt": 0, "completion": 0, "total": 0},
-                                    "cost_usd": None, "started": None, "ended": None, "reason": "", "total_steps": None,
-                                    "paused": False, "tools_running": 0}
-        self.steps: dict[str, dict] = {}
+        self.run: RunSummary = {"status": "queued", "tokens": {"prompt": 0, "completion": 0, "total": 0},
+                                "cost_usd": None, "started": None, "ended": None, "reason": "", "total_steps": None,
+                                "paused": False, "tools_running": 0}
+        self.steps: dict[str, StepSummary] = {}
         self.loops: dict[str, LoopView] = {}
         self._dirty_run = False
         self._dirty_steps: set[str] = set()
@@ -88,7 +174,7 @@ class RunView:
         self._dirty_rounds: set[str] = set()
 
     @classmethod
-    def of(cls, events) -> RunView:
+    def of(cls, events: Iterable[StoredEvent]) -> RunView:
         view = cls()
         for event in events:
             view.apply(event)
@@ -100,13 +186,13 @@ class RunView:
         self.seq = max(self.seq, seq)
 
     # -- reading -----------------------------------------------------------------
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         return {"seq": self.seq, "run": dict(self.run), "steps": {k: dict(v) for k, v in self.steps.items()},
                 "loops": {k: v.as_dict() for k, v in self.loops.items()},
                 "items": {k: "".join(v.items) for k, v in self.loops.items()},
                 "rounds": {k: v.rounds.as_dict() for k, v in self.loops.items()}}
 
-    def patch(self) -> dict | None:
+    def patch(self) -> dict[str, Any] | None:
         """What changed since the last patch (None: nothing), and forget it."""
         if not (self._dirty_run or self._dirty_steps or self._dirty_loops or self._dirty_items or self._reset_items
                 or self._dirty_rounds):
@@ -131,7 +217,7 @@ class RunView:
         return out
 
     @staticmethod
-    def merge(snapshot: dict, patch: dict) -> dict:
+    def merge(snapshot: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
         """A patch applied to a snapshot, as a watcher does (the same rule the browser follows)."""
         snapshot["seq"] = patch["seq"]
         if "run" in patch:
@@ -151,48 +237,51 @@ class RunView:
         return snapshot
 
     # -- folding -----------------------------------------------------------------
-    def apply(self, event: dict) -> None:
+    def apply(self, event: StoredEvent) -> None:
         seq = event.get("seq") or 0
         if seq and seq <= self.seq:
             return  # seen: the fold is idempotent by seq
         self.seq = seq or self.seq
         kind = event.get("type")
         handler = getattr(self, f"_on_{kind}", None)
-        if handler is not None:
+        if handler is not None:  # each one names the shape of its type's data
             handler(event, event.get("data") or {})
 
     def _touch_run(self) -> None:
         self._dirty_run = True
 
-    def _on_workflow_start(self, event: dict, data: dict) -> None:
-        self.run.update(status="running", started=event.get("timestamp"), total_steps=data.get("total"))
+    def _on_workflow_start(self, event: StoredEvent, data: WorkflowStartData) -> None:
+        self.run.update({"status": "running", "started": event.get("timestamp"), "total_steps": data.get("total")})
         self._touch_run()
 
-    def _on_workflow_end(self, event: dict, data: dict) -> None:
+    def _on_workflow_end(self, event: StoredEvent, data: WorkflowEndData) -> None:
         tokens = event.get("tokens")
         if tokens:  # the engine's own total: what the header says at the end is the server's number
-            self.run["tokens"] = {k: int(tokens.get(k) or 0) for k in ("prompt", "completion", "total")}
-        self.run.update(status=data.get("status", "completed"), ended=event.get("timestamp"),
-                        reason=data.get("reason") or "", cost_usd=data.get("cost_usd"), paused=False)
+            self.run["tokens"] = {"prompt": int(tokens.get("prompt") or 0),
+                                  "completion": int(tokens.get("completion") or 0),
+                                  "total": int(tokens.get("total") or 0)}
+        self.run.update({"status": data.get("status", "completed"), "ended": event.get("timestamp"),
+                         "reason": data.get("reason") or "", "cost_usd": data.get("cost_usd"), "paused": False})
         self._touch_run()
 
-    def _on_run_control(self, event: dict, data: dict) -> None:
+    def _on_run_control(self, event: StoredEvent, data: RunControlData) -> None:
         action = data.get("action")
         if action in ("pause", "resume"):
             self.run["paused"] = action == "pause"
             self._touch_run()
 
-    def _on_agent_turn(self, event: dict, data: dict) -> None:
+    def _on_agent_turn(self, event: StoredEvent, data: AgentTurnData) -> None:
         if data.get("phase") != "response":
             return
-        tokens = event.get("tokens") or {}
+        tokens: Tokens | dict[str, int] = event.get("tokens") or {}
         totals = self.run["tokens"]
-        for key in ("prompt", "completion", "total"):
-            totals[key] += int(tokens.get(key) or 0)
+        totals["prompt"] += int(tokens.get("prompt") or 0)
+        totals["completion"] += int(tokens.get("completion") or 0)
+        totals["total"] += int(tokens.get("total") or 0)
         self._touch_run()
         where = event.get("where") or locate(event.get("stepId") or "")
-        if where and where.get("loop"):
-            loop = self._loop(where["loop"])
+        if where and (loop_id := where.get("loop")):
+            loop = self._loop(loop_id)
             loop.tokens += _tokens(event)
             self._dirty_loops.add(loop.id)
             index = where.get("item", where.get("iteration"))
@@ -200,23 +289,24 @@ class RunView:
                 loop.rounds.spent(index, _tokens(event), data.get("cost_usd"))
                 self._dirty_rounds.add(loop.id)
 
-    def _on_tool_call(self, event: dict, data: dict) -> None:
+    def _on_tool_call(self, event: StoredEvent, data: ToolCallData) -> None:
         self.run["tools_running"] += 1 if data.get("phase") == "start" else -1
         self._touch_run()
 
-    def _on_step_start(self, event: dict, data: dict) -> None:
+    def _on_step_start(self, event: StoredEvent, data: StepStartData) -> None:
         step_id = event.get("stepId") or ""
         if locate(step_id) and (locate(step_id) or {}).get("loop"):
             return  # a step inside a loop iteration: counted in its loop
-        kind = "loop" if data.get("loop_type") else "include" if data.get("include") else "agent"
+        loop_type = data.get("loop_type")
+        kind = "loop" if loop_type else "include" if data.get("include") else "agent"
         self.steps[step_id] = {"status": "running", "kind": kind, "started": event.get("timestamp"), "ended": None,
                                "duration_ms": None, "tokens": 0, "error": None, "agent": event.get("agent")}
         self._dirty_steps.add(step_id)
-        if data.get("loop_type"):
+        if loop_type:
             loop = self.loops[step_id] = LoopView(step_id)  # a retried loop starts over, and so does its view
             self._reset_items.add(step_id)
             self._dirty_items.pop(step_id, None)
-            loop.type = data["loop_type"]
+            loop.type = loop_type
             loop.total = data.get("items") if loop.type == "forEach" else data.get("max_iterations")
             loop.started = event.get("timestamp")
             if loop.type == "forEach" and isinstance(loop.total, int):
@@ -225,17 +315,17 @@ class RunView:
             self._dirty_rounds.add(step_id)
             self._dirty_loops.add(step_id)
 
-    def _on_step_end(self, event: dict, data: dict) -> None:
+    def _on_step_end(self, event: StoredEvent, data: StepEndData) -> None:
         step_id = event.get("stepId") or ""
         step = self.steps.get(step_id)
         if step is None:
             return
-        step.update(status=data.get("status", "completed"), ended=event.get("timestamp"),
-                    duration_ms=event.get("durationMs"), tokens=_tokens(event) or step["tokens"],
-                    error=event.get("error"), attempts=data.get("attempts"))
+        step.update({"status": data.get("status", "completed"), "ended": event.get("timestamp"),
+                     "duration_ms": event.get("durationMs"), "tokens": _tokens(event) or step["tokens"],
+                     "error": event.get("error"), "attempts": data.get("attempts")})
         self._dirty_steps.add(step_id)
 
-    def _on_step_skipped(self, event: dict, data: dict) -> None:
+    def _on_step_skipped(self, event: StoredEvent, data: StepSkippedData) -> None:
         step_id = event.get("stepId") or ""
         if (locate(step_id) or {}).get("loop"):
             return
@@ -251,7 +341,7 @@ class RunView:
         return loop
 
     @staticmethod
-    def _position(data: dict) -> int | None:
+    def _position(data: IterationStartData | IterationEndData) -> int | None:
         value = data.get("index") if data.get("index") is not None else data.get("iteration")
         return value if isinstance(value, int) and value >= 0 else None
 
@@ -262,7 +352,7 @@ class RunView:
             loop.items[index] = code
             self._dirty_items.setdefault(loop.id, {})[index] = code
 
-    def _on_iteration_start(self, event: dict, data: dict) -> None:
+    def _on_iteration_start(self, event: StoredEvent, data: IterationStartData) -> None:
         index = self._position(data)
         if index is None:
             return
@@ -271,7 +361,7 @@ class RunView:
         self._set_item(loop, index, RUNNING)
         self._dirty_loops.add(loop.id)
 
-    def _on_iteration_end(self, event: dict, data: dict) -> None:
+    def _on_iteration_end(self, event: StoredEvent, data: IterationEndData) -> None:
         index = self._position(data)
         if index is None:
             return
@@ -289,7 +379,7 @@ class RunView:
         self._set_item(loop, index, CODES.get(status, "c"))
         loop.rounds.finished(index, status, event.get("durationMs"), data.get("result"), before)
         self._dirty_rounds.add(loop.id)
-        entry = {"index": index, "status": status, "duration_ms": event.get("durationMs")}
+        entry: ItemSummary = {"index": index, "status": status, "duration_ms": event.get("durationMs")}
         if status == "failed" and len(loop.failed) < KEEP_FAILED:
             loop.failed.append({**entry, "error": data.get("error") or event.get("error")})
         loop.recent.append(entry)
@@ -301,7 +391,7 @@ class RunView:
             loop.output = joined
         self._dirty_loops.add(loop.id)
 
-    def _on_judge_verdict(self, event: dict, data: dict) -> None:
+    def _on_judge_verdict(self, event: StoredEvent, data: JudgeVerdictData) -> None:
         loop = self._loop(event.get("stepId") or "")
         loop.verdicts.append({"iteration": data.get("iteration"), "done": data.get("done"),
                               "reason": data.get("reason"), "failed_open": bool(data.get("failed_open"))})
@@ -311,7 +401,7 @@ class RunView:
             loop.rounds.judged(iteration, data.get("done"), bool(data.get("failed_open")), data.get("result"))
             self._dirty_rounds.add(loop.id)
 
-    def _on_loop_end(self, event: dict, data: dict) -> None:
+    def _on_loop_end(self, event: StoredEvent, data: LoopEndData) -> None:
         loop = self._loop(event.get("stepId") or "")
         loop.ended = event.get("timestamp")
         loop.rounds_completed = data.get("rounds_completed")
