@@ -5,7 +5,7 @@ content. A file whose size and mtime are unchanged keeps its digest without
 being read again, so recording a workspace of 1,000 files with 10 changed
 costs a directory walk and 10 reads. The contents of new digests (up to
 :data:`MAX_STORED_BYTES` each) go with the snapshot to a store the web server
-can read (:mod:`runtime.workspace_store`), so diffs and downloads work when
+can read (:class:`runtime.models.WorkspaceBlob`, kept by :mod:`runtime.durability.run_files`), so diffs and downloads work when
 the run executed on another machine.
 
 Chosen over ``git commit`` inside the workspace: no ``.git`` directory the
