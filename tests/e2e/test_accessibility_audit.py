@@ -232,6 +232,12 @@ def test_the_theme_follows_the_system_until_the_toggle_chooses(audited, seeded):
     assert not is_dark(background(page))
     assert page.evaluate("() => localStorage.getItem('ld:theme')") is None
 
+    # With no choice the account pages follow the system too, from the one dark palette under data-theme.
+    page.emulate_media(color_scheme="dark")
+    page.goto("/account/")
+    assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
+    assert is_dark(background(page)), "the account page ignored the system's dark scheme"
+
 
 def test_keyboard_focus_is_visible_on_links_and_buttons(audited, seeded):
     for scheme in SCHEMES:

@@ -1,4 +1,4 @@
-"""User-chosen provider URLs reach public addresses only (runtime/providers/addresses.py)."""
+"""User-chosen provider URLs reach public addresses only (common/addresses.py)."""
 import pytest
 
 from common.addresses import AddressRefused, check_public_url, is_public, public_addresses

@@ -1,4 +1,4 @@
-// Step ids in the order the server's metrics use (runtime/runs.py, _in_reading_order): a top-level
+// Step ids in the order the server's metrics use (runtime/runs/query.py, _in_reading_order): a top-level
 // step, then what ran inside it, its items and rounds in numeric order: `each`, `each[2]`, `each[10]`, never `each[10]` before `each[2]`.
 
 /** Text and numbers by turns (`each[10].draft` → `each[`, 10, `].draft`): text at even places, numbers at odd. */

@@ -1,4 +1,4 @@
-// Run-level policies (runtime/policies.py): stop rules for repeat-until loops
+// Run-level policies (runtime/engine/policies.py): stop rules for repeat-until loops
 // and what to do with a failed iteration. They belong to the run (POST
 // /api/v1/runs `policies`), never to the exported document. The server judges
 // them; these helpers only shape the request.

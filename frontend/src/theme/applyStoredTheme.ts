@@ -1,6 +1,5 @@
-// Imported first by main.tsx: the stored theme is on <html> before React renders, so a chosen palette does not
-// flash the system's first. (An inline script in index.html would run sooner, but the Content-Security-Policy
-// forbids inline scripts.)
+// Imported first by main.tsx. index.html's blocking theme.js has set the palette already; this sets it where that
+// file is not served (Vite's dev server), before React renders.
 import { applyChoice, browserStorage, readChoice } from './theme';
 
 applyChoice(document.documentElement, readChoice(browserStorage()));

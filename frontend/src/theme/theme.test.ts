@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { applyChoice, parseChoice, readChoice, resolveTheme, storeChoice, themeAttribute, THEME_KEY } from './theme';
+import { applyChoice, parseChoice, readChoice, resolveTheme, storeChoice, THEME_KEY } from './theme';
 
 function memoryStorage(initial: Record<string, string> = {}) {
   const data = new Map(Object.entries(initial));
@@ -42,15 +42,16 @@ describe('the theme choice', () => {
     expect(resolveTheme('dark', false)).toBe('dark');
   });
 
-  it('sets data-theme for a forced palette and removes it for the system', () => {
+  it('sets data-theme to the palette shown, the system\'s scheme for "system"', () => {
     const root = { dataset: {} as DOMStringMap };
-    applyChoice(root, 'dark');
+    applyChoice(root, 'dark', false);
     expect(root.dataset.theme).toBe('dark');
-    applyChoice(root, 'light');
+    applyChoice(root, 'light', true);
     expect(root.dataset.theme).toBe('light');
-    applyChoice(root, 'system');
-    expect('theme' in root.dataset).toBe(false);
-    expect(themeAttribute('system')).toBeNull();
+    applyChoice(root, 'system', true);
+    expect(root.dataset.theme).toBe('dark');
+    applyChoice(root, 'system', false);
+    expect(root.dataset.theme).toBe('light');
   });
 
   it('keeps a choice in storage and forgets it when the system is chosen again', () => {
@@ -83,18 +84,18 @@ describe('the dark palette in styles.css', () => {
       .filter(Boolean);
   };
   const light = block(/^:root \{\n([\s\S]*?)\n\}/m);
-  const system = block(/:root:not\(\[data-theme='light'\]\) \{\n([\s\S]*?)\n {2}\}\n\}/);
-  const forced = block(/:root\[data-theme='dark'\] \{\n([\s\S]*?)\n\}/);
+  const dark = block(/^:root\[data-theme='dark'\] \{\n([\s\S]*?)\n\}/m);
   const names = (lines: string[]) => lines.filter((l) => l.startsWith('--')).map((l) => l.split(':')[0]);
 
-  it('is the same whether the system asks for it or the user does', () => {
-    expect(forced).toEqual(system);
+  it('is written once, under data-theme, which theme.js sets for the system\'s scheme too', () => {
+    expect(css.match(/data-theme='dark'/g)).toHaveLength(1);
+    expect(css).not.toMatch(/prefers-color-scheme/);
   });
 
   it('gives every colour of the light palette a dark value', () => {
     const colours = light.filter((l) => l.startsWith('--') && /#|rgba?\(/.test(l) && !l.startsWith('--shadow'));
-    const dark = new Set(names(system));
+    const darkNames = new Set(names(dark));
     expect(colours.length).toBeGreaterThan(30);
-    expect(names(colours).filter((n) => !dark.has(n))).toEqual([]);
+    expect(names(colours).filter((n) => !darkNames.has(n))).toEqual([]);
   });
 });

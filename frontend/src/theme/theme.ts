@@ -1,6 +1,8 @@
 // The colour theme: the user's choice (system, light or dark) kept in localStorage and shown as
-// <html data-theme>. "system" sets no attribute, so styles.css follows prefers-color-scheme; light or dark
-// force their palette. accounts/static/accounts/theme.js reads the same key for the server-rendered pages.
+// <html data-theme>, always the palette shown: light or dark as chosen, or for "system" the scheme the system
+// prefers now. styles.css holds one dark palette, under [data-theme='dark']. accounts/static/accounts/theme.js
+// reads the same key and sets the attribute before any page paints (this app's index.html loads it too), and
+// follows the system's changes while the choice is "system".
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
 export const THEME_CHOICES: readonly ThemeChoice[] = ['system', 'light', 'dark'];
@@ -19,10 +21,6 @@ export function resolveTheme(choice: ThemeChoice, systemDark: boolean): 'light' 
   return choice;
 }
 
-/** The data-theme attribute for a choice: none for "system", so the media query decides. */
-export function themeAttribute(choice: ThemeChoice): 'light' | 'dark' | null {
-  return choice === 'system' ? null : choice;
-}
 
 // Storage can be missing or refuse (a private window, a full quota, a blocked cookie setting): the theme is a
 // preference, so it then falls back to the system's without an error.
@@ -43,11 +41,14 @@ export function storeChoice(storage: Store | null | undefined, choice: ThemeChoi
   }
 }
 
-/** Shows a choice on the document root. */
-export function applyChoice(root: { dataset: DOMStringMap }, choice: ThemeChoice): void {
-  const attr = themeAttribute(choice);
-  if (attr) root.dataset.theme = attr;
-  else delete root.dataset.theme;
+/** Whether the system prefers dark now (false where it cannot say). */
+export function systemPrefersDark(): boolean {
+  return typeof window !== 'undefined' && !!window.matchMedia?.('(prefers-color-scheme: dark)').matches;
+}
+
+/** Shows a choice on the document root: the palette it resolves to. */
+export function applyChoice(root: { dataset: DOMStringMap }, choice: ThemeChoice, systemDark = systemPrefersDark()): void {
+  root.dataset.theme = resolveTheme(choice, systemDark);
 }
 
 /** The browser's localStorage, or null where reaching it throws. */

@@ -1,5 +1,5 @@
 // A big run's loop as a chart of its rounds: the server keeps them in at most 500 buckets
-// (runtime/view/rounds.py), so a forEach of 10,000 items draws at most 500 points. The chart, its
+// (runtime/live/view/rounds.py), so a forEach of 10,000 items draws at most 500 points. The chart, its
 // metric picker, legend and table are the run page's own (run/rounds).
 import { useMemo } from 'react';
 import { SeriesChart } from '../rounds/RoundsChart';

@@ -1,4 +1,4 @@
-// The comparison the server sends (GET /runs/{a}/compare/{b}, runtime/compare.py) and how its rows read.
+// The comparison the server sends (GET /runs/{a}/compare/{b}, runtime/runs/compare.py) and how its rows read.
 import { diffWordsWithSpace } from 'diff';
 import type { CompareOut, CompareRowOut, CompareUnitOut } from '../../api/openapi.gen';
 import type { Narrowed, Run } from '../../api/types';

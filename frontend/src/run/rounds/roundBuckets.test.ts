@@ -1,4 +1,4 @@
-// The big-run page's series: the server's buckets (runtime/view/rounds.py) read as the same points the
+// The big-run page's series: the server's buckets (runtime/live/view/rounds.py) read as the same points the
 // run page's own rounds make, so one chart, legend and table draw both.
 import { describe, expect, it } from 'vitest';
 import type { ViewRounds } from '../view/merge';

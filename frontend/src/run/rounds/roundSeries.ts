@@ -252,7 +252,7 @@ function marksOf(b: RoundBucket): Record<Mark, number> {
   return { pass: v.done ?? 0, fail: v.not_done ?? 0, error: (v.failed_open ?? 0) + (b.status.failed ?? 0) };
 }
 
-/** A loop's series from the server's buckets (runtime/view/rounds.py): one point per bucket with finished rounds. */
+/** A loop's series from the server's buckets (runtime/live/view/rounds.py): one point per bucket with finished rounds. */
 export function seriesOfBuckets(view: ViewRounds, fieldCap = MAX_FIELDS): LoopSeries {
   const fields = view.fields.slice(0, fieldCap).map((f) => fieldFor(f.source === 'judge' ? 'judge' : 'result', f.path.map(String)));
   const metrics: Metric[] = [TIME, TOKENS, COST, ...fields];

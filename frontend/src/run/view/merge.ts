@@ -1,4 +1,4 @@
-// The run's view (runtime/view/state.py): what the big-run page draws, kept by
+// The run's view (runtime/live/view/state.py): what the big-run page draws, kept by
 // the server and streamed over `ws/runs/<id>/view/` as one snapshot and then
 // patches. Its size follows the run's shape, not its length, so the browser
 // never holds every event. The merge is the server's own rule (RunView.merge).
@@ -85,7 +85,7 @@ export interface ViewLoop {
 /** [count, sum, min, max] of a bucket's values. */
 export type BucketStat = [count: number, sum: number, min: number, max: number];
 
-/** Consecutive rounds of a loop, folded (runtime/view/rounds.py). */
+/** Consecutive rounds of a loop, folded (runtime/live/view/rounds.py). */
 export interface RoundBucket {
   /** Finished rounds, each counted once by its last status. */
   n: number;
