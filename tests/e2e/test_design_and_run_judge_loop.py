@@ -158,6 +158,8 @@ def test_build_validate_export_save_and_run_a_judge_loop(page, tmp_path):
     verdicts.first.wait_for(timeout=20_000)
     assert page.get_by_test_id("run-status").inner_text() in ("running", "queued")
     assert "not done" in verdicts.first.inner_text() and "too thin" in verdicts.first.inner_text()
+    # What judging the round took, beside its verdict (the judge's tokens; the simulated model has no price).
+    assert re.search(r"judge: [0-9,]+ tokens", verdicts.first.get_by_test_id("verdict-cost").inner_text())
 
     page.wait_for_selector("[data-testid=run-status]:text('completed')", timeout=30_000)
     cells = page.locator("[data-testid='iterations-refine'] [data-testid=iteration-cell]")

@@ -1,8 +1,16 @@
 import { ordinal } from './labels';
-import type { IterationRun } from './reduce';
+import type { IterationRun, Verdict } from './reduce';
 import { ForkButton } from './fork/ForkButton';
 
-/** The judge's verdict on each iteration that has one. */
+/** What judging one round took, in words: "judge: 412 tokens · $0.0012" (empty when nothing was counted). */
+export function judgeCost(v: Verdict): string {
+  const parts = [];
+  if (v.tokens !== undefined) parts.push(`${v.tokens.toLocaleString('en-US')} tokens`);
+  if (v.costUsd !== undefined) parts.push(`$${v.costUsd.toFixed(v.costUsd < 0.01 ? 6 : 4)}`);
+  return parts.length ? `judge: ${parts.join(' · ')}` : '';
+}
+
+/** The judge's verdict on each iteration that has one, with what judging it took. */
 export function VerdictList({ iterations, loop }: { iterations: IterationRun[]; loop?: string }) {
   const withVerdict = iterations.filter((it) => it.verdict);
   if (!withVerdict.length) return null;
@@ -15,6 +23,11 @@ export function VerdictList({ iterations, loop }: { iterations: IterationRun[]; 
             <span className="verdict-round">iteration {ordinal(it.iteration)}</span>
             <strong>{v.failedOpen ? 'failed open' : v.done ? 'done' : 'not done'}</strong>
             {v.reason && <span className="verdict-reason">{v.reason}</span>}
+            {judgeCost(v) && (
+              <span className="verdict-cost" data-testid="verdict-cost">
+                {judgeCost(v)}
+              </span>
+            )}
             {loop && <ForkButton at={{ step: loop, iteration: it.iteration }} testId={`fork-verdict-${loop}.${it.iteration}`} />}
           </li>
         );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventType, RunEvent, RunEventOf, Where } from '../api/events.gen';
 import { emptyRun, placeOf, promptText, reduceEvents } from './reduce';
+import { judgeCost } from './VerdictList';
 import { foreignEvent, runEvent } from './testEvents';
 
 // Shapes as runtime/engine emits them (see runtime/engine/loops.py, agent.py), with the `where` the
@@ -32,7 +33,7 @@ function judgeRun(): RunEvent[] {
     ev('agent_turn', 'dev.0.work', { agent: 'worker', tokens: { prompt: 10, completion: 2, total: 12 }, data: { phase: 'response' } }),
     ev('step_end', 'dev.0.work', { duration: '51ms', tokens: { prompt: 10, completion: 2, total: 12 }, data: { status: 'completed', content: 'draft one', result: null } }),
     ev('iteration_end', 'dev', { data: { iteration: 0, status: 'completed', content: 'draft one', result: null } }),
-    ev('judge_verdict', 'dev', { agent: 'judge', data: { iteration: 0, done: false, reason: 'too thin', failed_open: false, content: 'no' } }),
+    ev('judge_verdict', 'dev', { agent: 'judge', tokens: { prompt: 400, completion: 12, total: 412 }, data: { iteration: 0, done: false, reason: 'too thin', failed_open: false, content: 'no', cost_usd: 0.0012 } }),
     ev('iteration_start', 'dev', { data: { iteration: 1 } }),
     ev('step_start', 'dev.1.work', { agent: 'worker' }),
     ev('step_end', 'dev.1.work', { data: { status: 'completed', content: 'draft two' } }),
@@ -80,8 +81,11 @@ describe('reduceEvents', () => {
       [0, 'completed', 'draft one'],
       [1, 'completed', 'draft two'],
     ]);
-    expect(loop.iterations[0].verdict).toEqual({ done: false, reason: 'too thin', failedOpen: false, content: 'no' });
+    expect(loop.iterations[0].verdict).toEqual({ done: false, reason: 'too thin', failedOpen: false, content: 'no', tokens: 412, costUsd: 0.0012 });
     expect(loop.iterations[1].verdict).toEqual({ done: null, reason: null, failedOpen: true });
+    expect(judgeCost(loop.iterations[0].verdict!)).toBe('judge: 412 tokens · $0.001200');
+    expect(judgeCost(loop.iterations[1].verdict!)).toBe('');
+    expect(judgeCost({ done: true, reason: null, failedOpen: false, tokens: 1234, costUsd: 0.25 })).toBe('judge: 1,234 tokens · $0.2500');
     expect(loop.ended).toEqual({ reason: 'judge', rounds: 2 });
     expect(loop.cumulative).toBe('draft one\n\n---\n\ndraft two');
     expect(s.steps.dev.status).toBe('completed');

@@ -39,6 +39,9 @@ export interface Verdict {
   content?: string;
   /** What the judge submitted (its resultSchema's fields: done, reason, a score ...). */
   result?: Json;
+  /** What judging this round took: the judge's tokens (the event's envelope) and their price, when known. */
+  tokens?: number;
+  costUsd?: number;
 }
 
 export interface IterationRun {
@@ -361,6 +364,8 @@ function apply(state: RunState, ev: RunEvent): void {
         failedOpen: data?.failed_open === true || data?.failedOpen === true,
         ...(str(data?.content) ? { content: str(data?.content) } : {}),
         ...(data?.result !== undefined && data.result !== null ? { result: data.result } : {}),
+        ...(num(ev.tokens?.total) !== undefined ? { tokens: num(ev.tokens?.total) } : {}),
+        ...(typeof data?.cost_usd === 'number' ? { costUsd: data.cost_usd } : {}),
       };
       break;
     }
