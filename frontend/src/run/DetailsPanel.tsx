@@ -4,6 +4,7 @@ import { ordinal } from './labels';
 import { LoopOutput } from './LoopOutput';
 import { iterationId, sourceWords } from './loopOutput';
 import { Pre } from './Pre';
+import { IncludeSteps } from './IncludeSteps';
 import { formatMs } from './reduce';
 import { StepDetails } from './StepDetails';
 import { VerdictList } from './VerdictList';
@@ -51,6 +52,7 @@ export function DetailsPanel() {
     return (
       <div>
         {run ? <StepDetails title={selection.key} run={run} /> : <p className="muted">“{selection.key}” has not started.</p>}
+        {run && <IncludeSteps stepKey={selection.key} run={run} />}
         {loop && (
           <>
             <VerdictList loop={selection.key} iterations={loop.iterations} />
