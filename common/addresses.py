@@ -25,10 +25,28 @@ class AddressRefused(Exception):
     """The host resolves to an address this URL may not reach."""
 
 
+# IPv6 prefixes whose last 32 bits are an IPv4 address a gateway or the kernel may reach: NAT64 (RFC 6052 and
+# the local-use RFC 8215 prefix) and the deprecated IPv4-compatible ::/96 (``::127.0.0.1``).
+_EMBEDDING_V4 = tuple(ipaddress.IPv6Network(n) for n in ("64:ff9b::/96", "64:ff9b:1::/48", "::/96"))
+
+
+def _embedded_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """Every IPv4 address an IPv6 one carries: mapped, compatible, NAT64, 6to4 and both ends of Teredo."""
+    found = [a for a in (address.ipv4_mapped, address.sixtofour) if a is not None]
+    if address.teredo is not None:
+        found += list(address.teredo)
+    if any(address in network for network in _EMBEDDING_V4):
+        found.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
+    return found
+
+
 def is_public(ip: str) -> bool:
     address = ipaddress.ip_address(ip.split("%", 1)[0])
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
+    if isinstance(address, ipaddress.IPv6Address):
+        embedded = _embedded_ipv4(address)
+        if embedded:
+            # Public only when every IPv4 address inside is: a 6to4 or NAT64 form of 127.0.0.1 is 127.0.0.1.
+            return all(a.is_global and not a.is_multicast for a in embedded)
     return address.is_global and not address.is_multicast
 
 

@@ -15,8 +15,22 @@ def test_which_addresses_are_public(ip, public):
     assert is_public(ip) is public
 
 
+# Issue #30: IPv6 forms that carry an IPv4 address are judged by that address (``[::127.0.0.1]`` passed before).
+@pytest.mark.parametrize("ip, public", [
+    ("::127.0.0.1", False), ("::10.0.0.7", False), ("::8.8.8.8", True),             # IPv4-compatible (::/96)
+    ("64:ff9b::7f00:1", False), ("64:ff9b::a9fe:a9fe", False), ("64:ff9b::808:808", True),  # NAT64
+    ("64:ff9b:1::7f00:1", False),                                                   # local-use NAT64 (RFC 8215)
+    ("2002:7f00:1::1", False), ("2002:a00:7::", False), ("2002:808:808::1", True),  # 6to4
+    ("2001:0:4136:e378:8000:63bf:80ff:fffe", False),                                # Teredo to 127.0.0.1
+    ("::", False), ("::ffff:0:0", False),
+])
+def test_ipv6_forms_that_embed_ipv4_are_judged_by_the_ipv4_inside(ip, public):
+    assert is_public(ip) is public
+
+
 def test_a_url_whose_host_is_loopback_is_refused_by_name_and_by_number():
-    for url in ("http://localhost:8080/v1", "http://127.0.0.1/v1", "http://[::1]/v1"):
+    for url in ("http://localhost:8080/v1", "http://127.0.0.1/v1", "http://[::1]/v1", "http://[::127.0.0.1]:8000/v1",
+                "http://[64:ff9b::7f00:1]/v1", "http://[2002:7f00:1::1]/v1"):
         with pytest.raises(AddressRefused, match="private or local address"):
             check_public_url(url)
     check_public_url("https://8.8.8.8/v1")  # an address literal needs no lookup
