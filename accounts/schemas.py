@@ -155,8 +155,8 @@ class McpServerOut(Schema):
     command: str
     args: list[str]
     url: str
-    header_names: list[str] = []    # an HTTP server's headers
-    env_names: list[str] = []       # a stdio server's environment
+    header_names: list[str] = []    # noqa: RUF012 - a field's default (pydantic copies it), not a ClassVar; an HTTP server's headers
+    env_names: list[str] = []       # noqa: RUF012 - a field's default (pydantic copies it), not a ClassVar; a stdio server's environment
     tools: list[McpToolOut]         # as its last check listed them
     checked_at: Optional[str]       # ISO 8601; null: never checked
     check_error: Optional[str]

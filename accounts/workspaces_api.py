@@ -2,7 +2,7 @@
 Thin over accounts.workspaces and accounts.invitations."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from django.conf import settings
 from ninja import Router, Status
@@ -29,18 +29,19 @@ from accounts.workspaces import Need, require
 from common.addresses import AddressRefused, check_public_url
 from common.errors import BadRequest, Forbidden
 from common.schemas import errors
+from common.types import ApiRequest
 
 router = Router(tags=["workspaces"], auth=API_AUTH)
 
 @router.get("/workspaces", response={200: list[WorkspaceSummaryOut], **errors(401)})
-def list_workspaces(request):
+def list_workspaces(request: ApiRequest) -> list[dict]:
     """Every workspace you are in, with your role: the top bar's switcher."""
     workspaces.personal(request.auth)
     return workspaces.memberships(request.auth)
 
 
 @router.post("/workspaces", response={201: WorkspaceOut, **errors(401, 422)})
-def create_workspace(request, payload: WorkspaceIn):
+def create_workspace(request: ApiRequest, payload: WorkspaceIn) -> Status[dict]:
     """A team workspace, with you as its owner. The server's keys are off until the server's owner grants them."""
     workspace = workspaces.create_team(request.auth, payload.name)
     audit.record(workspace.pk, request.auth, "workspace_created", name=workspace.name)
@@ -48,36 +49,36 @@ def create_workspace(request, payload: WorkspaceIn):
 
 
 @router.get("/workspaces/{workspace_id}", response={200: WorkspaceOut, **errors(401, 404)})
-def get_workspace(request, workspace_id: int):
+def get_workspace(request: ApiRequest, workspace_id: int) -> dict:
     return workspaces.detail(request.auth, workspace_id)
 
 
 @router.patch("/workspaces/{workspace_id}", response={200: WorkspaceOut, **errors(400, 401, 403, 404, 422)})
-def rename_workspace(request, workspace_id: int, payload: WorkspaceIn):
+def rename_workspace(request: ApiRequest, workspace_id: int, payload: WorkspaceIn) -> dict:
     workspaces.rename(request.auth, workspace_id, payload.name)
     return workspaces.detail(request.auth, workspace_id)
 
 
 @router.put("/workspaces/{workspace_id}/members/{user_id}", response={200: WorkspaceOut, **errors(400, 401, 403, 404, 422)})
-def set_member_role(request, workspace_id: int, user_id: int, payload: RoleIn):
+def set_member_role(request: ApiRequest, workspace_id: int, user_id: int, payload: RoleIn) -> dict:
     workspaces.set_role(request.auth, workspace_id, user_id, payload.role)
     return workspaces.detail(request.auth, workspace_id)
 
 
 @router.delete("/workspaces/{workspace_id}/members/{user_id}", response={204: None, **errors(400, 401, 403, 404)})
-def remove_member(request, workspace_id: int, user_id: int):
+def remove_member(request: ApiRequest, workspace_id: int, user_id: int) -> Status[None]:
     workspaces.remove_member(request.auth, workspace_id, user_id)
     return Status(204, None)
 
 
 @router.get("/workspaces/{workspace_id}/invitations", response={200: list[PendingInvitationOut], **errors(401, 403, 404)})
-def list_invitations(request, workspace_id: int):
+def list_invitations(request: ApiRequest, workspace_id: int) -> list[dict]:
     require(request.auth, workspace_id, Need.MANAGE, "workspace")
     return invitations.pending(workspace_id)
 
 
 @router.post("/workspaces/{workspace_id}/invitations", response={201: InvitationOut, **errors(401, 403, 404, 422)})
-def invite(request, workspace_id: int, payload: InvitationIn):
+def invite(request: ApiRequest, workspace_id: int, payload: InvitationIn) -> Status[dict[str, Any]]:
     """A single-use link that lets one person sign up (or sign in) and join with the role given."""
     mine = require(request.auth, workspace_id, Need.MANAGE, "workspace")
     if payload.role == Role.OWNER and mine != Role.OWNER:
@@ -92,28 +93,28 @@ def invite(request, workspace_id: int, payload: InvitationIn):
 
 
 @router.delete("/workspaces/{workspace_id}/invitations/{invitation_id}", response={204: None, **errors(401, 403, 404)})
-def revoke_invitation(request, workspace_id: int, invitation_id: int):
+def revoke_invitation(request: ApiRequest, workspace_id: int, invitation_id: int) -> Status[None]:
     require(request.auth, workspace_id, Need.MANAGE, "workspace")
     invitations.Invitation.objects.filter(workspace_id=workspace_id, pk=invitation_id, used_at__isnull=True).delete()
     return Status(204, None)
 
 
 @router.put("/workspaces/{workspace_id}/limits", response={200: WorkspaceOut, **errors(400, 401, 403, 404, 422)})
-def set_limits(request, workspace_id: int, payload: LimitsIn):
+def set_limits(request: ApiRequest, workspace_id: int, payload: LimitsIn) -> dict:
     """Run limits for the workspace (null: none). A start past one is answered 429 with when it frees up."""
     workspaces.set_limits(request.auth, workspace_id, payload.dict())
     return workspaces.detail(request.auth, workspace_id)
 
 
 @router.put("/workspaces/{workspace_id}/server-keys", response={200: WorkspaceOut, **errors(401, 403, 404, 422)})
-def set_server_keys(request, workspace_id: int, payload: ServerKeysIn):
+def set_server_keys(request: ApiRequest, workspace_id: int, payload: ServerKeysIn) -> dict:
     """Whether runs in the workspace may spend the server's own provider keys (the server's owner decides)."""
     workspaces.grant_server_keys(request.auth, workspace_id, payload.granted)
     return workspaces.detail(request.auth, workspace_id)
 
 
 @router.get("/workspaces/{workspace_id}/keys", response={200: list[WorkspaceKeyOut], **errors(401, 404)})
-def list_keys(request, workspace_id: int):
+def list_keys(request: ApiRequest, workspace_id: int) -> list[dict[str, Any]]:
     """Which providers the workspace has its own key for (never the key)."""
     require(request.auth, workspace_id, Need.READ, "workspace")
     stored = {k.provider: k for k in ProviderKey.objects.filter(workspace_id=workspace_id).select_related("user")}
@@ -122,7 +123,7 @@ def list_keys(request, workspace_id: int):
 
 
 @router.put("/workspaces/{workspace_id}/keys", response={200: list[WorkspaceKeyOut], **errors(400, 401, 403, 404, 422)})
-def store_key(request, workspace_id: int, payload: KeyIn):
+def store_key(request: ApiRequest, workspace_id: int, payload: KeyIn) -> list[dict[str, Any]]:
     require(request.auth, workspace_id, Need.MANAGE, "workspace")
     if payload.base_url and (problem := base_url_problem(payload.base_url)):
         raise BadRequest(f"base_url: {problem}")
@@ -139,7 +140,7 @@ def store_key(request, workspace_id: int, payload: KeyIn):
 
 
 @router.delete("/workspaces/{workspace_id}/keys/{provider}", response={204: None, **errors(401, 403, 404)})
-def delete_key(request, workspace_id: int, provider: str):
+def delete_key(request: ApiRequest, workspace_id: int, provider: str) -> Status[None]:
     require(request.auth, workspace_id, Need.MANAGE, "workspace")
     if ProviderKey.objects.filter(workspace_id=workspace_id, provider=provider).delete()[0]:
         audit.record(workspace_id, request.auth, "key_deleted", provider=provider)
@@ -147,7 +148,7 @@ def delete_key(request, workspace_id: int, provider: str):
 
 
 @router.get("/workspaces/{workspace_id}/audit", response={200: list[AuditEntryOut], **errors(401, 403, 404, 422)})
-def audit_log(request, workspace_id: int, before: Optional[int] = None):
+def audit_log(request: ApiRequest, workspace_id: int, before: Optional[int] = None) -> list[dict]:
     """What happened in the workspace, newest first (admins and owners)."""
     require(request.auth, workspace_id, Need.MANAGE, "workspace")
     return audit.entries(workspace_id, before=before)

@@ -34,7 +34,7 @@ class PassedThrough:
     dict the service made, every key in its order and at a dict's cost, and shown in the OpenAPI document as the named
     schema ``Shape`` (an event, a diagnostic: open-ended, with a known core)."""
 
-    def __init__(self, shape: Any):
+    def __init__(self, shape: Any) -> None:
         self.shape = shape  # a model or a TypedDict (whose keys may be what no Python name can be: `class`)
 
     def __get_pydantic_json_schema__(self, core_schema: Any, handler: GetJsonSchemaHandler) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Types the app's annotations share: a signed-in request, a run's id, ASGI's callables.
+"""Types the app's annotations share: a signed-in request (a page's, an API view's), a run's id, ASGI's callables.
 
 Only for annotations: nothing here changes what runs.
 """
@@ -27,5 +27,12 @@ if TYPE_CHECKING:
         """A request behind login_required (or an API's auth): its user is an account, never anonymous."""
 
         user: User
+
+    class ApiRequest(AuthenticatedRequest):
+        """A django-ninja view's request behind ``API_AUTH`` (accounts/tokens.py: a bearer token or the session):
+        ``auth`` is what the authenticator returned, the account, which is also ``user``."""
+
+        auth: User
 else:
     AuthenticatedRequest = HttpRequest
+    ApiRequest = HttpRequest

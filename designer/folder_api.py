@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Optional
+from typing import Any, Optional
 
 from django.http import Http404, HttpResponse
 from ninja import File, Form, Query, Router, Status
@@ -12,24 +12,26 @@ from ninja.files import UploadedFile
 
 from accounts.tokens import API_AUTH
 from common.schemas import errors, file_answer
+from common.types import ApiRequest
 from designer import bundles, workflows
 from designer.errors import BadRequest
 from designer.folders import MAX_TOTAL_BYTES, PathRefused, clean_path
+from designer.models import Workflow
 from designer.schemas import BundleImportOut, FileIn, FileWrittenOut, FolderFileContentOut, FolderFileOut, IncludeTargetOut
 
 router = Router(tags=["workflows"], auth=API_AUTH)
 MAX_TEXT_CHARS = 512 * 1024
 
 
-def _summary(workflow) -> dict:
+def _summary(workflow: Workflow) -> dict[str, Any]:
     version = workflow.latest()
     return {"id": workflow.id, "name": workflow.name, "version": version.number, "valid": version.valid,
             "main_path": version.main_path, "files": version.files.count()}
 
 
 @router.post("/workflows/import-bundle", response={201: BundleImportOut, **errors(400, 401, 403, 404, 413, 422)})
-def import_bundle(request, file: UploadedFile = File(...), main: Optional[str] = Form(None, max_length=1000),
-                  workspace: Optional[int] = Form(None, ge=1, le=2**63 - 1)):
+def import_bundle(request: ApiRequest, file: UploadedFile = File(...), main: Optional[str] = Form(None, max_length=1000),
+                  workspace: Optional[int] = Form(None, ge=1, le=2**63 - 1)) -> Status[dict[str, Any]]:
     """A zip of a workflow's folder: the main file is `main`, or the only top-level workflow; `main=*` makes one
     workflow per top-level workflow file, each with the files it references."""
     if file.size is not None and file.size > MAX_TOTAL_BYTES:
@@ -39,12 +41,13 @@ def import_bundle(request, file: UploadedFile = File(...), main: Optional[str] =
 
 
 @router.get("/workflows/{workflow_id}/files", response={200: list[FolderFileOut], **errors(401, 404, 422)})
-def list_files(request, workflow_id: int, version: Optional[int] = Query(None, ge=1, le=2**31 - 1)):
+def list_files(request: ApiRequest, workflow_id: int, version: Optional[int] = Query(None, ge=1, le=2**31 - 1)) -> list[dict]:
     return bundles.listing(workflows.version(request.auth, workflow_id, version))
 
 
 @router.get("/workflows/{workflow_id}/file", response={200: FolderFileContentOut, **errors(400, 401, 404, 422)})
-def read_file(request, workflow_id: int, path: str = Query(..., max_length=1000), version: Optional[int] = Query(None, ge=1, le=2**31 - 1)):
+def read_file(request: ApiRequest, workflow_id: int, path: str = Query(..., max_length=1000),
+              version: Optional[int] = Query(None, ge=1, le=2**31 - 1)) -> dict[str, Any]:
     """One file of the folder: its text (cut at 512 KiB), or null for a binary file, with its size."""
     found = workflows.version(request.auth, workflow_id, version)
     try:
@@ -60,7 +63,7 @@ def read_file(request, workflow_id: int, path: str = Query(..., max_length=1000)
 
 
 @router.put("/workflows/{workflow_id}/file", response={200: FileWrittenOut, **errors(400, 401, 403, 404, 413, 422)})
-def write_file(request, workflow_id: int, payload: FileIn):
+def write_file(request: ApiRequest, workflow_id: int, payload: FileIn) -> dict[str, Any]:
     """Write, delete or rename one file of the folder: a new version, the main document checked against it."""
     if payload.text is None and payload.base64 is None and not payload.delete and payload.rename_to is None:
         raise BadRequest("give `text`, `base64`, `delete: true` or `rename_to`")
@@ -79,14 +82,14 @@ def write_file(request, workflow_id: int, payload: FileIn):
 
 @router.get("/workflows/{workflow_id}/includes", response={200: list[IncludeTargetOut], **errors(401, 404, 422)},
              exclude_unset=True)
-def include_targets(request, workflow_id: int, version: Optional[int] = Query(None, ge=1, le=2**31 - 1)):
+def include_targets(request: ApiRequest, workflow_id: int, version: Optional[int] = Query(None, ge=1, le=2**31 - 1)) -> list[dict]:
     """For each include step: the folder file it runs, or the saved workflow (and its version), or that it has none."""
     return workflows.include_targets(request.auth, workflow_id, version)
 
 
 @router.get("/workflows/{workflow_id}/bundle.zip", response={**errors(401, 404, 422)},
             openapi_extra=file_answer("application/zip", "The version's folder as a zip"))
-def export_bundle(request, workflow_id: int, version: Optional[int] = Query(None, ge=1, le=2**31 - 1)):
+def export_bundle(request: ApiRequest, workflow_id: int, version: Optional[int] = Query(None, ge=1, le=2**31 - 1)) -> HttpResponse:
     """The version's main YAML and every file at its relative path, as a zip any zenflow runner runs as it is."""
     found = workflows.version(request.auth, workflow_id, version)
     name, data = bundles.export_zip(found, found.workflow.name)

@@ -45,7 +45,7 @@ class ValidationOut(Schema):
     document: Optional[dict] = None
     yaml: Optional[str] = None
     canonical: Optional[str] = None
-    iteration_outputs: dict[str, list[str]] = {}
+    iteration_outputs: dict[str, list[str]] = {}  # noqa: RUF012 - a field's default (pydantic copies it), not a ClassVar
 
 
 class RenderIn(Schema):
@@ -108,7 +108,7 @@ class WorkflowOut(Schema):
     runnable: bool
     errors: list[Diagnostic]
     warnings: list[Diagnostic]
-    iteration_outputs: dict[str, list[str]] = {}
+    iteration_outputs: dict[str, list[str]] = {}  # noqa: RUF012 - a field's default (pydantic copies it), not a ClassVar
     created_at: datetime
     updated_at: datetime
 

@@ -10,7 +10,7 @@ import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from django.db import transaction
 from django.db.models import BooleanField, OuterRef, QuerySet, Subquery, Value
@@ -28,6 +28,7 @@ from designer.resolve import include_path
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
+    from django_stubs_ext import WithAnnotations
 
 MAX_LAYOUT_BYTES = 512 * 1024
 PAGE_SIZE = 50
@@ -62,7 +63,18 @@ class WorkflowFilters:
     updated_before: datetime | None = None  # updated before
 
 
-def search(user: User, workspace_id: int | None, filters: WorkflowFilters) -> QuerySet[Workflow]:
+class CurrentValid(TypedDict):
+    """What :func:`search` annotates each workflow with: whether its current version is valid."""
+
+    current_valid: bool
+
+
+if TYPE_CHECKING:
+    # A listed workflow: the model with the column :func:`search` adds, which django-stubs then knows.
+    Listed: TypeAlias = WithAnnotations[Workflow, CurrentValid]
+
+
+def search(user: User, workspace_id: int | None, filters: WorkflowFilters) -> QuerySet[Listed]:
     """The workflows the user may read (as ``listed``) that pass the filters, newest first, each with
     ``current_valid``: the id breaks ties, so pages neither repeat nor skip one."""
     current = WorkflowVersion.objects.filter(workflow=OuterRef("pk"), number=OuterRef("current_version"))
@@ -80,7 +92,7 @@ def search(user: User, workspace_id: int | None, filters: WorkflowFilters) -> Qu
     return rows.order_by("-updated_at", "-id")
 
 
-def page(rows: QuerySet[Workflow], limit: int = PAGE_SIZE, offset: int = 0) -> tuple[list[Workflow], int]:
+def page(rows: QuerySet[Listed], limit: int = PAGE_SIZE, offset: int = 0) -> tuple[list[Listed], int]:
     """One page of ``rows`` and how many there are in all."""
     if not 1 <= limit <= MAX_PAGE_SIZE:
         raise BadRequest(f"`limit`: {limit} is out of range (1 to {MAX_PAGE_SIZE})")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional
 
+from django.http import HttpRequest
 from ninja import Router, Schema, Status
 
 from common import offload
@@ -19,7 +20,7 @@ from designer.importers import ImportFailed, import_loop
 class ImportIn(Schema):
     kind: Literal["runsight", "coqui"]
     source: str
-    parameters: dict[str, str] = {}
+    parameters: dict[str, str] = {}  # noqa: RUF012 - a field's default (pydantic copies it), not a ClassVar
 
 
 class ReportEntryOut(Schema):
@@ -52,7 +53,7 @@ def make_router() -> Router:
 
     @router.post("/import", response={200: ImportOut, 422: ImportErrorOut}, auth=None,
                  summary="Import a Runsight workflow or a Coqui loop definition")
-    def import_workflow(request, payload: ImportIn):
+    def import_workflow(request: HttpRequest, payload: ImportIn) -> Status[dict[str, Any]]:
         """The zenflow document, its canonical YAML, diagnostics and the field-by-field report; nothing is saved."""
         try:
             answer = offload.run(imported, payload.kind, payload.source, payload.parameters, what="the import")

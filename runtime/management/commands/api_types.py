@@ -11,8 +11,9 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.urls import URLPattern, URLResolver, get_resolver
 from ninja import NinjaAPI
 
@@ -27,7 +28,7 @@ def mounted_api() -> NinjaAPI:
     """The NinjaAPI the URLconf serves (found through its OpenAPI view, which holds it): config is above the apps."""
     found: list[NinjaAPI] = []
 
-    def walk(patterns) -> None:
+    def walk(patterns: list[URLPattern | URLResolver]) -> None:
         for pattern in patterns:
             if isinstance(pattern, URLResolver):
                 walk(pattern.url_patterns)
@@ -67,11 +68,11 @@ def write_files(directory: Path = TARGET_DIR) -> list[Path]:
 class Command(BaseCommand):
     help = "The API's OpenAPI document (frontend/src/api/openapi.json) and the TypeScript types made from it (openapi.gen.ts)"
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--write", action="store_true",
                             help=f"write {DOCUMENT} and {TYPES} in frontend/src/api instead of printing the document")
 
-    def handle(self, *args, write=False, **options):
+    def handle(self, *args: Any, write: bool = False, **options: Any) -> None:
         if not write:
             self.stdout.write(openapi_document(), ending="")
             return
