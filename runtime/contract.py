@@ -33,18 +33,20 @@ class Status(StrEnum):
     RUNNING = "running"
     PAUSED = "paused"
     COMPLETED = "completed"
+    # A run only, as zenflow's runner says it: some steps completed and some failed (none completed: failed).
+    PARTIAL = "partial"
     FAILED = "failed"
     SKIPPED = "skipped"
     CANCELLED = "cancelled"
 
 
-RUN_STATUSES = (Status.QUEUED, Status.RUNNING, Status.PAUSED, Status.COMPLETED, Status.FAILED, Status.CANCELLED)
+RUN_STATUSES = (Status.QUEUED, Status.RUNNING, Status.PAUSED, Status.COMPLETED, Status.PARTIAL, Status.FAILED, Status.CANCELLED)
 ACTIVE_RUN_STATUSES = (Status.QUEUED, Status.RUNNING, Status.PAUSED)
-FINAL_RUN_STATUSES = (Status.COMPLETED, Status.FAILED, Status.CANCELLED)
+FINAL_RUN_STATUSES = (Status.COMPLETED, Status.PARTIAL, Status.FAILED, Status.CANCELLED)
 STEP_END_STATUSES = (Status.COMPLETED, Status.FAILED, Status.SKIPPED, Status.CANCELLED)
 
 StepEndStatus = Literal["completed", "failed", "skipped", "cancelled"]
-RunEndStatus = Literal["completed", "failed", "cancelled"]
+RunEndStatus = Literal["completed", "partial", "failed", "cancelled"]
 
 
 class _Open(BaseModel):

@@ -49,7 +49,7 @@ class DenyIn(Schema):
 
 # ---------------------------------------------------------------- runs
 
-RunStatusName = Literal["queued", "running", "paused", "completed", "failed", "cancelled"]
+RunStatusName = Literal["queued", "running", "paused", "completed", "partial", "failed", "cancelled"]
 
 
 class TokensOut(Schema):

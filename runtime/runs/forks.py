@@ -47,7 +47,7 @@ from runtime.runs import access, create
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-FINISHED = (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED)
+FINISHED = (RunStatus.COMPLETED, RunStatus.PARTIAL, RunStatus.FAILED, RunStatus.CANCELLED)
 COPY_BATCH = 2000
 
 

@@ -8,7 +8,7 @@ from runtime.contract_ts import TARGET, render
 FRONTEND_SRC = TARGET.parents[1]
 UNION = re.compile(r"^export type RunEvent =\n((?:  \| \w+\n)*  \| \w+);$", re.M)
 # A declaration of its own (`interface RunEvent`, `type RunEvent =`); `export type { RunEvent }` re-exports.
-OWN_RUN_EVENT = re.compile(r"\b(?:interface|type)\s+RunEvent\b")
+OWN_RUN_EVENT = re.compile(r"\b(?:interface\s+RunEvent\b|type\s+RunEvent\s*[=<])")  # a declaration, not an `import { type RunEvent }`
 
 
 def test_the_checked_in_typescript_types_match_the_contract():

@@ -1,11 +1,11 @@
 // Generated from runtime/contract.py by `make contract`. Do not edit: change the contract and regenerate.
 
 /** Every status a run, a step, an iteration or a judge call can have. */
-export type Status = "queued" | "running" | "paused" | "completed" | "failed" | "skipped" | "cancelled";
-export type RunStatus = "queued" | "running" | "paused" | "completed" | "failed" | "cancelled";
-export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "paused", "completed", "failed", "cancelled"];
+export type Status = "queued" | "running" | "paused" | "completed" | "partial" | "failed" | "skipped" | "cancelled";
+export type RunStatus = "queued" | "running" | "paused" | "completed" | "partial" | "failed" | "cancelled";
+export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "paused", "completed", "partial", "failed", "cancelled"];
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "paused"];
-export const FINAL_RUN_STATUSES: readonly RunStatus[] = ["completed", "failed", "cancelled"];
+export const FINAL_RUN_STATUSES: readonly RunStatus[] = ["completed", "partial", "failed", "cancelled"];
 export type EventType = "workflow_start" | "workflow_end" | "step_start" | "step_end" | "step_skipped" | "error" | "agent_turn" | "tool_call" | "tool_approval" | "workspace_snapshot" | "message" | "output" | "iteration_start" | "iteration_end" | "judge_verdict" | "loop_end" | "run_control";
 /** What a field the contract leaves open holds: whatever JSON the server sent. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue | undefined };
@@ -34,7 +34,7 @@ export interface WorkflowStartData {
 }
 
 export interface WorkflowEndData {
-  status: "completed" | "failed" | "cancelled";
+  status: "completed" | "partial" | "failed" | "cancelled";
   reason?: string;
   code?: string;
   cost_usd?: number;

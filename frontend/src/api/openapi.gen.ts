@@ -1406,7 +1406,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "queued" | "running" | "paused" | "completed" | "failed" | "cancelled";
+            status: "queued" | "running" | "paused" | "completed" | "partial" | "failed" | "cancelled";
             /** Reason */
             reason: string;
             /** Provider */
@@ -1706,7 +1706,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "queued" | "running" | "paused" | "completed" | "failed" | "cancelled";
+            status: "queued" | "running" | "paused" | "completed" | "partial" | "failed" | "cancelled";
             tokens: components["schemas"]["TokensOut"];
             /** Cost Usd */
             cost_usd: number;

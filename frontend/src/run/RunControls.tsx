@@ -5,6 +5,7 @@ export type ControlAction = 'pause' | 'resume' | 'stop';
 export function controlsOffTitle(denied: string | null | undefined, status: string | undefined, finished: boolean): string | undefined {
   if (denied) return denied;
   if (!finished) return undefined;
+  if (status === 'partial') return 'The run has ended: some steps completed, some failed';
   return `The run has ${status === 'completed' ? 'completed' : status === 'failed' ? 'failed' : 'been stopped'}`;
 }
 

@@ -1,9 +1,10 @@
 // How run facts read on screen. Data stays as the engine sends it (0-based
 // iterations, break_reason names); only the words shown change here.
+import { FINAL_RUN_STATUSES } from '../api/events.gen';
 import type { Run } from '../api/types';
 import type { RunState } from './reduce';
 
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+const TERMINAL = new Set<string>(FINAL_RUN_STATUSES);
 
 /** Run ids are UUIDs: the first block is enough to tell runs apart on screen. */
 export function shortId(id: string): string {

@@ -45,6 +45,17 @@ function judgeRun(): RunEvent[] {
   ];
 }
 
+describe('a partial run', () => {
+  it('ends partial, as workflow_end says (some steps completed, some failed: zenflow\'s status)', () => {
+    const s = reduceEvents(emptyRun(), [
+      ev('workflow_start', undefined, { data: { total: 2 } }),
+      ev('workflow_end', undefined, { error: "step 'b' failed: boom", data: { status: 'partial', reason: "step 'b' failed: boom", code: 'step_failed' } }),
+    ]);
+    expect(s.status).toBe('partial');
+    expect(s.end).toEqual({ status: 'partial', reason: "step 'b' failed: boom" });
+  });
+});
+
 describe('placeOf', () => {
   it('places top-level, repeat-until and forEach steps by their where', () => {
     expect(placeOf('plan', undefined)).toEqual({ key: 'plan' });

@@ -1,7 +1,7 @@
 // Run events (docs/api.md, "Events") folded into what the canvas shows: a
 // status per node, an iteration strip per loop, judge verdicts, streamed
 // output and prompts. Pure; events apply once each (by seq), in seq order.
-import type { RunEvent, Status, Where } from '../api/events.gen';
+import type { RunEvent, Status, Where, WorkflowEndData } from '../api/events.gen';
 import type { Tokens } from '../api/types';
 import { isObject, type Json } from '../doc/types';
 import { emptyToolLog, foldToolEvents, type ToolLog } from './toolCalls';
@@ -65,11 +65,14 @@ export interface LoopRun {
   ended?: { reason: string | null; rounds: number | null };
 }
 
+/** How a run ended, as workflow_end says it. */
+export type RunEndStatus = WorkflowEndData['status'];
+
 export interface RunState {
   lastSeq: number;
   /** How many distinct events were applied (each seq once). */
   applied: number;
-  status: 'idle' | 'running' | 'completed' | 'failed' | 'cancelled';
+  status: 'idle' | 'running' | RunEndStatus;
   /** By graph key: `plan`, `dev/review` (latest iteration of an inner step). */
   steps: Record<string, StepRun>;
   /** By loop key. */
@@ -80,7 +83,7 @@ export interface RunState {
   log: RunEvent[];
   tokens: Tokens;
   /** What `workflow_end` said, as soon as it arrives (before the run record catches up). */
-  end: { status: 'completed' | 'failed' | 'cancelled'; reason: string | null } | null;
+  end: { status: RunEndStatus; reason: string | null } | null;
   /** Agents' tool calls by turn, and the calls waiting for a person. */
   tools: ToolLog;
   /** How many workspace snapshots were announced: a change means the workspace's list is out of date. */
@@ -243,7 +246,7 @@ function apply(state: RunState, ev: RunEvent): void {
       break;
     case 'workflow_end': {
       const st = str(ev.data?.status) ?? (ev.error ? 'failed' : 'completed');
-      state.status = st === 'failed' ? 'failed' : st === 'cancelled' ? 'cancelled' : 'completed';
+      state.status = st === 'failed' || st === 'partial' || st === 'cancelled' ? st : 'completed';
       state.end = { status: state.status, reason: str(ev.data?.reason) || ev.error || null };
       // The run's own total, when it is larger than what the turns added up to.
       if (ev.tokens && (num(ev.tokens.total) ?? 0) > state.tokens.total) {

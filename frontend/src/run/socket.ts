@@ -2,7 +2,7 @@
 // Reconnects with the last seq seen, so a reconnect replays what was missed;
 // the reducer drops duplicates by seq. Falls back to polling when websockets fail.
 import { api } from '../api/client';
-import type { RunEvent } from '../api/events.gen';
+import { FINAL_RUN_STATUSES, type RunEvent } from '../api/events.gen';
 import type { Run, SocketMessage } from '../api/types';
 
 export interface RunStreamHandlers {
@@ -12,7 +12,7 @@ export interface RunStreamHandlers {
   lastSeq(): number;
 }
 
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+const TERMINAL = new Set<string>(FINAL_RUN_STATUSES);
 
 export class RunStream {
   private ws: WebSocket | null = null;

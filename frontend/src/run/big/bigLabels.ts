@@ -2,6 +2,7 @@
 // words, a loop's counts, the status the header shows.
 import type { Run } from '../../api/types';
 import { plural, shownStatus } from '../labels';
+import type { RunEndStatus } from '../reduce';
 import type { ViewLoop, ViewRun } from '../view/merge';
 import { isTerminal } from '../socket';
 
@@ -46,7 +47,7 @@ export function countsText(counts: LoopCounts, word = 'item'): string {
 
 /** The status the page shows: a final record wins, then how the view says the run ended, then the record. */
 export function bigStatus(run: Run | null, viewRun: ViewRun | null): { status: string | undefined; reason: string | null } {
-  const end = viewRun && isTerminal(viewRun.status) ? { status: viewRun.status as 'completed' | 'failed' | 'cancelled', reason: viewRun.reason || null } : null;
+  const end = viewRun && isTerminal(viewRun.status) ? { status: viewRun.status as RunEndStatus, reason: viewRun.reason || null } : null;
   if (!run && !end) return { status: viewRun?.status, reason: viewRun?.reason || null };
   return shownStatus(run, { end });
 }
