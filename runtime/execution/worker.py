@@ -25,7 +25,7 @@ from designer.errors import BadRequest, DocumentInvalid
 from designer.runnable import check_runnable
 from designer.workflows import saved_include
 from runtime.durability import continuation, run_files
-from runtime.engine import Budgets, RunControl, RunResult, run_workflow
+from runtime.engine import Budgets, RunControl, RunOptions, RunResult, run_workflow
 from runtime.engine.context import StepError
 from runtime.engine.folder import RunFolder
 from runtime.engine.includes import FileResolver, MissingInclude
@@ -260,14 +260,14 @@ async def _execute(run: Run, control: RunControl) -> str:
             await off_loop(continuation.replay_script)(providers["simulated"], run)
         saved = SavedWorkflowResolver(run.workspace_id)
         base_dir = await off_loop(run_files.source_dir)(run)
-        result = await run_workflow(
-            document, run_id=str(run.id), sink=recorder, providers=providers, script=run.script, base_dir=base_dir,
+        result = await run_workflow(document, RunOptions(
+            run_id=str(run.id), sink=recorder, providers=providers, script=run.script, base_dir=base_dir,
             folder=run_files.workspace_dir(run.id) if base_dir else None,
             budgets=Budgets.from_dict(run.budgets), control=control,
             resolver=FolderResolver(run_files.workspace_dir(run.id), saved) if base_dir else saved,
             prices=getattr(settings, "MODEL_PRICES", {}), default_provider=run.provider, policies=run.policies,
             tools=tools, start=start, first_seq=run.last_seq if start is not None else 0, resumed=resumed,
-        )
+        ))
     except BadRequest as exc:  # the files it should start from are gone or refused
         result = RunResult(status="failed", reason=f"the run could not start: {exc}", code="workspace")
     except DocumentInvalid as exc:

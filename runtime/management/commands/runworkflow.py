@@ -32,7 +32,7 @@ from designer import tool_specs
 from designer.documents import load_source
 from designer.errors import DocumentInvalid
 from runtime.durability import run_files
-from runtime.engine import Budgets, FileResolver, run_workflow
+from runtime.engine import Budgets, FileResolver, RunOptions, run_workflow
 from runtime.events import NdjsonSink, PrintSink
 from runtime.execution.worker import execute_run
 from runtime.models import Run, RunEvent
@@ -152,11 +152,10 @@ class Command(BaseCommand):
     async def _run(self, document, path, folder, provider, script, budgets, sink, run_id, tools):
         providers = configured_providers(provider, settings=settings, script=script)
         try:
-            return await run_workflow(document, run_id=run_id, sink=sink,
-                                      providers=providers, budgets=budgets, resolver=FileResolver(folder),
-                                      base_dir=path.resolve().parent, folder=folder,
-                                      prices=getattr(settings, "MODEL_PRICES", {}),
-                                      default_provider=provider, tools=tools)
+            return await run_workflow(document, RunOptions(
+                run_id=run_id, sink=sink, providers=providers, budgets=budgets, resolver=FileResolver(folder),
+                base_dir=path.resolve().parent, folder=folder, prices=getattr(settings, "MODEL_PRICES", {}),
+                default_provider=provider, tools=tools))
         finally:
             await close_all(providers)
 
