@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import summary, timings  # noqa: E402
-from runtime.engine import run_workflow  # noqa: E402
+from runtime.engine import RunOptions, run_workflow  # noqa: E402
 from runtime.engine.checkpoints import boundaries, fold  # noqa: E402
 from runtime.events import ListSink  # noqa: E402
 
@@ -71,7 +71,7 @@ def document(items: int, rounds: int) -> dict:
 
 async def record(items: int, rounds: int) -> list[dict]:
     sink = ListSink()
-    result = await run_workflow(document(items, rounds), run_id="bench", sink=sink)
+    result = await run_workflow(document(items, rounds), RunOptions(run_id="bench", sink=sink))
     assert result.status in ("completed", "failed"), result.reason
     return sink.events
 
@@ -140,7 +140,7 @@ def fork_bench(repeat: int = 3) -> None:
     parent = Run.objects.create(owner=user, workspace=workflow.workspace, workflow=workflow, version=workflow.latest(),
                                 provider="simulated", status="completed")
     sink = ListSink()
-    asyncio.run(run_workflow(fork_document(), run_id=str(parent.pk), sink=sink))
+    asyncio.run(run_workflow(fork_document(), RunOptions(run_id=str(parent.pk), sink=sink)))
     for at in range(0, len(sink.events), 2000):
         persist_events(parent.pk, sink.events[at:at + 2000])
     print(f"fork: a stored run of {len(sink.events)} events ({FORK_ROUNDS} judged rounds), forked at round {FORK_AT} "

@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from runtime.engine import run_workflow  # noqa: E402
+from runtime.engine import RunOptions, run_workflow  # noqa: E402
 from runtime.events import NullSink  # noqa: E402
 from runtime.providers import get_provider  # noqa: E402
 from tests.support.servers import free_port  # noqa: E402
@@ -51,7 +51,7 @@ def repeat_doc(iterations: int) -> dict:
 async def timed(document: dict, **kw) -> tuple[float, object, NullSink]:
     sink = NullSink()
     started = time.perf_counter()
-    result = await run_workflow(document, run_id="bench", sink=sink, **kw)
+    result = await run_workflow(document, RunOptions(run_id="bench", sink=sink, **kw))
     return time.perf_counter() - started, result, sink
 
 

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.runtime import pin, start_fake_openai  # noqa: E402
 from runtime import tools as registry  # noqa: E402
-from runtime.engine import run_workflow  # noqa: E402
+from runtime.engine import RunOptions, run_workflow  # noqa: E402
 from runtime.events import NullSink  # noqa: E402
 from runtime.providers import get_provider  # noqa: E402
 from runtime.tools import ToolSettings  # noqa: E402
@@ -145,9 +145,8 @@ async def fan_out(calls: list[dict] | None, items: int = 200, concurrency: int =
         for _ in range(3):
             tools = RunTools(workdir, store=MemoryStore()) if calls is not None else None
             started = time.perf_counter()
-            result = await run_workflow(fan_out_doc(items, concurrency, calls is not None), run_id="bench",
-                                        sink=NullSink(), providers={"openai": provider}, default_provider="openai",
-                                        tools=tools)
+            result = await run_workflow(fan_out_doc(items, concurrency, calls is not None), RunOptions(
+                run_id="bench", sink=NullSink(), providers={"openai": provider}, default_provider="openai", tools=tools))
             wall = time.perf_counter() - started
             assert result.status == "completed", result.reason
             best = wall if best is None else min(best, wall)

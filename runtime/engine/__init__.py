@@ -1,9 +1,9 @@
 """The runtime engine: executes a zenflow v1 document as plain async Python.
 
 How a run flows: :func:`run_workflow` builds a :class:`~runtime.engine.context.RunContext`
-(emitter, providers, budgets, control, resolver, clock) and emits
-``workflow_start``; it refuses agent tools this runtime does not provide,
-arms the run timers (``options.timeout``, ``max_duration_s``), then runs the
+from its :class:`~runtime.engine.options.RunOptions` (emitter, providers, budgets, control,
+resolver, clock) and emits ``workflow_start``; it refuses agent tools this runtime does not provide,
+arms the run timers (the document's ``options.timeout``, ``max_duration_s``), then runs the
 top-level steps with :func:`~runtime.engine.scheduler.run_scope`, which starts
 each step when its dependencies are done, within ``maxConcurrency``, unless the
 run is paused. :func:`~runtime.engine.steps.run_step` evaluates the step's
@@ -24,23 +24,22 @@ The run's state (every finished step, each loop's rounds and verdicts, the
 budgets spent) is one record, ``ctx.state`` (:mod:`~runtime.engine.registry`),
 written right before the event that announces each change, so that
 :mod:`runtime.engine.checkpoints` rebuilds it from the events at any boundary. A run
-may start from such a checkpoint (``start=``): what it holds is not run again.
+may start from such a checkpoint (``RunOptions.start``): what it holds is not run again.
 
 Nothing here needs Django: the CLI, the web server and a Celery worker all call
-:func:`run_workflow` with their own sink, providers and resolver.
+:func:`run_workflow` with their own sink, providers and resolver (in :class:`RunOptions`).
 """
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-from runtime.engine.checkpoints import Checkpoint
 from runtime.engine.context import DEFAULT_CONCURRENCY, RunContext, Scope, duration
 from runtime.engine.folder import RunFolder
 from runtime.engine.includes import FileResolver
+from runtime.engine.options import RunOptions
 from runtime.engine.policies import attach
 from runtime.engine.pricing import PriceBook
 from runtime.engine.registry import RunState
@@ -48,70 +47,48 @@ from runtime.engine.scheduler import run_scope
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, Budgets, LoopMeta, Outcome, RunControl, RunResult
 from runtime.engine.steps import run_step
 from runtime.engine.toolcalls import unknown_tools_message, warn_untooled
-from runtime.events import Emitter, format_duration
-from runtime.providers import Provider, get_provider
-from runtime.providers.script import Script, parse_script
-from runtime.tools.session import RunTools, SnapshotRecord
+from runtime.events import Emitter, Sink, format_duration
+from runtime.providers import get_provider
+from runtime.providers.script import parse_script
+from runtime.tools.session import SnapshotRecord
 
-__all__ = ["run_workflow", "Budgets", "RunControl", "RunResult", "Outcome", "LoopMeta", "FileResolver"]
+__all__ = ["Budgets", "FileResolver", "LoopMeta", "Outcome", "RunControl", "RunOptions", "RunResult", "run_workflow"]
 
 
-async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str, Provider] | None = None,
-                       script: Script | dict | None = None, budgets: Budgets | None = None,
-                       control: RunControl | None = None, resolver=None, base_dir: Path | None = None,
-                       folder: Path | None = None,
-                       prices: PriceBook | dict | None = None, default_provider: str = "simulated",
-                       clock: Callable[[], float] | None = None,
-                       sleep: Callable[[float], Awaitable[None]] | None = None,
-                       policies: Any = None, tools: RunTools | None = None,
-                       on_boundary: Callable[[Checkpoint], None] | None = None,
-                       start: Checkpoint | None = None, first_seq: int = 0,
-                       resumed: dict | None = None) -> RunResult:
+async def run_workflow(document: dict, options: RunOptions) -> RunResult:
     """Run ``document`` (already validated) to the end and return its result.
 
-    ``providers`` maps provider names to configured instances; the default
-    provider is created when missing (``simulated`` with ``script``).
-    ``resolver(ref, base_dir)`` loads includes (default: files relative to
-    ``base_dir``). ``folder`` (default: ``base_dir``) is the directory every context file, ``@`` file and
-    include must resolve in (:mod:`runtime.engine.folder`); nothing outside it is read. ``prices`` is a :class:`PriceBook` (or its overrides: model
-    names to USD per million prompt and completion tokens). ``clock`` and ``sleep`` (used
-    for loop ``delay``) are injectable for tests. ``policies`` are run-level
-    stop rules and the iteration error policy (:mod:`runtime.engine.policies`).
-    ``tools`` gives the agents their tools and the run its workspace
-    (:class:`~runtime.tools.session.RunTools`); without it agents get none.
-    ``on_boundary(checkpoint)`` is called at every step and iteration boundary with the run's
-    state at that event (:mod:`runtime.engine.checkpoints`); it must not block.
-    ``start`` starts the run from a checkpoint (of a run of this document, or of one edited after
-    it): its finished steps and loop rounds are not run again and its spend counts against the
-    budgets; a loop goes on at its next round with the earlier ones in its history.
-    ``first_seq``: the seq of the last event already stored for this run (a resumed run, or a fork
-    that inherited its parent's events), so that its events go on from there in one stream.
-    ``resumed`` (``{reason, attempt, from_seq}``): this is a run going on after its worker was lost;
-    a ``message`` event right after ``workflow_start`` says so, for everyone watching.
+    ``options`` (:class:`~runtime.engine.options.RunOptions`) says how: the run's id and sink (both required),
+    its providers, budgets, control, includes, folder, prices, tools, and where it starts from.
     """
-    budgets = budgets or Budgets()
-    control = control or RunControl()
-    providers = dict(providers or {})
-    if script is not None and "simulated" not in providers:
-        providers["simulated"] = get_provider("simulated", script=parse_script(script))
+    # The options are read here, once: what the run goes on using is in locals and in ctx.
+    run_id, default_provider, tools, start, resumed = (options.run_id, options.default_provider, options.tools,
+                                                       options.start, options.resumed)
+    budgets = options.budgets or Budgets()
+    control = options.control or RunControl()
+    providers = dict(options.providers or {})
+    if options.script is not None and "simulated" not in providers:
+        providers["simulated"] = get_provider("simulated", script=parse_script(options.script))
     if default_provider not in providers:
         providers[default_provider] = get_provider(default_provider)
-    observed = _Observed(sink)
+    observed = _Observed(options.sink)
     emitter = Emitter(run_id, observed)
-    emitter.seq = first_seq
-    top_folder = folder if folder is not None else base_dir
+    emitter.seq = options.first_seq
+    base_dir = options.base_dir
+    top_folder = options.folder if options.folder is not None else base_dir
     run_folder = RunFolder(Path(top_folder)) if top_folder is not None else None
+    prices = options.prices
     ctx = RunContext(document=document, run_id=run_id, emitter=emitter, providers=providers,
                      default_provider=default_provider, budgets=budgets, control=control,
-                     resolver=resolver if resolver is not None else FileResolver(run_folder),
+                     resolver=options.resolver if options.resolver is not None else FileResolver(run_folder),
                      base_dir=Path(base_dir) if base_dir is not None else None, folder=run_folder,
                      prices=prices if isinstance(prices, PriceBook) else PriceBook(overrides=dict(prices or {})),
-                     clock=clock or time.monotonic, sleep=sleep or asyncio.sleep)
+                     clock=options.clock or time.monotonic, sleep=options.sleep or asyncio.sleep)
     ctx.run_scope, ctx.run_step = run_scope, run_step
     observed.state = ctx.state
     if start is not None:
         ctx.state.seed(start)
-    ctx.state.on_boundary = on_boundary
+    ctx.state.on_boundary = options.on_boundary
     if tools is not None:
         ctx.tools = tools
 
@@ -119,8 +96,8 @@ async def run_workflow(document: dict, *, run_id: str, sink, providers: dict[str
             await emitter.emit("workspace_snapshot", step_id=record.step_id, data=record.event_data())
 
         tools.on_record = announce
-    if policies is not None:
-        attach(ctx, policies)
+    if options.policies is not None:
+        attach(ctx, options.policies)
     steps = document.get("steps") or []
     concurrency = (document.get("options") or {}).get("maxConcurrency") or DEFAULT_CONCURRENCY
     started = ctx.clock()
@@ -213,7 +190,7 @@ class _Observed:
     """The sink, with the run's state told of each event as it is stamped (before any ``await``):
     a checkpoint taken then has exactly what the events up to that ``seq`` say."""
 
-    def __init__(self, sink) -> None:
+    def __init__(self, sink: Sink) -> None:
         self.sink = sink
         self.state: RunState | None = None
 

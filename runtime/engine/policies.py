@@ -1,7 +1,7 @@
 """Run policies: stop rules for repeat-until loops and what to do with a failed iteration.
 
 They belong to a run, not to the document (the file stays plain zenflow v1),
-and are passed as ``run_workflow(..., policies={...})``::
+and are passed as ``RunOptions(policies={...})`` (runtime.engine.options)::
 
     {
       "stop_rules": [

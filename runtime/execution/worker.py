@@ -12,7 +12,8 @@ import logging
 import signal
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from datetime import datetime
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -21,11 +22,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.orm import off_loop
+from common.types import RunId
 from designer.errors import BadRequest, DocumentInvalid
 from designer.runnable import check_runnable
 from designer.workflows import saved_include
 from runtime.durability import continuation, run_files
-from runtime.engine import Budgets, RunControl, RunResult, run_workflow
+from runtime.engine import Budgets, RunControl, RunOptions, RunResult, run_workflow
 from runtime.engine.context import StepError
 from runtime.engine.folder import RunFolder
 from runtime.engine.includes import FileResolver, MissingInclude
@@ -34,8 +36,9 @@ from runtime.live.announce import announce_status, executing_here
 from runtime.live.recorder import Recorder
 from runtime.live.view.hub import store_view
 from runtime.models import ACTIVE_STATUSES, Run, RunStatus
-from runtime.providers import close_all, configured_providers, keys
+from runtime.providers import Provider, close_all, configured_providers, keys
 from runtime.tools.approvals import Approvals
+from runtime.tools.session import RunTools
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +46,7 @@ CONTROL_POLL_SECONDS = 0.25
 
 
 @transaction.atomic
-def claim(run_id, worker: str):
+def claim(run_id: RunId, worker: str) -> Run | None:
     """Move a queued run to running for this worker; None when someone else has it."""
     run = Run.objects.select_for_update().select_related("version", "owner", "workflow", "workspace").filter(pk=run_id).first()
     if run is None or run.status != RunStatus.QUEUED:
@@ -55,25 +58,25 @@ def claim(run_id, worker: str):
     return run
 
 
-def _paused_fields(run_id, paused: bool, now) -> dict:
+def _paused_fields(run_id: RunId, paused: bool, now: datetime) -> dict[str, datetime | int | None]:
     """``paused_at`` and ``paused_ms`` once the run is paused (or no longer) at ``now``: a pause that
     ends adds its length, so the page's clock can leave paused time out. Call it in a transaction."""
     row = Run.objects.select_for_update().filter(pk=run_id).values("paused_at", "paused_ms").first()
     since = row["paused_at"] if row else None
     if paused:
         return {"paused_at": since or now}
-    if since is None:
+    if row is None or since is None:
         return {}
     return {"paused_at": None, "paused_ms": row["paused_ms"] + max(0, round((now - since).total_seconds() * 1000))}
 
 
 @transaction.atomic
-def _set_status(run_id, status: str) -> None:
+def _set_status(run_id: RunId, status: str) -> None:
     fields = _paused_fields(run_id, status == RunStatus.PAUSED, timezone.now())
     Run.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES).update(status=status, **fields)
 
 
-async def apply_control(run_id, control: RunControl, action: str, actor: str | None = None) -> None:
+async def apply_control(run_id: RunId, control: RunControl, action: str, actor: str | None = None) -> None:
     """Apply pause/resume/stop, asked for by ``actor``, to a live run and record the new status."""
     if action == "pause" and control.state == "running":
         control.request("pause", actor)
@@ -89,7 +92,7 @@ async def apply_control(run_id, control: RunControl, action: str, actor: str | N
     await announce_status(run_id)
 
 
-def _beat_and_read_request(run_id, beat: bool) -> tuple[str, str]:
+def _beat_and_read_request(run_id: RunId, beat: bool) -> tuple[str, str]:
     if beat:
         Run.objects.filter(pk=run_id).update(heartbeat_at=timezone.now())
     request, actor = Run.objects.filter(pk=run_id).values_list("control_request", "control_by").first() or ("", "")
@@ -98,7 +101,7 @@ def _beat_and_read_request(run_id, beat: bool) -> tuple[str, str]:
     return request, actor
 
 
-async def _watch(run_id, control: RunControl, approvals: Approvals | None = None) -> None:
+async def _watch(run_id: RunId, control: RunControl, approvals: Approvals | None = None) -> None:
     """Heartbeat, and pick up control requests and tool-call decisions written to the database by the API."""
     loop = asyncio.get_running_loop()
     last_beat = loop.time()
@@ -114,7 +117,7 @@ async def _watch(run_id, control: RunControl, approvals: Approvals | None = None
         await asyncio.sleep(CONTROL_POLL_SECONDS)
 
 
-def _providers_for(run: Run):
+def _providers_for(run: Run) -> dict[str, Provider]:
     """The run's providers, with the keys :func:`runtime.providers.keys.resolve` picks for its workspace."""
     config = {name: getattr(settings, name, None) for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY")}
     overrides: dict[str, dict] = {}
@@ -123,11 +126,10 @@ def _providers_for(run: Run):
         key, base_url = found.api_key, found.base_url
         # Only the key resolve() chose: "" (not None) so that no provider falls back to the server's environment.
         config[f"{name.upper()}_API_KEY"] = key or ""
-        if found.source == "workspace":
-            if base_url:
-                config[f"{name.upper()}_BASE_URL"] = base_url
-                # The administrator's URLs are trusted; a user's reaches public addresses only.
-                overrides[name] = {"public_only": not settings.PROVIDER_URLS_ALLOW_PRIVATE}
+        if found.source == "workspace" and base_url:
+            config[f"{name.upper()}_BASE_URL"] = base_url
+            # The administrator's URLs are trusted; a user's reaches public addresses only.
+            overrides[name] = {"public_only": not settings.PROVIDER_URLS_ALLOW_PRIVATE}
     return configured_providers(run.provider, settings=SimpleNamespace(**config), script=run.script, **overrides)
 
 
@@ -137,7 +139,7 @@ def _still_runnable(run: Run) -> None:
     check_runnable(run.version.document, f"version {run.version.number}", folder=run.version, in_worker=True)
 
 
-def _tools_for(run: Run, document: dict):
+def _tools_for(run: Run, document: dict) -> RunTools:
     """The run's workspace (seeded from its upload or an earlier run) and tools; records the sandbox in use."""
     tools = run_files.build_run_tools(run, document)
     Run.objects.filter(pk=run.pk).update(sandbox=tools.settings.sandbox)
@@ -145,7 +147,7 @@ def _tools_for(run: Run, document: dict):
 
 
 @transaction.atomic
-def _finish(run_id, result: RunResult) -> None:
+def _finish(run_id: RunId, result: RunResult) -> None:
     now = timezone.now()
     fields = {
         "status": result.status if result.status in (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED) else RunStatus.FAILED,
@@ -169,7 +171,7 @@ _executing: dict[str, tuple[asyncio.Task, Recorder]] = {}
 _handing_back: dict[str, int] = {}
 
 
-async def execute_run(run_id, *, worker: str | None = None, control: RunControl | None = None,
+async def execute_run(run_id: RunId, *, worker: str | None = None, control: RunControl | None = None,
                       on_start: Callable[[RunControl], None] | None = None,
                       requeue: Callable[[Run], None] | None = None) -> str | None:
     """Run a queued run to its end. Returns the final status, or None when not claimed, or "handed back" when
@@ -198,7 +200,7 @@ async def execute_run(run_id, *, worker: str | None = None, control: RunControl 
             _executing.pop(key, None)
 
 
-def request_hand_back(run_id) -> bool:
+def request_hand_back(run_id: RunId) -> bool:
     """Give a run executing here back (call on its loop): it stops at once and is queued to go on from its last
     boundary, on another worker or when the server starts again. False when it is not executing here."""
     key = str(run_id)
@@ -220,7 +222,7 @@ async def hand_back_all(timeout: float = 10.0) -> list[str]:
     return list(given)
 
 
-async def execute_run_in_worker(run_id, worker: str, requeue: Callable[[Run], None] | None = None) -> str | None:
+async def execute_run_in_worker(run_id: RunId, worker: str, requeue: Callable[[Run], None] | None = None) -> str | None:
     """A Celery worker's run: SIGTERM (a deploy, a scale-down) hands it back to the queue instead of losing it."""
     loop = asyncio.get_running_loop()
     # Signals reach only a loop in the main thread (a prefork worker's task is); elsewhere a SIGTERM is not ours to
@@ -260,14 +262,14 @@ async def _execute(run: Run, control: RunControl) -> str:
             await off_loop(continuation.replay_script)(providers["simulated"], run)
         saved = SavedWorkflowResolver(run.workspace_id)
         base_dir = await off_loop(run_files.source_dir)(run)
-        result = await run_workflow(
-            document, run_id=str(run.id), sink=recorder, providers=providers, script=run.script, base_dir=base_dir,
+        result = await run_workflow(document, RunOptions(
+            run_id=str(run.id), sink=recorder, providers=providers, script=run.script, base_dir=base_dir,
             folder=run_files.workspace_dir(run.id) if base_dir else None,
             budgets=Budgets.from_dict(run.budgets), control=control,
             resolver=FolderResolver(run_files.workspace_dir(run.id), saved) if base_dir else saved,
             prices=getattr(settings, "MODEL_PRICES", {}), default_provider=run.provider, policies=run.policies,
             tools=tools, start=start, first_seq=run.last_seq if start is not None else 0, resumed=resumed,
-        )
+        ))
     except BadRequest as exc:  # the files it should start from are gone or refused
         result = RunResult(status="failed", reason=f"the run could not start: {exc}", code="workspace")
     except DocumentInvalid as exc:
@@ -302,11 +304,11 @@ class FolderResolver:
     """Includes of a folder workflow: the file next to the including one when the folder has it (read confined to
     the run's workspace, runtime.engine.folder), else a saved workflow of that name."""
 
-    def __init__(self, root: Path, saved: SavedWorkflowResolver):
+    def __init__(self, root: Path, saved: SavedWorkflowResolver) -> None:
         self.files = FileResolver(RunFolder(root))
         self.saved = saved
 
-    def __call__(self, ref: str, base_dir):
+    def __call__(self, ref: str, base_dir: Path | None) -> tuple[dict, Path | None] | Awaitable[tuple[dict, None]]:
         if base_dir is not None:
             try:
                 return self.files(ref, base_dir)
@@ -318,13 +320,13 @@ class FolderResolver:
 class SavedWorkflowResolver:
     """Includes in the web app name saved workflows of the run's workspace (by name or file stem)."""
 
-    def __init__(self, workspace_id: int):
+    def __init__(self, workspace_id: int) -> None:
         self.workspace_id = workspace_id
 
-    def __call__(self, ref: str, base_dir):
+    def __call__(self, ref: str, base_dir: Path | None) -> Awaitable[tuple[dict, None]]:
         return off_loop(self._load)(ref)
 
-    def _load(self, ref: str):
+    def _load(self, ref: str) -> tuple[dict, None]:
         found = saved_include(self.workspace_id, ref)
         if found is None:
             stem = ref.rsplit("/", 1)[-1].rsplit(".", 1)[0]

@@ -91,11 +91,13 @@ class Recorder:
         steps, an end) is not its story; the next attempt goes on from ``seq``."""
         self._stop_after = seq
 
-    async def emit(self, event: StoredEvent) -> None:
-        if self._stop_after is not None and event.get("seq", 0) > self._stop_after:
+    async def emit(self, event: RawEvent) -> None:
+        # A sink (runtime.events.Sink) is handed the emitter's plain dict; it is stamped, so it is a StoredEvent.
+        stored = cast(StoredEvent, event)
+        if self._stop_after is not None and stored.get("seq", 0) > self._stop_after:
             return
-        self.last_seq = event.get("seq", self.last_seq)
-        self._buffer.append(event)
+        self.last_seq = stored.get("seq", self.last_seq)
+        self._buffer.append(stored)
         if len(self._buffer) >= self.max_batch:
             await self.flush()
         else:

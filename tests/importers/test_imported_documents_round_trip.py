@@ -10,7 +10,7 @@ import json
 import pytest
 
 from designer.documents import dump_yaml, load_source
-from runtime.engine import run_workflow
+from runtime.engine import RunOptions, run_workflow
 from runtime.events import ListSink
 from tests.support.imported_seeds import COQUI_SEEDS, RUNSIGHT_SEEDS, import_seed
 
@@ -43,7 +43,7 @@ def test_an_import_round_trips_through_the_editor_api(client, kind, name):
 
 def run(document, script):
     sink = ListSink()
-    result = asyncio.run(run_workflow(document, run_id="import-e2e", sink=sink, script=script))
+    result = asyncio.run(run_workflow(document, RunOptions(run_id="import-e2e", sink=sink, script=script)))
     return result, sink
 
 

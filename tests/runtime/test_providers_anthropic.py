@@ -1,6 +1,6 @@
 import pytest
 
-from runtime.engine import run_workflow
+from runtime.engine import RunOptions, run_workflow
 from runtime.events import ListSink
 from runtime.providers import ChatRequest, ProviderError, get_provider
 from runtime.tools.results import submit_tool
@@ -102,7 +102,7 @@ async def test_a_judge_on_anthropic_retries_an_invalid_submit_and_stops_the_loop
     """)
     d["agents"]["judge"]["resultSchema"] = JUDGE
     sink = ListSink()
-    result = await run_workflow(d, run_id="r", sink=sink, providers={"anthropic": provider(server)})
+    result = await run_workflow(d, RunOptions(run_id="r", sink=sink, providers={"anthropic": provider(server)}))
     assert result.status == "completed"
     assert result.loops["loop"] == {"rounds_completed": 1, "broke_early": True, "break_reason": "judge"}
     retry = server.requests[2].json["messages"]

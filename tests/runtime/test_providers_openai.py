@@ -1,6 +1,6 @@
 import pytest
 
-from runtime.engine import run_workflow
+from runtime.engine import RunOptions, run_workflow
 from runtime.events import ListSink
 from runtime.providers import ChatRequest, ProviderError, get_provider
 from runtime.tools.results import submit_tool
@@ -113,8 +113,8 @@ async def test_an_invalid_submit_goes_back_to_the_agent_with_json_paths_and_a_va
     """)
     d["agents"]["tagger"]["resultSchema"] = SCHEMA
     sink = ListSink()
-    result = await run_workflow(d, run_id="r", sink=sink, providers={"openai": provider(server)},
-                                default_provider="openai")
+    result = await run_workflow(d, RunOptions(run_id="r", sink=sink, providers={"openai": provider(server)},
+                                              default_provider="openai"))
     assert result.status == "completed"
     assert result.steps["tag"].result == {"tags": [{"name": "ok"}, {"name": "fixed"}]}
     assert len(server.requests) == 2
@@ -138,8 +138,8 @@ async def test_a_step_whose_agent_never_submits_fails(server):
           - {id: s, agent: a, instructions: "Do it."}
     """)
     sink = ListSink()
-    result = await run_workflow(d, run_id="r", sink=sink, providers={"openai": provider(server)},
-                                default_provider="openai")
+    result = await run_workflow(d, RunOptions(run_id="r", sink=sink, providers={"openai": provider(server)},
+                                              default_provider="openai"))
     assert result.status == "failed"
     assert step_end(sink, "s")["error"] == ("resultSchema defined but submit_result never called, not even after "
                                              'a reminder; its last message: "Still no tools."')
@@ -154,7 +154,7 @@ async def test_output_events_stream_from_a_real_provider(server):
           - {id: s, instructions: "Talk."}
     """)
     sink = ListSink()
-    await run_workflow(d, run_id="r", sink=sink, providers={"openai": provider(server)}, default_provider="openai")
+    await run_workflow(d, RunOptions(run_id="r", sink=sink, providers={"openai": provider(server)}, default_provider="openai"))
     outputs = sink.of_type("output")
     assert "".join(e.get("delta", "") for e in outputs) == "one two three four five six"
     assert outputs[-1]["done"] is True

@@ -10,7 +10,7 @@ import yaml
 
 from designer import schema as document_schema
 from runtime import contract
-from runtime.engine import run_workflow, shapes
+from runtime.engine import RunOptions, run_workflow, shapes
 from runtime.engine.checkpoints import Checkpoint, fold
 from runtime.events import ListSink
 
@@ -191,8 +191,8 @@ def assert_checkpoint_keys(checkpoint: Checkpoint) -> None:
 async def test_what_the_engine_emits_and_the_fold_keeps_has_the_shapes_keys():
     taken: list[Checkpoint] = []
     sink = ListSink()
-    await run_workflow(yaml.safe_load(RUN), run_id="shapes", sink=sink, script=SCRIPT, on_boundary=taken.append,
-                       prices={"gpt-x": (3.0, 15.0)})
+    await run_workflow(yaml.safe_load(RUN), RunOptions(run_id="shapes", sink=sink, script=SCRIPT, on_boundary=taken.append,
+                                                       prices={"gpt-x": (3.0, 15.0)}))
     events = sink.events
     assert {e["type"] for e in events} >= {"step_skipped", "judge_verdict", "loop_end", "iteration_end"}
     data_shapes = {kind: shape for kind, shape, _ in DATA_SHAPES}

@@ -7,7 +7,7 @@ the tool choice left to the model; the reminder request offers submit_result alo
 submit_result. A tool other than submit_result called on the reminder turn is refused, though the agent
 may use it otherwise.
 """
-from runtime.engine import run_workflow
+from runtime.engine import RunOptions, run_workflow
 from runtime.events import ListSink
 from runtime.providers import get_provider
 from runtime.tools.session import MemoryStore, RunTools
@@ -37,8 +37,8 @@ async def run_with(name: str, provider, tmp_path, flow: str = FLOW):
     (tmp_path / "ws" / "notes.txt").write_text("readable")
     sink = ListSink()
     try:
-        result = await run_workflow(doc(flow % name), run_id="r", sink=sink, providers={name: provider},
-                                    default_provider=name, tools=tools)
+        result = await run_workflow(doc(flow % name), RunOptions(run_id="r", sink=sink, providers={name: provider},
+                                                                 default_provider=name, tools=tools))
     finally:
         await provider.aclose()
     return result, sink

@@ -6,7 +6,7 @@ import textwrap
 
 from ruamel.yaml import YAML
 
-from runtime.engine import run_workflow
+from runtime.engine import RunOptions, run_workflow
 from runtime.events import ListSink
 
 
@@ -32,7 +32,8 @@ class InstantSleep:
 async def run(document: dict, script=None, **kw):
     sink = kw.pop("sink", None) or ListSink()
     kw.setdefault("sleep", InstantSleep())
-    result = await run_workflow(document, run_id=kw.pop("run_id", "test-run"), sink=sink, script=script, **kw)
+    options = RunOptions(run_id=kw.pop("run_id", "test-run"), sink=sink, script=script, **kw)
+    result = await run_workflow(document, options)
     return result, sink
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from designer.documents import load_source
 from designer.templates import list_templates
-from runtime.engine import run_workflow
+from runtime.engine import RunOptions, run_workflow
 from runtime.events import ListSink
 from runtime.providers.script import load_script
 from runtime.tools.session import MemoryStore, RunTools
@@ -29,8 +29,8 @@ def run_template(template, workspace=None):
     sink = ListSink()
     started = time.monotonic()
     tools = RunTools(workspace or tempfile.mkdtemp(prefix="template-"), store=MemoryStore())
-    result = asyncio.run(run_workflow(document, run_id=f"template-{template.slug}", sink=sink,
-                                      script=load_script(template.script_yaml), tools=tools))
+    result = asyncio.run(run_workflow(document, RunOptions(run_id=f"template-{template.slug}", sink=sink,
+                                                           script=load_script(template.script_yaml), tools=tools)))
     return result, sink, time.monotonic() - started
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from runtime.contract import check
-from runtime.engine import run_workflow
+from runtime.engine import RunOptions, run_workflow
 from runtime.events import ListSink
 from runtime.providers import get_provider
 from runtime.tools import ToolSettings, run_tools
@@ -102,8 +102,8 @@ async def test_an_agent_is_offered_mcp_tools_with_descriptions_and_reads_their_r
         await tools.open()
         sink = ListSink()
         try:
-            result = await run_workflow(doc(FLOW), run_id="t", sink=sink, providers={"openai": provider},
-                                        default_provider="openai", tools=tools)
+            result = await run_workflow(doc(FLOW), RunOptions(run_id="t", sink=sink, providers={"openai": provider},
+                                                              default_provider="openai", tools=tools))
         finally:
             await tools.close()
             await provider.aclose()

@@ -2,7 +2,7 @@
 streamed HTTP, the tools run in the workspace, and the results go back in the next request."""
 from __future__ import annotations
 
-from runtime.engine import run_workflow
+from runtime.engine import RunOptions, run_workflow
 from runtime.events import ListSink
 from runtime.providers import get_provider
 from runtime.tools.session import MemoryStore, RunTools
@@ -23,8 +23,9 @@ CALLS = [{"name": "write", "arguments": {"path": "notes/a.txt", "content": "from
 
 async def run_with(provider_name: str, provider, tmp_path):
     sink = ListSink()
-    result = await run_workflow(doc(FLOW % provider_name), run_id="t", sink=sink, providers={provider_name: provider},
-                                default_provider=provider_name, tools=RunTools(tmp_path / "ws", store=MemoryStore()))
+    result = await run_workflow(doc(FLOW % provider_name), RunOptions(
+        run_id="t", sink=sink, providers={provider_name: provider}, default_provider=provider_name,
+        tools=RunTools(tmp_path / "ws", store=MemoryStore())))
     await provider.aclose()
     return result, sink
 

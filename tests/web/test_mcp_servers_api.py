@@ -12,7 +12,7 @@ from accounts import mcp_servers
 from accounts.models import McpServer
 from designer import tool_specs, workflows
 from runtime.durability import run_files
-from runtime.engine import run_workflow
+from runtime.engine import RunOptions, run_workflow
 from runtime.events import ListSink
 from runtime.models import Run
 from tests.fixtures.mcp.servers import SANDBOX_PATHS, STDIO_SERVER, http_server
@@ -161,7 +161,7 @@ def test_a_run_gets_its_owners_servers_and_the_administrators_never_a_strangers(
         notices = await tools.open()  # as the engine does when the run starts
         try:
             sink = ListSink()
-            result = await run_workflow(DOCUMENT, run_id=str(run.pk), sink=sink, script=SCRIPT, tools=tools)
+            result = await run_workflow(DOCUMENT, RunOptions(run_id=str(run.pk), sink=sink, script=SCRIPT, tools=tools))
         finally:
             await tools.close()
         return notices, result, sink

@@ -24,7 +24,7 @@ from django.test import Client
 from accounts.models import Membership
 from accounts.workspaces import create_team, personal
 from designer import workflows
-from runtime.engine import run_workflow
+from runtime.engine import RunOptions, run_workflow
 from runtime.events import ListSink
 from runtime.live.recorder import persist_events
 from runtime.models import Run, WorkspaceBlob, WorkspaceSnapshot
@@ -90,7 +90,7 @@ def forkable_run(team) -> str:
     """A finished run with its events stored: what a fork starts from."""
     run_id = fresh_run(team)
     sink = ListSink()
-    asyncio.run(run_workflow(team["workflow"].latest().document, run_id=run_id, sink=sink, script=SCRIPT))
+    asyncio.run(run_workflow(team["workflow"].latest().document, RunOptions(run_id=run_id, sink=sink, script=SCRIPT)))
     persist_events(run_id, sink.events)
     return run_id
 

@@ -19,11 +19,12 @@ import json
 import sys
 import uuid
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.http import Http404
 
 from common.errors import BadRequest, Forbidden, LimitReached
@@ -32,21 +33,21 @@ from designer import tool_specs
 from designer.documents import load_source
 from designer.errors import DocumentInvalid
 from runtime.durability import run_files
-from runtime.engine import Budgets, FileResolver, run_workflow
-from runtime.events import NdjsonSink, PrintSink
+from runtime.engine import Budgets, FileResolver, RunOptions, RunResult, run_workflow
+from runtime.events import NdjsonSink, PrintSink, Sink
 from runtime.execution.worker import execute_run
 from runtime.models import Run, RunEvent
 from runtime.providers import close_all, configured_providers, names
-from runtime.providers.script import ScriptError, load_script_file
+from runtime.providers.script import Script, ScriptError, load_script_file
 from runtime.runs import forks
-from runtime.tools.approvals import Approvals, Decision
+from runtime.tools.approvals import Approvals, AskHook, Decision
 from runtime.tools.session import RunTools
 
 
 class Command(BaseCommand):
     help = "Run a zenflow v1 workflow file (simulated by default; no network)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", nargs="?", help="workflow file (YAML or JSON); leave out with --from-run")
         parser.add_argument("--from-run", help="re-run this stored run (its id) from --at, as a new stored run (a fork)")
         parser.add_argument("--at", help="with --from-run: where the fork starts: a step id, a round (write.5) "
@@ -71,7 +72,7 @@ class Command(BaseCommand):
         parser.add_argument("--ask-before", default="", help="comma-separated tools whose calls wait for your "
                                                              "answer on this terminal, e.g. bash,write")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         if opts.get("from_run"):
             self._fork(opts)
         if not opts.get("path"):
@@ -121,7 +122,7 @@ class Command(BaseCommand):
         result = asyncio.run(self._run(loaded.document, path, folder, provider, script, budgets, sink, run_id, tools))
         sys.exit(0 if result.status == "completed" else 1)
 
-    def _asker(self, tools: RunTools):
+    def _asker(self, tools: RunTools) -> AskHook:
         """Ask on the terminal: y approves, anything else denies (and is the reason the model reads)."""
         async def ask(call_id: str, tool: str, arguments: object, step_id: str) -> None:
             def read() -> None:
@@ -149,18 +150,18 @@ class Command(BaseCommand):
                               f"(not only {home})")
         return folder
 
-    async def _run(self, document, path, folder, provider, script, budgets, sink, run_id, tools):
+    async def _run(self, document: dict, path: Path, folder: Path, provider: str, script: Script | None,
+                   budgets: Budgets, sink: Sink, run_id: str, tools: RunTools) -> RunResult:
         providers = configured_providers(provider, settings=settings, script=script)
         try:
-            return await run_workflow(document, run_id=run_id, sink=sink,
-                                      providers=providers, budgets=budgets, resolver=FileResolver(folder),
-                                      base_dir=path.resolve().parent, folder=folder,
-                                      prices=getattr(settings, "MODEL_PRICES", {}),
-                                      default_provider=provider, tools=tools)
+            return await run_workflow(document, RunOptions(
+                run_id=run_id, sink=sink, providers=providers, budgets=budgets, resolver=FileResolver(folder),
+                base_dir=path.resolve().parent, folder=folder, prices=getattr(settings, "MODEL_PRICES", {}),
+                default_provider=provider, tools=tools))
         finally:
             await close_all(providers)
 
-    def _fork(self, opts) -> None:
+    def _fork(self, opts: dict[str, Any]) -> None:
         if not opts.get("at"):
             self.stderr.write("--from-run needs --at STEP[.N] (a step id, a round like write.5, an item like each[2])")
             sys.exit(1)
@@ -171,10 +172,11 @@ class Command(BaseCommand):
             sys.exit(1)
         user = parent.owner
         if opts.get("user"):
-            user = get_user_model().objects.filter(username=opts["user"]).first()
-            if user is None:
+            named = get_user_model().objects.filter(username=opts["user"]).first()
+            if named is None:
                 self.stderr.write(f"--user: no user {opts['user']!r}")
                 sys.exit(1)
+            user = named
         script = None
         if opts.get("script"):
             try:
@@ -194,7 +196,7 @@ class Command(BaseCommand):
         status = asyncio.run(self._run_stored(str(fork.pk), fork.start_seq, sink))
         sys.exit(0 if status == "completed" else 1)
 
-    async def _run_stored(self, run_id: str, after: int, sink) -> str | None:
+    async def _run_stored(self, run_id: str, after: int, sink: Sink) -> str | None:
         """Execute the stored run here, printing its events as they are stored."""
         task = asyncio.create_task(execute_run(run_id, worker="cli"))
         while True:
