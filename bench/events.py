@@ -74,7 +74,7 @@ async def watch(url: str, headers: dict, ready: asyncio.Event | None = None) -> 
             message = json.loads(await ws.recv())
             now = time.time()
             if message["kind"] == "run":
-                if message["run"]["status"] in ("completed", "failed", "cancelled"):
+                if message["run"]["status"] in ("completed", "partial", "failed", "cancelled"):
                     final_seq = message["run"]["last_seq"]
             else:
                 batch = message["events"] if message["kind"] == "events" else [message["event"]]

@@ -182,7 +182,7 @@ def attack_cel_runs(server) -> list[str]:
             started = time.perf_counter()
             workflow = client.post("/workflows", json={"document": document}).json()
             run = client.post("/runs", json={"workflow_id": workflow["id"], "script": {"replies": {"first": ["ok"]}}}).json()
-            while (body := client.get(f"/runs/{run['id']}").json())["status"] not in ("completed", "failed", "cancelled"):
+            while (body := client.get(f"/runs/{run['id']}").json())["status"] not in ("completed", "partial", "failed", "cancelled"):
                 time.sleep(0.05)
             events = client.get(f"/runs/{run['id']}/events").json()
             error = next((e.get("error") for e in events if e["type"] == "step_end" and e.get("stepId") == "check"), None)

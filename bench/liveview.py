@@ -98,7 +98,7 @@ class Watchers:
                     self.arrivals.append((now, message["event"]["seq"]))
                 elif kind == "events" and message["events"]:
                     self.arrivals.append((now, message["events"][-1]["seq"]))
-                elif kind == "run" and message["run"]["status"] in ("completed", "failed", "cancelled"):
+                elif kind == "run" and message["run"]["status"] in ("completed", "partial", "failed", "cancelled"):
                     final = True
 
     async def _main(self) -> None:

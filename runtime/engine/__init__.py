@@ -44,7 +44,7 @@ from runtime.engine.policies import attach
 from runtime.engine.pricing import PriceBook
 from runtime.engine.registry import RunState
 from runtime.engine.scheduler import run_scope
-from runtime.engine.state import CANCELLED, COMPLETED, FAILED, Budgets, LoopMeta, Outcome, RunControl, RunResult
+from runtime.engine.state import CANCELLED, COMPLETED, FAILED, PARTIAL, Budgets, LoopMeta, Outcome, RunControl, RunResult
 from runtime.engine.steps import run_step
 from runtime.engine.toolcalls import unknown_tools_message, warn_untooled
 from runtime.events import Emitter, Sink, format_duration
@@ -215,6 +215,10 @@ def _result(ctx: RunContext, outcomes: Mapping[str, Outcome], internal: str | No
             status, reason, code = CANCELLED, f"step '{cancelled[0]}' was cancelled", "cancelled"
         else:
             status, reason, code = COMPLETED, "", ""
+    if status == FAILED and not internal and any(v.status == COMPLETED for v in outcomes.values()):
+        # zenflow's runner: some steps completed and some failed is "partial"; "failed" is none completed. The
+        # reason and code still say what failed (a step, a budget, a timeout).
+        status = PARTIAL
     t = ctx.tokens
     return RunResult(status=status, reason=reason, code=code,
                      tokens={"prompt": t.prompt, "completion": t.completion, "total": t.total},

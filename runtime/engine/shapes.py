@@ -26,7 +26,7 @@ from typing import Any, Literal, Required, TypeAlias, TypedDict
 # ---- vocabularies (runtime.contract's, as plain Literals) ----------------------------------------
 
 StepEndStatus = Literal["completed", "failed", "skipped", "cancelled"]
-RunEndStatus = Literal["completed", "failed", "cancelled"]
+RunEndStatus = Literal["completed", "partial", "failed", "cancelled"]
 LoopType = Literal["forEach", "repeat-until"]
 EventType = Literal[
     "workflow_start", "workflow_end", "step_start", "step_end", "step_skipped", "error", "agent_turn", "tool_call",

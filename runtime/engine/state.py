@@ -11,6 +11,7 @@ from runtime.contract import Status
 
 # The contract's statuses (runtime/contract.py), by the names the engine uses.
 COMPLETED, FAILED, SKIPPED, CANCELLED = Status.COMPLETED, Status.FAILED, Status.SKIPPED, Status.CANCELLED
+PARTIAL = Status.PARTIAL
 
 
 @dataclass
@@ -140,7 +141,7 @@ class LoopMeta:
 
 @dataclass
 class RunResult:
-    status: str                      # completed / failed / cancelled
+    status: str                      # completed / partial (some steps completed, some failed) / failed / cancelled
     reason: str = ""                 # why it did not complete (empty when it did)
     code: str = ""                   # stable cause: step_failed, aborted, stopped, budget:max_tokens, timeout ...
     tokens: dict = field(default_factory=lambda: {"prompt": 0, "completion": 0, "total": 0})

@@ -35,7 +35,7 @@ from runtime.execution import tool_decisions
 from runtime.live.announce import announce_status, executing_here
 from runtime.live.recorder import Recorder
 from runtime.live.view.hub import store_view
-from runtime.models import ACTIVE_STATUSES, Run, RunStatus
+from runtime.models import ACTIVE_STATUSES, FINAL_STATUSES, Run, RunStatus
 from runtime.providers import Provider, close_all, configured_providers, keys
 from runtime.tools.approvals import Approvals
 from runtime.tools.session import RunTools
@@ -150,7 +150,7 @@ def _tools_for(run: Run, document: dict) -> RunTools:
 def _finish(run_id: RunId, result: RunResult) -> None:
     now = timezone.now()
     fields = {
-        "status": result.status if result.status in (RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED) else RunStatus.FAILED,
+        "status": result.status if result.status in FINAL_STATUSES else RunStatus.FAILED,
         "reason": result.reason or "",
         "finished_at": now,
         "tokens_prompt": int(result.tokens.get("prompt", 0)),

@@ -35,7 +35,7 @@ def wait_finished(page, run_id: str) -> dict:
     deadline = time.time() + 30
     while True:
         run = api(page, "GET", f"/runs/{run_id}")
-        if run["status"] in ("completed", "failed", "cancelled"):
+        if run["status"] in ("completed", "partial", "failed", "cancelled"):
             return run
         assert time.time() < deadline, "the run did not finish"
         time.sleep(0.1)

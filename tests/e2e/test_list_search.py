@@ -43,7 +43,7 @@ def finished(page, run_id: str) -> dict:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         run = api(page, "GET", f"/runs/{run_id}")
-        if run["status"] in ("completed", "failed", "cancelled"):
+        if run["status"] in ("completed", "partial", "failed", "cancelled"):
             return run
         time.sleep(0.1)
     raise AssertionError(f"run {run_id} did not finish")

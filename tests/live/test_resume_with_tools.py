@@ -80,7 +80,7 @@ def let_the_resumed_run_finish(client, run_id: str, root: Path) -> dict:
         assert time.monotonic() < deadline, "the run did not resume"
         time.sleep(0.1)
     (root / "go").touch()
-    return wait_status(client, run_id, ("completed", "failed", "cancelled"), timeout=120)
+    return wait_status(client, run_id, ("completed", "partial", "failed", "cancelled"), timeout=120)
 
 
 def check_resumed(client, run_id: str, final: dict, root: Path, lost_scratch: str) -> None:

@@ -51,7 +51,7 @@ async def watch(server, run_id: str, stamps: list[float]) -> dict:
                 view = message["view"]
             elif message["kind"] == "patch":
                 RunView.merge(view, message)
-            elif message["kind"] == "run" and message["run"]["status"] in ("completed", "failed", "cancelled"):
+            elif message["kind"] == "run" and message["run"]["status"] in ("completed", "partial", "failed", "cancelled"):
                 final = True
 
 

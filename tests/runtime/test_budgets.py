@@ -28,7 +28,7 @@ async def test_tokens_and_cost_are_totalled_from_the_price_table():
 
 async def test_crossing_the_token_budget_stops_the_run_with_that_reason():
     result, sink = await run(doc(CHAIN), TOKENS, budgets=Budgets(max_tokens=200))
-    assert result.status == "failed"
+    assert result.status == "partial"  # steps before the budget ran completed (zenflow's status)
     assert result.code == "budget:max_tokens"
     assert "token budget exceeded: 300 of 200" in result.reason
     assert "three" not in ids_of(sink, "step_start")

@@ -26,7 +26,7 @@ async def test_an_over_budget_condition_fails_its_step_with_a_clear_error():
     result, sink = await run(doc(LISTER % QUADRATIC), NUMBERS)
     assert result.steps["check"].status == "failed"
     assert step_end(sink, "check")["error"].startswith("condition: expression exceeded its evaluation budget (cel_budget_exceeded:")
-    assert result.status == "failed"
+    assert result.status == "partial"  # list-numbers completed
 
 
 async def test_dot_access_to_a_hyphenated_id_evaluates_as_the_author_meant():

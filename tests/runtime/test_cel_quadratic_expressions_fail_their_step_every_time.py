@@ -26,7 +26,7 @@ async def test_a_quadratic_condition_fails_its_step_with_the_budget_error(n):
     result, sink = await run(d)
     assert result.steps["check"].status == "failed"
     assert step_end(sink, "check")["error"] in [f"condition: {e}" for e in BUDGET_ERRORS]
-    assert result.status == "failed"
+    assert result.status == "partial"  # "first" completed
 
 
 @pytest.mark.parametrize("n", SIZES)

@@ -147,7 +147,7 @@ async def test_the_parallel_safety_cap_applies_and_is_announced():
 async def test_a_forEach_expression_that_is_not_a_list_fails_the_loop_clearly():
     d = doc(DYNAMIC.replace("steps.list-services.result.services", "steps.list-services.result"))
     result, sink = await run(d, script(SERVICES))
-    assert result.status == "failed"
+    assert result.status == "partial"  # list-services completed
     assert "forEach must give a list" in step_end(sink, "deploy-each")["error"]
     assert "a map" in step_end(sink, "deploy-each")["error"]
 

@@ -10,7 +10,8 @@ from tests.support.upstream_spec import SPEC
 
 EXAMPLES = sorted((SPEC / "examples").glob("*.yaml"))
 # The unscripted simulated judge always answers done=false, so judged loops use
-# up maxIterations without their judge firing, which fails them by rule.
+# up maxIterations without their judge firing, which fails them by rule; the steps
+# before them completed, so the run is partial (zenflow's status for that).
 EXPECTED_FAILURES = {
     "debate-until.yaml": "loop exhausted 5 iterations: judge agent never returned done",
     "loop-bidirectional.yaml": "loop exhausted 3 iterations: judge agent never returned done",
@@ -30,7 +31,7 @@ async def test_example_runs_to_its_expected_end(path: Path):
     result, sink = await run(loaded.document, base_dir=path.parent)
     expected = EXPECTED_FAILURES.get(path.name)
     if expected:
-        assert result.status == "failed" and expected in result.reason
+        assert result.status == "partial" and expected in result.reason
     else:
         assert result.status == "completed", result.reason
     events = sink.events

@@ -79,7 +79,7 @@ def _wait_run(page, run_id: str, timeout: float = 60.0) -> dict:
     deadline = time.monotonic() + timeout
     while True:
         run = api(page, "GET", f"/runs/{run_id}")
-        if run["status"] in ("completed", "failed", "cancelled"):
+        if run["status"] in ("completed", "partial", "failed", "cancelled"):
             return run
         if time.monotonic() > deadline:
             raise AssertionError(f"run {run_id} still {run['status']} after {timeout:.0f} s")

@@ -4,12 +4,16 @@ from __future__ import annotations
 import json
 import time
 
+from runtime.contract import FINAL_RUN_STATUSES
+
+ENDED = tuple(s.value for s in FINAL_RUN_STATUSES)
+
 
 def post(client, path, body):
     return client.post(path, data=json.dumps(body), content_type="application/json")
 
 
-def wait_for(client, run_id, statuses=("completed", "failed", "cancelled"), timeout=60):
+def wait_for(client, run_id, statuses=ENDED, timeout=60):
     """The run once its status is one of ``statuses``. It polls: a busy machine only makes it wait longer."""
     deadline = time.monotonic() + timeout
     while True:

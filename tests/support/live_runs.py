@@ -49,7 +49,7 @@ async def collect(ws, until_final: bool = True, limit: int | None = None, timeou
             events.append(message["event"])
         else:
             runs.append(message["run"])
-            if message["run"]["status"] in ("completed", "failed", "cancelled"):
+            if message["run"]["status"] in ("completed", "partial", "failed", "cancelled"):
                 final_seq = message["run"]["last_seq"]
         if limit is not None and len(events) >= limit:
             return events, runs

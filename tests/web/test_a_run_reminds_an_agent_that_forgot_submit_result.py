@@ -31,7 +31,7 @@ def finished(client, run_id, timeout=30):
     deadline = time.time() + timeout
     while time.time() < deadline:
         body = client.get(f"/api/v1/runs/{run_id}").json()
-        if body["status"] in ("completed", "failed", "cancelled"):
+        if body["status"] in ("completed", "partial", "failed", "cancelled"):
             return body
         time.sleep(0.05)
     raise AssertionError(f"run {run_id} still {body['status']}")

@@ -24,7 +24,7 @@ def post(client, path, body=None):
     return client.post(path, data=json.dumps(body or {}), content_type="application/json")
 
 
-def wait_for(client, run_id, statuses=("completed", "failed", "cancelled"), timeout=30):
+def wait_for(client, run_id, statuses=("completed", "partial", "failed", "cancelled"), timeout=30):
     deadline = time.time() + timeout
     while time.time() < deadline:
         body = client.get(f"/api/v1/runs/{run_id}").json()

@@ -79,7 +79,7 @@ def _finished(client, run_id) -> dict:
     deadline = time.time() + 30
     while time.time() < deadline:
         run = client.get(f"/api/v1/runs/{run_id}").json()
-        if run["status"] in ("completed", "failed", "cancelled"):
+        if run["status"] in ("completed", "partial", "failed", "cancelled"):
             return run
         time.sleep(0.05)
     raise AssertionError("the run did not finish")
