@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, PASSWORD, USERNAME, VIEWPORT
 from tests.support.servers import REPO, base_env, running_server
@@ -42,8 +43,6 @@ def server():
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (make test does)")
-    from playwright.sync_api import sync_playwright
-
     # launch() gives every run a fresh temporary profile (user-data dir).
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)

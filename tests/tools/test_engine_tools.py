@@ -5,6 +5,8 @@ import asyncio
 import json
 
 from runtime.contract import check
+from runtime.engine import RunControl
+from runtime.tools import ToolSettings
 from runtime.tools.approvals import Decision
 from runtime.tools.session import MemoryStore, RunTools
 from tests.support.engine_runs import doc, run, script, step_end
@@ -227,8 +229,6 @@ async def test_approval_granted_denied_and_waiting_does_not_count_against_the_ti
 
 
 async def test_a_stop_cancels_calls_waiting_for_approval(tmp_path):
-    from runtime.engine import RunControl
-
     tools = tools_at(tmp_path, ask_before=["write"])
     control = RunControl()
     replies = script("""
@@ -317,8 +317,6 @@ async def test_iteration_snapshots_record_what_each_iteration_changed(tmp_path):
 
 
 async def test_without_bubblewrap_bash_fails_saying_so_and_other_tools_still_work(tmp_path):
-    from runtime.tools import ToolSettings
-
     tools = RunTools(tmp_path / "ws", settings=ToolSettings(bwrap="/nonexistent/bwrap"), store=MemoryStore())
     replies = script("""
         replies:

@@ -22,6 +22,7 @@ import pytest
 
 from runtime import tools as registry
 from runtime.tools import ToolError, ToolSettings
+from runtime.tools import workspace as workspace_module
 from runtime.tools.snapshots import scan
 from runtime.tools.workspace import Workspace
 
@@ -286,13 +287,11 @@ async def test_a_file_that_vanishes_between_glob_and_read_is_named_as_gone(ws):
 
 async def test_permission_denied_is_said_in_words(ws, monkeypatch):
     # The server runs as root here, where mode bits deny nothing: make the open itself answer EACCES.
-    from runtime.tools import workspace as module
-
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
     (ws.ensure() / "locked.txt").write_text("x")
-    monkeypatch.setattr(module, "open_beneath", denied)
+    monkeypatch.setattr(workspace_module, "open_beneath", denied)
     for name, args in (("read", {"path": "locked.txt"}), ("write", {"path": "locked.txt", "content": "y"}),
                        ("grep", {"pattern": "x", "path": "locked.txt"})):
         with pytest.raises(ToolError, match="locked.txt: permission denied"):

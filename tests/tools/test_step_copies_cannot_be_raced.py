@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import os
+import socket
 import stat
 import subprocess
 import sys
@@ -143,8 +144,6 @@ async def test_a_copy_never_carries_setuid_setgid_or_sticky_bits(tmp_path):
 
 
 async def test_a_retried_step_copies_afresh_and_leaves_fifos_and_sockets_out(tmp_path):
-    import socket
-
     root = tmp_path / "ws"
     root.mkdir()
     (root / "a.txt").write_text("a\n")

@@ -14,6 +14,8 @@ import pytest
 from axes.models import AccessAttempt
 from django.test import Client
 from ninja.conf import settings as ninja_settings
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 from tests.support.servers import base_env, fresh_postgres, running_server
 
@@ -204,9 +206,6 @@ def test_a_wrong_token_on_a_path_with_nul_is_counted_not_a_server_error(live):
 
 
 def test_wrong_tokens_on_the_websocket_count_too(live):
-    from websockets.exceptions import InvalidStatus
-    from websockets.sync.client import connect
-
     for i in range(3):
         with pytest.raises(InvalidStatus):
             connect(f"{live.ws_url}/ws/runs/", additional_headers={"Authorization": f"Bearer ld_guess{i}"}).close()
