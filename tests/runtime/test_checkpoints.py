@@ -291,7 +291,7 @@ async def test_an_iteration_in_flight_at_the_checkpoint_runs_again_from_its_firs
     mid_2 = next(b.seq for b in boundaries(clean_sink.events) if b.kind == "step" and b.path == "dev.2.implement")
     start = fold(clean_sink.events, upto=mid_2)
     assert "dev.2.implement" in start.steps and [i["iteration"] for i in start.loops["dev"]["iterations"]] == [0, 1]
-    resumed, sink, calls = await counted_run(doc(JUDGED), replies, start=start)
+    resumed, _sink, calls = await counted_run(doc(JUDGED), replies, start=start)
     assert calls == clean_calls[clean_calls.index("dev.2.implement"):]
     assert resumed.steps["dev"].content == clean.steps["dev"].content
     assert resumed.steps["ship"].status == "completed" and resumed.loops == clean.loops
