@@ -10,6 +10,7 @@ Fails (never skips) when Chromium or the built front end is missing:
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -91,10 +92,8 @@ def page(request, browser, server, auth_state):
     if getattr(request.node, "e2e_failed", False):
         FAILURES.mkdir(exist_ok=True)
         shot = FAILURES / f"{request.node.name[:80]}.png"
-        try:
+        with contextlib.suppress(Exception):  # the page may be gone
             pg.screenshot(path=str(shot))
             print(f"screenshot of the failure: {shot}")
-        except Exception:  # the page may be gone
-            pass
     ctx.close()
     assert not errors, f"uncaught errors in the page: {errors}"

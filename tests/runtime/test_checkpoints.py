@@ -80,7 +80,7 @@ async def test_a_judged_loop_keeps_its_verdicts_and_cumulative_output_at_every_b
     assert result.status == "completed"
     assert_fold_matches_engine(sink.events, taken)
     assert_final_state_matches_result(sink.events, result)
-    verdict_seq = [b.seq for b in boundaries(sink.events) if b.kind == "verdict" and b.iteration == 1][0]
+    verdict_seq = next(b.seq for b in boundaries(sink.events) if b.kind == "verdict" and b.iteration == 1)
     loop = fold(sink.events, upto=verdict_seq).loops["dev"]
     assert [i["iteration"] for i in loop["iterations"]] == [0, 1]
     assert loop["iterations"][0]["verdict"]["result"] == {"done": False, "reason": "tests missing"}

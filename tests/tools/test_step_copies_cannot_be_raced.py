@@ -123,7 +123,7 @@ async def test_a_copy_never_carries_setuid_setgid_or_sticky_bits(tmp_path):
 
     assert copy is not None
     made = copy.workspace.root
-    mode = lambda p: stat.S_IMODE(os.lstat(p).st_mode)  # noqa: E731
+    mode = lambda p: stat.S_IMODE(os.lstat(p).st_mode)
     assert mode(made / "tool") == 0o755 and (made / "tool").read_text() == "#!/bin/sh\n"
     assert mode(made / "plain") == 0o640
     assert mode(made / "shared") == 0o775 and mode(made / "shared" / "g") == 0o755

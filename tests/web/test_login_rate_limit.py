@@ -193,9 +193,8 @@ def test_a_forwarded_value_that_is_no_address_counts_for_the_proxy(client, owner
 @pytest.fixture(scope="module")
 def live():
     # PostgreSQL, which refuses what SQLite stores (NUL in text, a non-address in an inet column).
-    with fresh_postgres() as database_url:
-        with running_server(base_env(DATABASE_URL=database_url, LOGIN_FAILURE_LIMIT=3), users=("owner",)) as s:
-            yield s
+    with fresh_postgres() as database_url, running_server(base_env(DATABASE_URL=database_url, LOGIN_FAILURE_LIMIT=3), users=("owner",)) as s:
+        yield s
 
 
 def test_a_wrong_token_on_a_path_with_nul_is_counted_not_a_server_error(live):
