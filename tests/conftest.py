@@ -1,7 +1,9 @@
 """Hooks and fixtures for the whole suite. What tests import lives in tests/support/ (its __init__.py lists it).
 
 The data folder is chosen before this file is loaded: pytest.ini's settings module, tests/support/settings.py."""
+import concurrent.futures
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -33,14 +35,10 @@ def no_run_outlives_its_test():
     """Runs started through the in-process backend execute on a background loop: stop and
     await them before the next test (and before its database is flushed)."""
     yield
-    import sys
-
-    if "runtime.execution.dispatch" not in sys.modules:  # no test here started a run in this process
+    # Looked up, not imported: until a test loads the in-process backend, no run of it can be live.
+    dispatch = sys.modules.get("runtime.execution.dispatch")
+    if dispatch is None:
         return
-    import concurrent.futures
-
-    from runtime.execution import dispatch
-
     for run_id in list(dispatch._live):
         dispatch.control_local(run_id, "stop")
     pending = dispatch.local_futures()

@@ -12,6 +12,7 @@ import time
 import pytest
 
 from designer.documents import load_source
+from designer.writer import canonical, dump_yaml
 
 SOURCE = "name: ver0\nversion: 0\nsteps:\n  - id: step1\n    instructions: \"do\"\n"
 
@@ -47,7 +48,5 @@ def test_a_version_zero_workflow_validates_and_runs_over_http(client, django_use
 
 
 def test_a_version_zero_document_is_exported_as_version_one():
-    from designer.writer import canonical, dump_yaml
-
     exported = dump_yaml(canonical({"version": 0, "name": "v0", "steps": [{"id": "a", "instructions": "Go."}]}))
     assert "version: 1" in exported and "version: 0" not in exported

@@ -10,6 +10,7 @@ Fails (never skips) when Chromium or the built front end is missing:
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -17,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, PASSWORD, USERNAME, VIEWPORT
 from tests.support.servers import REPO, base_env, running_server
@@ -42,8 +44,6 @@ def server():
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (make test does)")
-    from playwright.sync_api import sync_playwright
-
     # launch() gives every run a fresh temporary profile (user-data dir).
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
@@ -92,10 +92,8 @@ def page(request, browser, server, auth_state):
     if getattr(request.node, "e2e_failed", False):
         FAILURES.mkdir(exist_ok=True)
         shot = FAILURES / f"{request.node.name[:80]}.png"
-        try:
+        with contextlib.suppress(Exception):  # the page may be gone
             pg.screenshot(path=str(shot))
             print(f"screenshot of the failure: {shot}")
-        except Exception:  # the page may be gone
-            pass
     ctx.close()
     assert not errors, f"uncaught errors in the page: {errors}"

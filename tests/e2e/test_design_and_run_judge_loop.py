@@ -124,7 +124,7 @@ def test_build_validate_export_save_and_run_a_judge_loop(page, tmp_path):
     page.get_by_test_id("export").click()
     with page.expect_download() as info:
         page.get_by_test_id("export-yaml").click()
-    exported = yaml.safe_load(open(info.value.path()).read())
+    exported = yaml.safe_load(info.value.path().read_text())
     schema = json.loads((SPEC / "schema.json").read_text())
     errors = list(Draft202012Validator(schema).iter_errors(exported))
     assert not errors, [e.message for e in errors]

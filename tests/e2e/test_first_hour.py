@@ -127,7 +127,7 @@ def test_a_first_hour_from_an_empty_canvas_to_an_export(page):
     page.get_by_test_id("export").click()
     with page.expect_download() as download:
         page.get_by_test_id("export-yaml").click()
-    text = open(download.value.path(), encoding="utf-8").read()
+    text = download.value.path().read_text(encoding="utf-8")
     exported = YAML(typ="safe").load(text)
     refine = next(s for s in exported["steps"] if s["id"] == "refine")
     loop = refine["loop"]

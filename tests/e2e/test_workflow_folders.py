@@ -66,7 +66,7 @@ def test_import_a_folder_edit_a_prompt_file_and_download_it(page, tmp_path):
     # The download holds the edited prompt and every other file byte for byte.
     with page.expect_download() as download:
         panel.get_by_test_id("folder-download").click()
-    data = open(download.value.path(), "rb").read()
+    data = download.value.path().read_bytes()
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         names = set(zf.namelist())
         assert zf.read("prompts/coder.md").decode().endswith("Be brief.")
@@ -118,7 +118,7 @@ def test_an_include_opens_read_only_with_a_breadcrumb_back(page, tmp_path):
     assert view.locator("[data-testid='node-run-deploy']").count() == 1
     assert view.locator("[data-testid='node-build']").count() == 0
     crumbs = view.get_by_test_id("include-breadcrumb")
-    assert " ".join(crumbs.inner_text().split()).startswith("main workflow › deploy-staging (workflows/deploy.yaml)")
+    assert " ".join(crumbs.inner_text().split()).startswith("main workflow › deploy-staging (workflows/deploy.yaml)")  # noqa: RUF001  the breadcrumbs' separator
 
     view.get_by_test_id("include-crumb-main").click()
     view.wait_for(state="detached")
@@ -156,7 +156,7 @@ def test_an_include_inside_an_include_opens_further(page, tmp_path):
     inner.get_by_test_id("open-include-node").click()
     view.locator("[data-testid='node-ping']").wait_for()
     crumbs = " ".join(view.get_by_test_id("include-breadcrumb").inner_text().split())
-    assert crumbs.startswith("main workflow › deploy-staging (workflows/deploy.yaml) › smoke (workflows/checks/smoke.yaml)")
+    assert crumbs.startswith("main workflow › deploy-staging (workflows/deploy.yaml) › smoke (workflows/checks/smoke.yaml)")  # noqa: RUF001  the breadcrumbs' separator
 
     # One level back: the deploy workflow again.
     view.get_by_role("button", name="deploy-staging (workflows/deploy.yaml)").click()

@@ -1,4 +1,5 @@
 """Whatever the input, an import either gives a valid document or refuses with ImportFailed: never a traceback."""
+import io
 import json
 
 from hypothesis import HealthCheck, given, settings
@@ -70,7 +71,6 @@ def check(kind, text, parameters=None):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(workflows())
 def test_random_runsight_workflows_import_validly_or_are_refused(data):
-    import io
     buf = io.StringIO()
     YAML(typ="safe", pure=True).dump(data, buf)
     check("runsight", buf.getvalue())

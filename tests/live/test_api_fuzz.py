@@ -85,7 +85,7 @@ def _places(value: Any, limit: int = 300) -> list[tuple]:
             places.append(path)
         node = _at(value, path)
         keys = node.keys() if isinstance(node, dict) else range(len(node)) if isinstance(node, list) else ()
-        queue.extend(path + (k,) for k in keys)
+        queue.extend((*path, k) for k in keys)
     return places
 
 

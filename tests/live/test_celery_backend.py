@@ -1,12 +1,13 @@
 """PostgreSQL, Redis (channels_redis and the broker) and a real Celery worker process."""
 import asyncio
 import time
+from pathlib import Path
 
 import pytest
 import websockets
 
 from tests.support.live_runs import collect, start_run, wait_status
-from tests.support.servers import base_env, celery_worker, fresh_postgres, fresh_redis_db, kill_hard, running_server
+from tests.support.servers import base_env, celery_worker, fresh_postgres, fresh_redis_db, kill_hard, manage, running_server
 
 
 @pytest.fixture(scope="module")
@@ -55,10 +56,6 @@ async def test_with_resume_off_killing_the_worker_mid_run_marks_the_run_lost_and
 
 
 async def test_a_redelivered_task_never_runs_a_run_twice(cluster):
-    from pathlib import Path
-
-    from tests.support.servers import manage
-
     log = Path(cluster.env["DESIGNER_DATA_DIR"]) / "worker-again.log"
     with celery_worker(cluster.env, name="again") as _worker, cluster.client("owner") as client:
         run = start_run(client, latency=0.0)

@@ -1,12 +1,14 @@
 """A real daphne server on the embedded default, watched over real websockets."""
 import asyncio
 import json
+import re
 
+import httpx
 import pytest
 import websockets
 
 from tests.support.live_runs import collect, start_run, wait_status
-from tests.support.servers import base_env, running_server
+from tests.support.servers import base_env, password_for, running_server
 
 
 @pytest.fixture(scope="module")
@@ -135,10 +137,6 @@ async def test_secrets_never_reach_events_or_pages(server):
 
 def _browser_session(server, user="owner"):
     """An httpx client logged in through /login/ like a browser (session cookie + CSRF)."""
-    import httpx
-
-    from tests.support.servers import password_for
-
     browser = httpx.Client(base_url=server.url, timeout=30, follow_redirects=False)
     browser.get("/login/")
     response = browser.post("/login/", data={"username": user, "password": password_for(user),
@@ -162,8 +160,6 @@ async def _closed_with(ws) -> int:
 
 
 async def test_sockets_opened_with_a_token_close_when_it_is_revoked(server):
-    import re
-
     browser = _browser_session(server)
     page = _post_form(browser, server, "/account/", action="create_token", name="watcher").text
     token = page.split('id="new-token">')[1].split("<")[0]

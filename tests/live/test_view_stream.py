@@ -105,7 +105,7 @@ async def test_a_socket_that_drops_mid_run_reconnects_to_a_snapshot_then_patches
                     RunView.merge(view, message)
                     patches += 1
         dropped_at = view["seq"]
-        assert 0 < dropped_at, "the run had not started when the socket dropped"
+        assert dropped_at > 0, "the run had not started when the socket dropped"
         stamps: list[float] = []
         again = await watch(server, run["id"], stamps)
         wait_status(client, run["id"], ("completed", "failed"))

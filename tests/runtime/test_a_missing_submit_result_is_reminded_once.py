@@ -97,7 +97,7 @@ async def test_when_the_reminder_fails_too_the_error_quotes_the_last_text():
 
 
 async def test_an_invalid_submission_on_the_reminder_turn_gets_one_more_turn():
-    result, sink, sent = await run_recorded("""
+    result, _sink, sent = await run_recorded("""
         replies:
           ask:
             - "no tool from me"
@@ -137,7 +137,7 @@ async def test_invalid_submissions_on_the_reminder_turn_count_against_max_retrie
 async def test_an_agent_that_runs_out_of_turns_is_reminded_too():
     document = doc(FLOW)
     document["agents"]["answerer"]["maxTurns"] = 1
-    result, sink, sent = await run_recorded("""
+    result, _sink, sent = await run_recorded("""
         replies:
           ask: [{result: {done: "not a boolean"}}, {result: {done: true, answer: "in time"}}]
     """, document)

@@ -1,6 +1,7 @@
 """Zips in and out of workspaces: every upload rule, with zips built here byte by byte where a rule needs lying."""
 import io
 import os
+import re
 import stat
 import struct
 import warnings
@@ -109,7 +110,7 @@ def test_directory_entries_are_made_but_are_not_files(dest):
     # Folders do not count against max_files (they have their own cap, as many again).
     two = ArchiveLimits(max_files=2)
     assert len(check_zip(make_zip(("a/", b""), ("b/", b""), ("c.txt", b""), ("d.txt", b"")), two)) == 2
-    with pytest.raises(ArchiveRefused, match="more than 2 folders .*'c/'"):
+    with pytest.raises(ArchiveRefused, match=r"more than 2 folders .*'c/'"):
         check_zip(make_zip(("a/", b""), ("b/", b""), ("c/", b"")), two)
 
 
@@ -156,7 +157,7 @@ def test_encrypted_entries_are_refused():
     record, local = headers_of_last(data)
     data[record + 8] |= 0x1
     data[local + 6] |= 0x1
-    with pytest.raises(ArchiveRefused, match="entry 'secret.txt' is encrypted"):
+    with pytest.raises(ArchiveRefused, match=re.escape("entry 'secret.txt' is encrypted")):
         check_zip(bytes(data))
 
 
@@ -172,7 +173,7 @@ def test_not_a_zip_and_too_big_an_upload(dest):
 
 def test_too_many_files(dest):
     data = make_zip(*[(f"f{i}.txt", b"x") for i in range(4)])
-    with pytest.raises(ArchiveRefused, match="more than 3 files .*'f3.txt'"):
+    with pytest.raises(ArchiveRefused, match=r"more than 3 files .*'f3\.txt'"):
         extract_zip(data, dest, ArchiveLimits(max_files=3))
     assert listing(dest) == []
     assert len(check_zip(data, ArchiveLimits(max_files=4))) == 4
@@ -182,7 +183,7 @@ def test_declared_sizes_over_the_limits(dest):
     one = ArchiveLimits(max_file_bytes=100, max_total_bytes=150)
     with pytest.raises(ArchiveRefused, match="entry 'big' is 101 bytes uncompressed, more than the limit of 100 bytes"):
         check_zip(make_zip(("big", b"x" * 101)), one)
-    with pytest.raises(ArchiveRefused, match="add up to more than .*150 bytes.*'b'"):
+    with pytest.raises(ArchiveRefused, match=r"add up to more than .*150 bytes.*'b'"):
         check_zip(make_zip(("a", b"x" * 100), ("b", b"x" * 51)), one)
     assert check_zip(make_zip(("a", b"x" * 100), ("b", b"x" * 50)), one) == [("a", 100), ("b", 50)]
 
@@ -214,7 +215,7 @@ def test_a_bomb_with_a_forged_checksum_yields_only_its_declared_bytes(dest):
 
 def test_real_bytes_are_counted_whatever_was_declared():
     out = io.BytesIO()
-    with pytest.raises(ArchiveRefused, match="entry 'zeros' is more than 1 MB uncompressed.*header said less"):
+    with pytest.raises(ArchiveRefused, match=r"entry 'zeros' is more than 1 MB uncompressed.*header said less"):
         copy_capped(io.BytesIO(bytes(5 * 2**20)), out, "zeros", ArchiveLimits(max_file_bytes=2**20))
     assert len(out.getvalue()) <= 2**20
     out = io.BytesIO()
@@ -227,15 +228,15 @@ def test_corrupt_data_is_refused_and_cleaned_up(dest):
     data = bytearray(make_zip(("first.txt", b"1"), ("data.txt", b"hello world " * 1000)))
     start = data.index(b"data.txt") + len(b"data.txt")  # the local header's name, then the deflated bytes
     data[start + 5:start + 25] = b"\xff" * 20
-    with pytest.raises(ArchiveRefused, match="entry 'data.txt' is corrupt"):
+    with pytest.raises(ArchiveRefused, match=re.escape("entry 'data.txt' is corrupt")):
         extract_zip(bytes(data), dest)
     assert listing(dest) == []
 
 
 def test_duplicates_are_refused():
-    with pytest.raises(ArchiveRefused, match="entry 'x.txt' appears twice"):
+    with pytest.raises(ArchiveRefused, match=re.escape("entry 'x.txt' appears twice")):
         check_zip(make_zip(("x.txt", b"1"), ("x.txt", b"2")))
-    with pytest.raises(ArchiveRefused, match="entry 'd/./x.txt' appears twice"):
+    with pytest.raises(ArchiveRefused, match=re.escape("entry 'd/./x.txt' appears twice")):
         check_zip(make_zip(("d/x.txt", b"1"), ("d/./x.txt", b"2")))
 
 
@@ -255,11 +256,11 @@ def test_extraction_never_follows_a_symlink_in_the_destination(dest, tmp_path):
     outside.mkdir()
     (dest / "link").symlink_to(outside)
     (dest / "file.txt").symlink_to(outside / "target.txt")
-    with pytest.raises(ArchiveRefused, match="'link/x.txt' would be written through 'link'"):
+    with pytest.raises(ArchiveRefused, match=re.escape("'link/x.txt' would be written through 'link'")):
         extract_zip(make_zip(("ok.txt", b"ok"), ("link/x.txt", b"evil")), dest)
     with pytest.raises(ArchiveRefused, match="'link/' would be written through 'link'"):
         extract_zip(make_zip(("link/", b"")), dest)
-    with pytest.raises(ArchiveRefused, match="'file.txt' is already in the workspace"):
+    with pytest.raises(ArchiveRefused, match=re.escape("'file.txt' is already in the workspace")):
         extract_zip(make_zip(("file.txt", b"evil")), dest)
     assert listing(outside) == []
     assert listing(dest) == ["file.txt", "link"]  # ok.txt, written before the refusal, was removed again
@@ -267,7 +268,7 @@ def test_extraction_never_follows_a_symlink_in_the_destination(dest, tmp_path):
 
 def test_existing_files_are_not_overwritten(dest):
     (dest / "a.txt").write_text("mine")
-    with pytest.raises(ArchiveRefused, match="'a.txt' is already in the workspace"):
+    with pytest.raises(ArchiveRefused, match=re.escape("'a.txt' is already in the workspace")):
         extract_zip(make_zip(("a.txt", b"theirs")), dest)
     assert (dest / "a.txt").read_text() == "mine"
     (dest / "sub").mkdir()

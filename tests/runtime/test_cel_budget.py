@@ -54,5 +54,5 @@ async def test_an_over_budget_forEach_fails_the_loop():
     d = doc(LISTER % "true")
     d["steps"][1] = {"id": "each", "dependsOn": ["list-numbers"], "instructions": "x",
                      "loop": {"forEach": QUADRATIC.replace(".size() > 0", "")}}
-    result, sink = await run(d, NUMBERS)
+    _result, sink = await run(d, NUMBERS)
     assert "forEach: expression exceeded its evaluation budget" in step_end(sink, "each")["error"]

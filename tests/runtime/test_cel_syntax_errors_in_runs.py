@@ -35,7 +35,7 @@ async def test_an_until_that_cannot_parse_fails_the_loop_with_the_position_and_w
 
 
 async def test_a_condition_that_cannot_parse_fails_its_step_saying_so():
-    result, sink = await run(doc(BROKEN_CONDITION))
+    _result, sink = await run(doc(BROKEN_CONDITION))
     error = step_end(sink, "b").get("error") or ""
     assert error.startswith("condition: syntax error at column 18")
     assert "ends too early" in error

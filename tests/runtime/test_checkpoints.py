@@ -80,7 +80,7 @@ async def test_a_judged_loop_keeps_its_verdicts_and_cumulative_output_at_every_b
     assert result.status == "completed"
     assert_fold_matches_engine(sink.events, taken)
     assert_final_state_matches_result(sink.events, result)
-    verdict_seq = [b.seq for b in boundaries(sink.events) if b.kind == "verdict" and b.iteration == 1][0]
+    verdict_seq = next(b.seq for b in boundaries(sink.events) if b.kind == "verdict" and b.iteration == 1)
     loop = fold(sink.events, upto=verdict_seq).loops["dev"]
     assert [i["iteration"] for i in loop["iterations"]] == [0, 1]
     assert loop["iterations"][0]["verdict"]["result"] == {"done": False, "reason": "tests missing"}
@@ -291,7 +291,7 @@ async def test_an_iteration_in_flight_at_the_checkpoint_runs_again_from_its_firs
     mid_2 = next(b.seq for b in boundaries(clean_sink.events) if b.kind == "step" and b.path == "dev.2.implement")
     start = fold(clean_sink.events, upto=mid_2)
     assert "dev.2.implement" in start.steps and [i["iteration"] for i in start.loops["dev"]["iterations"]] == [0, 1]
-    resumed, sink, calls = await counted_run(doc(JUDGED), replies, start=start)
+    resumed, _sink, calls = await counted_run(doc(JUDGED), replies, start=start)
     assert calls == clean_calls[clean_calls.index("dev.2.implement"):]
     assert resumed.steps["dev"].content == clean.steps["dev"].content
     assert resumed.steps["ship"].status == "completed" and resumed.loops == clean.loops

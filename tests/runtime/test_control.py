@@ -1,4 +1,5 @@
 import asyncio
+import contextlib
 import threading
 
 import pytest
@@ -119,10 +120,8 @@ async def test_cancelling_the_run_task_from_outside_still_ends_the_stream():
     while not sink.of_type("step_start"):
         await asyncio.sleep(0.001)
     task.cancel()
-    try:
+    with contextlib.suppress(asyncio.CancelledError):
         await task
-    except asyncio.CancelledError:
-        pass
     assert sink.events[-1]["type"] == "workflow_end"
     assert sink.events[-1]["data"]["status"] == "cancelled"
 

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import pytest
 
+from runtime.engine.prompting import without_controls
 from runtime.providers.script import parse_script
 from runtime.providers.simulated import SimulatedProvider
 from tests.support.engine_runs import run
@@ -90,8 +91,6 @@ async def test_no_control_character_from_any_part_reaches_a_prompt(tmp_path):
 
 
 def test_every_control_character_but_tab_and_newline_is_stripped():
-    from runtime.engine.prompting import without_controls
-
     everything = "".join(chr(c) for c in range(0xA0)) + "\u2028é"
     assert without_controls(everything) == "\t\n" + "".join(chr(c) for c in range(0x20, 0x7F)) + "\u2028é"
 

@@ -72,5 +72,5 @@ def test_a_file_named_like_a_folder_already_in_the_zip_is_numbered_not_merged(tm
 
 
 def test_ordinary_names_go_in_unchanged():
-    names = ["README.md", "src/main.py", "dir with spaces/ünïcode – ok.txt", "a.b.c/.hidden", "weird:colon.txt"]
+    names = ["README.md", "src/main.py", "dir with spaces/ünïcode – ok.txt", "a.b.c/.hidden", "weird:colon.txt"]  # noqa: RUF001  a non-ASCII name on purpose
     assert names_in(zip_entries([(n, b"") for n in names])) == names

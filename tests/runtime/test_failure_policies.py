@@ -126,5 +126,5 @@ async def test_a_condition_must_give_a_bool():
             condition: "'yes'"
             instructions: "A."
     """)
-    result, sink = await run(d)
+    _result, sink = await run(d)
     assert "must give a bool" in step_end(sink, "a")["error"]

@@ -1,7 +1,7 @@
 import asyncio
 
 from runtime.engine.loops import FOREACH_PARALLEL_CAP
-from runtime.providers import ChatReply, Provider
+from runtime.providers import ChatReply, Provider, ProviderError
 from tests.support.engine_runs import doc, ids_of, prompts, run, script, step_end
 
 
@@ -26,7 +26,6 @@ class Tracking(Provider):
         finally:
             self.in_flight -= 1
         if request.step_path in self.fail:
-            from runtime.providers import ProviderError
             raise ProviderError(f"{request.step_path} broke")
         return ChatReply(content=f"done {request.step_path}")
 

@@ -68,7 +68,7 @@ async def test_a_fork_of_a_forEach_item_runs_only_that_item_and_what_waited_for_
 
 
 async def test_a_fork_at_a_step_inherits_what_finished_before_it_started():
-    clean, clean_sink, _ = await ten_rounds()
+    _clean, clean_sink, _ = await ten_rounds()
     point = locate(clean_sink.events, "publish")
     assert point.kind == "step" and "write" in point.checkpoint.steps and "publish" not in point.checkpoint.steps
     _, _, calls = await counted_run(doc(TEN_ROUNDS), TEN_SCRIPT, start=json_copy(point.checkpoint))

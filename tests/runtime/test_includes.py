@@ -73,7 +73,7 @@ async def test_a_custom_resolver_supplies_saved_workflows():
 
 
 async def test_a_missing_include_file_fails_the_step(tmp_path):
-    result, sink = await run(doc("name: m\nsteps: [{id: ship, include: nowhere.yaml}]"), base_dir=tmp_path)
+    _result, sink = await run(doc("name: m\nsteps: [{id: ship, include: nowhere.yaml}]"), base_dir=tmp_path)
     assert "nowhere.yaml not found" in step_end(sink, "ship")["error"]
 
 

@@ -111,7 +111,7 @@ async def test_until_is_evaluated_before_the_judge():
 
 async def test_a_judge_with_both_signals_silent_names_both_in_the_failure():
     d = doc(JUDGED.replace("untilAgent: judge", "untilAgent: judge\n      until: \"iteration > 10\""))
-    result, sink = await run(d)
+    _result, sink = await run(d)
     assert "until never became true and judge agent never returned done" in step_end(sink, "dev")["error"]
 
 

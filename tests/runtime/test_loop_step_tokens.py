@@ -94,7 +94,7 @@ async def test_a_loop_that_goes_on_from_a_checkpoint_counts_the_rounds_it_did_no
     after_first = next(b.seq for b in boundaries(clean_sink.events) if b.kind == "verdict")
     checkpoint = Checkpoint.from_dict(json.loads(json.dumps(fold(clean_sink.events, upto=after_first).as_dict())))
     later = {**s, "replies": {**s["replies"], "judge": s["replies"]["judge"][1:]}}
-    resumed, sink, taken = await run_with_checkpoints(doc(UNTIL_AGENT), later, start=checkpoint, prices=PRICES)
+    _resumed, sink, taken = await run_with_checkpoints(doc(UNTIL_AGENT), later, start=checkpoint, prices=PRICES)
     assert_fold_matches_engine(sink.events, taken, checkpoint)
     assert len(sink.of_type("iteration_end")) == 2  # rounds 1 and 2 only: round 0 came from the checkpoint
     assert step_end(sink, "iterate")["tokens"] == step_end(clean_sink, "iterate")["tokens"] \
@@ -124,7 +124,7 @@ async def test_a_retried_loop_counts_only_its_last_attempt():
 
 
 async def test_the_checkpoints_and_the_run_view_agree_with_the_loops_tokens():
-    result, sink, taken = await run_with_checkpoints(doc(UNTIL_AGENT), UNTIL_AGENT_REPLIES, prices=PRICES)
+    _result, sink, taken = await run_with_checkpoints(doc(UNTIL_AGENT), UNTIL_AGENT_REPLIES, prices=PRICES)
     assert_fold_matches_engine(sink.events, taken)
     final = fold(sink.events)
     assert final.steps["iterate"]["tokens"] == {"prompt": 300, "completion": 150, "total": 450}

@@ -31,21 +31,21 @@ async def failure(provider) -> str:
 
 
 async def test_a_refused_key_says_to_check_it_on_the_account_page(served):
-    name, server, provider = served
+    _name, server, provider = served
     server.add({"status": 401, "message": "invalid x-api-key"})
     text = await failure(provider)
     assert "refused the API key (401: invalid x-api-key)" in text and "/account/" in text
 
 
 async def test_a_rate_limit_says_to_wait_or_lower_concurrency(served):
-    name, server, provider = served
+    _name, server, provider = served
     server.add({"status": 429, "message": "slow down"})
     text = await failure(provider)
     assert "rate limiting" in text and "429" in text and "concurrency" in text
 
 
 async def test_an_unknown_model_says_to_check_the_model_name(served):
-    name, server, provider = served
+    _name, server, provider = served
     server.add({"status": 404, "message": "The model `gpt-nope` does not exist"})
     text = await failure(provider)
     assert "does not know this model" in text and "gpt-nope" in text

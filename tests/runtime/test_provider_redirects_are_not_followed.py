@@ -115,7 +115,6 @@ async def test_legacy_numeric_forms_of_loopback_never_connect(internal, host):
 async def test_the_stand_in_is_reached_so_the_refusals_above_are_the_rules_doing(stand_in_is_public):
     """A control: the same connector connects to an address the rule calls public."""
     with Internal(host=STAND_IN) as server:
-        async with aiohttp.ClientSession(connector=PublicConnector(limit=1, limit_per_host=1)) as session:
-            async with session.get(f"{server.url}/x") as answer:
-                assert answer.status == 500
+        async with aiohttp.ClientSession(connector=PublicConnector(limit=1, limit_per_host=1)) as session, session.get(f"{server.url}/x") as answer:
+            assert answer.status == 500
     assert server.connections == 1

@@ -1,6 +1,7 @@
 """The providers' HTTP transport (aiohttp): proxies from the environment, long streamed lines."""
 import pytest
 
+from common.addresses import AddressRefused
 from runtime.providers import ChatRequest, get_provider
 from runtime.providers.transport import Transport
 from tests.fakes import FakeOpenAI
@@ -46,8 +47,6 @@ async def test_connections_are_kept_alive_between_calls():
 
 @pytest.mark.parametrize("url", ["http://127.0.0.1:9/v1", "http://[::1]:9/v1", "http://169.254.169.254/v1"])
 async def test_a_public_only_transport_refuses_address_literals_before_connecting(url):
-    from common.addresses import AddressRefused
-
     transport = Transport(url, max_connections=1, timeout=5, public_only=True)
     try:
         with pytest.raises(AddressRefused):

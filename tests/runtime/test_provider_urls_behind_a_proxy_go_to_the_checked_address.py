@@ -6,6 +6,7 @@ The "proxy" is the fake OpenAI server on loopback (it answers an absolute-form r
 records its target). ``provider.test`` is resolved by a stand-in for DNS (``socket.getaddrinfo`` patched in
 this process); 127.0.0.2 stands in for a public address (``common.addresses.is_public`` patched).
 """
+import re
 import socket
 
 import pytest
@@ -67,7 +68,7 @@ async def test_a_name_that_resolves_to_loopback_is_refused_before_the_proxy_is_a
     dns.append("127.0.0.1")
     provider = get_provider("openai", base_url="http://provider.test:8123/v1", api_key="k", public_only=True)
     try:
-        with pytest.raises(ProviderError, match="provider.test resolves to 127.0.0.1, a private or local address"):
+        with pytest.raises(ProviderError, match=re.escape("provider.test resolves to 127.0.0.1, a private or local address")):
             await provider.chat(request())
     finally:
         await provider.aclose()
@@ -79,7 +80,7 @@ async def test_a_name_that_turns_to_loopback_between_requests_is_refused_at_the_
     provider = get_provider("openai", base_url="http://provider.test:8123/v1", api_key="k", public_only=True)
     try:
         await provider.chat(request())
-        with pytest.raises(ProviderError, match="resolves to 127.0.0.1"):
+        with pytest.raises(ProviderError, match=re.escape("resolves to 127.0.0.1")):
             await provider.chat(request())
     finally:
         await provider.aclose()

@@ -84,7 +84,7 @@ async def test_the_iteration_variable_is_zero_based_in_until():
               maxIterations: 10
               until: "iteration == 2"
     """)
-    result, sink = await run(d)
+    result, _sink = await run(d)
     assert result.loops["count"]["rounds_completed"] == 3
 
 
@@ -112,7 +112,7 @@ async def test_single_step_until_sees_result_and_status():
             - {content: "a", result: {score: 3}}
             - {content: "b", result: {score: 8}}
     """)
-    result, sink = await run(d, s)
+    result, _sink = await run(d, s)
     assert result.loops["improve"]["rounds_completed"] == 2
     assert result.steps["improve"].result == {"score": 8}
 

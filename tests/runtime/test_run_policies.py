@@ -97,7 +97,7 @@ async def test_error_policy_retry_counts_toward_the_ceiling():
 
 async def test_error_policy_abort_is_the_default():
     s = script("replies: {write: ['one', {error: 'flaky'}]}")
-    result, sink = await run(doc(LOOP), s, policies={})
+    result, _sink = await run(doc(LOOP), s, policies={})
     assert result.status == "failed"
     assert result.loops["write"]["break_reason"] == "failed"
 

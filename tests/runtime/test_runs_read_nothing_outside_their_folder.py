@@ -74,7 +74,7 @@ async def test_a_context_file_may_climb_within_the_folder(layout):
 async def test_a_symlink_to_the_secret_key_is_not_followed(layout):
     folder, secret = layout
     os.symlink(secret, folder / "flow/notes.txt")
-    result, sink = await run_in(folder, one_step(contextFiles=["notes.txt"]))
+    _result, sink = await run_in(folder, one_step(contextFiles=["notes.txt"]))
     assert_refused_before_any_call(sink, "peek", "notes.txt", "symbolic link")
 
 

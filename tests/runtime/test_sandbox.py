@@ -240,7 +240,7 @@ async def test_bwrap_refusing_at_run_time_is_reported_as_unavailable(ws, tmp_pat
     fake.write_text('#!/bin/sh\ncase "$*" in *"bash -c true") exit 0;; esac\n'
                     'echo "bwrap: Creating new namespace failed: Operation not permitted" >&2\nexit 1\n')
     fake.chmod(0o755)
-    with pytest.raises(SandboxUnavailable, match="Creating new namespace failed.*AGENT_SANDBOX=off"):
+    with pytest.raises(SandboxUnavailable, match=r"Creating new namespace failed.*AGENT_SANDBOX=off"):
         await run_command("echo hi", workspace=ws, bwrap=str(fake))
 
 

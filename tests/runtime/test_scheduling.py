@@ -50,7 +50,7 @@ async def test_a_step_starts_only_after_all_its_dependencies_finished():
           - {id: root, instructions: "Root."}
     """)
     provider = Recorder()
-    result, _ = await run(d, providers={"simulated": provider})
+    _result, _ = await run(d, providers={"simulated": provider})
     assert provider.order[0] == "root" and provider.order[-1] == "join"
     assert sorted(provider.order[1:3]) == ["left", "right"]
     assert "## Output of step `left` (completed)\nsimulated:left" in _user_prompt(_, "join")
@@ -72,7 +72,7 @@ async def test_prefixed_models_reach_their_provider_and_bare_ones_the_default():
           - {id: c, instructions: "C.", model: anthropic/claude-test}
     """)
     openai, default = Recorder("openai"), Recorder("simulated")
-    result, sink = await run(d, providers={"openai": openai, "simulated": default})
+    result, _sink = await run(d, providers={"openai": openai, "simulated": default})
     assert openai.models == ["gpt-test"]
     assert sorted(default.models) == ["anthropic/claude-test", "some-local-model"]
     assert any("provider 'anthropic' is not configured" in w for w in result.warnings)

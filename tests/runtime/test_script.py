@@ -28,7 +28,7 @@ def test_scripts_are_checked():
 
 
 async def test_scripted_tokens_and_latency_apply_per_reply():
-    result, sink = await run(doc("name: x\nsteps: [{id: a, instructions: hi}]"),
+    result, _sink = await run(doc("name: x\nsteps: [{id: a, instructions: hi}]"),
                              script("replies: {a: ['x']}\nlatency: 0.001\ntokens: {prompt: 7, completion: 3}"))
     assert result.tokens == {"prompt": 7, "completion": 3, "total": 10}
 

@@ -42,7 +42,7 @@ async def test_a_loop_timeout_bounds_all_iterations_together():
             instructions: "Poll."
             loop: {maxIterations: 100}
     """)
-    result, sink = await run(d, script("replies: {'*': [{content: 'tick', latency: 0.3}]}"))
+    _result, sink = await run(d, script("replies: {'*': [{content: 'tick', latency: 0.3}]}"))
     assert step_end(sink, "poll")["error"] == "timed out after 1s"
     assert 2 <= len(sink.of_type("iteration_start")) <= 5
     assert sink.of_type("loop_end")[0]["data"]["break_reason"] == "stopped"

@@ -52,7 +52,7 @@ async def test_example_runs_to_its_expected_end(path: Path):
 
 async def test_include_reuse_namespaces_the_sub_workflow_steps():
     path = SPEC / "examples" / "include-reuse.yaml"
-    result, sink = await run(load_source(path.read_text()).document, base_dir=path.parent)
+    _result, sink = await run(load_source(path.read_text()).document, base_dir=path.parent)
     starts = [e["stepId"] for e in sink.of_type("step_start")]
     assert "deploy-staging.run-deploy" in starts and "deploy-production.verify-deploy" in starts
     assert sink.of_type("step_start")[2]["data"]["include"] == "deploy"

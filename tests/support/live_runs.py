@@ -2,6 +2,7 @@
 that make a run last a while, waiting for a status, reading the stream; the quick liveness the durability tests use."""
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 
@@ -38,8 +39,6 @@ def wait_status(client, run_id: str, statuses, timeout: float = 60) -> dict:
 
 async def collect(ws, until_final: bool = True, limit: int | None = None, timeout: float = 60) -> tuple[list[dict], list[dict]]:
     """Read messages: (events, run updates), until the run is final and its last event arrived."""
-    import asyncio
-
     events, runs = [], []
     final_seq = None
     while True:

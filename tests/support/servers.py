@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+import psycopg
+import redis
 
 REPO = Path(__file__).resolve().parents[2]
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
@@ -163,8 +165,6 @@ def kill_hard(process: subprocess.Popen) -> None:
 
 @contextmanager
 def fresh_postgres():
-    import psycopg
-
     name = f"designer_live_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
@@ -180,8 +180,6 @@ def fresh_postgres():
 def fresh_redis_db():
     """A Redis database (6..15) of this test alone, empty before and after. Taken with a lock key; one that someone
     is still connected to is passed over, as a worker left by a killed session would take this test's tasks."""
-    import redis
-
     for db in range(6, 16):
         client = redis.Redis.from_url(f"{REDIS}/{db}")
         me = str(client.client_id())

@@ -5,6 +5,8 @@ import asyncio
 import json
 
 from runtime.contract import check
+from runtime.engine import RunControl
+from runtime.tools import ToolSettings
 from runtime.tools.approvals import Decision
 from runtime.tools.session import MemoryStore, RunTools
 from tests.support.engine_runs import doc, run, script, step_end
@@ -120,7 +122,7 @@ async def test_allowlist_and_disallowed_tools_shape_what_an_agent_may_call(tmp_p
             - tool_calls: [{name: bash, arguments: {command: "touch pwned"}}]
             - "ok"
     """)
-    result, sink = await run(document, replies, tools=tools_at(tmp_path))
+    _result, sink = await run(document, replies, tools=tools_at(tmp_path))
     first = next(e for e in sink.events if e["type"] == "agent_turn" and e["data"]["phase"] == "request")
     assert first["data"]["tools"] == ["read", "glob"]
     assert "not available to this agent" in calls(sink)[0]["error"]
@@ -154,7 +156,7 @@ async def test_max_turns_bounds_round_trips_not_tool_calls(tmp_path):
           work:
             - tool_calls: [{name: bash, arguments: {command: "echo 1"}}, {name: bash, arguments: {command: "echo 2"}}]
     """)
-    result, sink = await run(document, replies, tools=tools_at(tmp_path))
+    _result, sink = await run(document, replies, tools=tools_at(tmp_path))
     requests = [e for e in sink.events if e["type"] == "agent_turn" and e["data"]["phase"] == "request"]
     assert len(requests) == 2
     assert len(calls(sink)) == 4
@@ -227,8 +229,6 @@ async def test_approval_granted_denied_and_waiting_does_not_count_against_the_ti
 
 
 async def test_a_stop_cancels_calls_waiting_for_approval(tmp_path):
-    from runtime.engine import RunControl
-
     tools = tools_at(tmp_path, ask_before=["write"])
     control = RunControl()
     replies = script("""
@@ -243,7 +243,7 @@ async def test_a_stop_cancels_calls_waiting_for_approval(tmp_path):
         control.request("stop", "carol")
 
     stopper = asyncio.create_task(stop_when_asked())
-    result, sink = await run(doc(CODER), replies, tools=tools, control=control)
+    result, _sink = await run(doc(CODER), replies, tools=tools, control=control)
     await stopper
     assert result.status == "cancelled"
     assert not (tmp_path / "ws" / "x.txt").exists()
@@ -307,7 +307,7 @@ async def test_iteration_snapshots_record_what_each_iteration_changed(tmp_path):
     """)
     store = MemoryStore()
     tools = RunTools(tmp_path / "ws", store=store)
-    result, sink = await run(document, replies, tools=tools)
+    _result, sink = await run(document, replies, tools=tools)
     ends = [e for e in sink.events if e["type"] == "iteration_end"]
     assert [e["data"].get("snapshot") is not None for e in ends] == [True, False, True]
     labels = [r.label for r in store.records]
@@ -317,8 +317,6 @@ async def test_iteration_snapshots_record_what_each_iteration_changed(tmp_path):
 
 
 async def test_without_bubblewrap_bash_fails_saying_so_and_other_tools_still_work(tmp_path):
-    from runtime.tools import ToolSettings
-
     tools = RunTools(tmp_path / "ws", settings=ToolSettings(bwrap="/nonexistent/bwrap"), store=MemoryStore())
     replies = script("""
         replies:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import re
 import subprocess
 import sys
 import time
@@ -22,6 +23,7 @@ import pytest
 
 from runtime import tools as registry
 from runtime.tools import ToolError, ToolSettings
+from runtime.tools import workspace as workspace_module
 from runtime.tools.snapshots import scan
 from runtime.tools.workspace import Workspace
 
@@ -280,22 +282,20 @@ async def test_a_file_that_vanishes_between_glob_and_read_is_named_as_gone(ws):
     (root / "a.txt").write_text("a\n")
     listed = (await call_raw(ws, "glob", pattern="*.txt")).output
     os.unlink(root / "a.txt")
-    with pytest.raises(ToolError, match="a.txt: no such file"):
+    with pytest.raises(ToolError, match=re.escape("a.txt: no such file")):
         await call_raw(ws, "read", path=listed)
 
 
 async def test_permission_denied_is_said_in_words(ws, monkeypatch):
     # The server runs as root here, where mode bits deny nothing: make the open itself answer EACCES.
-    from runtime.tools import workspace as module
-
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
     (ws.ensure() / "locked.txt").write_text("x")
-    monkeypatch.setattr(module, "open_beneath", denied)
+    monkeypatch.setattr(workspace_module, "open_beneath", denied)
     for name, args in (("read", {"path": "locked.txt"}), ("write", {"path": "locked.txt", "content": "y"}),
                        ("grep", {"pattern": "x", "path": "locked.txt"})):
-        with pytest.raises(ToolError, match="locked.txt: permission denied"):
+        with pytest.raises(ToolError, match=re.escape("locked.txt: permission denied")):
             await call_raw(ws, name, **args)
 
 

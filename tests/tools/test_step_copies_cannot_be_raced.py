@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import os
+import socket
 import stat
 import subprocess
 import sys
@@ -122,7 +123,7 @@ async def test_a_copy_never_carries_setuid_setgid_or_sticky_bits(tmp_path):
 
     assert copy is not None
     made = copy.workspace.root
-    mode = lambda p: stat.S_IMODE(os.lstat(p).st_mode)  # noqa: E731
+    mode = lambda p: stat.S_IMODE(os.lstat(p).st_mode)
     assert mode(made / "tool") == 0o755 and (made / "tool").read_text() == "#!/bin/sh\n"
     assert mode(made / "plain") == 0o640
     assert mode(made / "shared") == 0o775 and mode(made / "shared" / "g") == 0o755
@@ -143,8 +144,6 @@ async def test_a_copy_never_carries_setuid_setgid_or_sticky_bits(tmp_path):
 
 
 async def test_a_retried_step_copies_afresh_and_leaves_fifos_and_sockets_out(tmp_path):
-    import socket
-
     root = tmp_path / "ws"
     root.mkdir()
     (root / "a.txt").write_text("a\n")

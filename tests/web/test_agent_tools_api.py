@@ -7,8 +7,11 @@ import time
 import zipfile
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 
+from accounts.models import Membership
+from runtime.contract import check
 from runtime.durability import run_files
 from runtime.models import Run
 from tests.support.api_calls import post, wait_for
@@ -266,8 +269,6 @@ def test_deleting_a_run_deletes_its_workspace_and_old_workspaces_are_pruned(owne
 
 
 def test_json_of_events_stays_within_the_contract(owner_client, workflow_id):
-    from runtime.contract import check
-
     run_id = start(owner_client, workflow_id)
     wait_for(owner_client, run_id)
     for event in _events(owner_client, run_id):
@@ -289,10 +290,6 @@ def test_with_the_sandbox_off_commands_run_and_the_run_says_so(owner_client, wor
 
 
 def test_a_viewer_watches_but_cannot_answer_a_waiting_call(owner_client, workflow_id, owner):
-    from django.contrib.auth import get_user_model
-
-    from accounts.models import Membership
-
     run_id = start(owner_client, workflow_id, ask_before=["write"],
                    script={"replies": {"build": [{"tool_calls": [{"id": "v1", "name": "write",
                                                                    "arguments": {"path": "x", "content": "x"}}]}]}})

@@ -22,11 +22,10 @@ HUGE_INTEGER = "1" * 5_000
 
 @pytest.fixture(scope="module")
 def server():
-    with fresh_postgres() as database_url:
-        with running_server(base_env(DATABASE_URL=database_url, ANON_RATE="100000/min")) as s:
-            # The first check starts the worker processes; the cases below measure answers, not that.
-            assert httpx.post(s.url + "/api/v1/validate", json={"source": "name: w\nsteps:\n  - id: a\n"}, timeout=60).status_code == 200
-            yield s
+    with fresh_postgres() as database_url, running_server(base_env(DATABASE_URL=database_url, ANON_RATE="100000/min")) as s:
+        # The first check starts the worker processes; the cases below measure answers, not that.
+        assert httpx.post(s.url + "/api/v1/validate", json={"source": "name: w\nsteps:\n  - id: a\n"}, timeout=60).status_code == 200
+        yield s
 
 
 def send(server, path: str, body: dict, user: str | None = "owner") -> tuple[httpx.Response, float]:

@@ -14,6 +14,7 @@ from accounts.models import Membership
 from accounts.workspaces import create_team, personal
 from designer.models import Workflow, WorkflowVersion
 from runtime.models import Run
+from runtime.runs.query import cursor_of
 
 pytestmark = pytest.mark.django_db
 
@@ -284,8 +285,6 @@ def test_a_strangers_runs_are_never_listed_however_the_list_is_searched(owner, o
     assert run_ids(stranger_client.get("/api/v1/runs?q=nightly")) == [str(theirs.pk)]
     assert owner_client.get(f"/api/v1/runs?workspace={theirs.workspace_id}").status_code == 404
     # Another's run as a cursor only says where to start; it shows nothing of theirs.
-    from runtime.runs.query import cursor_of
-
     assert str(theirs.pk) not in run_ids(owner_client.get(f"/api/v1/runs?before={cursor_of(theirs)}"))
 
 

@@ -14,6 +14,8 @@ import pytest
 from axes.models import AccessAttempt
 from django.test import Client
 from ninja.conf import settings as ninja_settings
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 from tests.support.servers import base_env, fresh_postgres, running_server
 
@@ -191,9 +193,8 @@ def test_a_forwarded_value_that_is_no_address_counts_for_the_proxy(client, owner
 @pytest.fixture(scope="module")
 def live():
     # PostgreSQL, which refuses what SQLite stores (NUL in text, a non-address in an inet column).
-    with fresh_postgres() as database_url:
-        with running_server(base_env(DATABASE_URL=database_url, LOGIN_FAILURE_LIMIT=3), users=("owner",)) as s:
-            yield s
+    with fresh_postgres() as database_url, running_server(base_env(DATABASE_URL=database_url, LOGIN_FAILURE_LIMIT=3), users=("owner",)) as s:
+        yield s
 
 
 def test_a_wrong_token_on_a_path_with_nul_is_counted_not_a_server_error(live):
@@ -204,9 +205,6 @@ def test_a_wrong_token_on_a_path_with_nul_is_counted_not_a_server_error(live):
 
 
 def test_wrong_tokens_on_the_websocket_count_too(live):
-    from websockets.exceptions import InvalidStatus
-    from websockets.sync.client import connect
-
     for i in range(3):
         with pytest.raises(InvalidStatus):
             connect(f"{live.ws_url}/ws/runs/", additional_headers={"Authorization": f"Bearer ld_guess{i}"}).close()

@@ -3,8 +3,9 @@ import json
 import time
 
 import pytest
+from django.test import Client
 
-from accounts.models import ProviderKey
+from accounts.models import ApiToken, ProviderKey
 from accounts.provider_keys import provider_key, store_provider_key
 from accounts.workspaces import personal
 from runtime.models import RunEvent
@@ -58,17 +59,11 @@ def test_tokens_are_created_once_shown_and_revocable(owner_client, owner):
     assert token.startswith("ld_")
     assert owner_client.get("/api/v1/me", HTTP_AUTHORIZATION=f"Bearer {token}").json() == {"username": "owner"}
     assert token not in owner_client.get("/account/").content.decode()
-    from accounts.models import ApiToken
-
     owner_client.post("/account/", {"action": "revoke", "token_id": ApiToken.objects.get(user=owner).pk})
-    from django.test import Client
-
     assert Client().get("/api/v1/me", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 401
 
 
 def test_revoking_with_a_malformed_token_id_changes_nothing(owner_client, owner, owner_token):
-    from accounts.models import ApiToken
-
     for bad in ("abc", "1.5", "1 OR 1", "", "-1"):
         response = owner_client.post("/account/", {"action": "revoke", "token_id": bad})
         assert response.status_code == 302

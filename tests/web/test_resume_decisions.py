@@ -1,13 +1,18 @@
 """What happens to a run whose worker stopped beating: it resumes (and runs to its end here, on the inline
 backend), or past its resumes, or with RESUME_LOST_RUNS=0, it fails saying why; a paused one goes on paused."""
+import hashlib
+import json
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from designer.models import Workflow
+from runtime.durability import continuation, run_files
+from runtime.durability.continuation import restore_workspace
 from runtime.execution.reaper import reap_lost_runs
-from runtime.models import Run, RunEvent, RunStatus
+from runtime.live.recorder import persist_events
+from runtime.models import Run, RunEvent, RunStatus, WorkspaceBlob, WorkspaceSnapshot
 from tests.support.api_calls import post, wait_for
 from tests.support.documents import judge_loop
 
@@ -60,8 +65,6 @@ def test_a_lost_paused_run_goes_on_paused(owner_client, owner):
 
 
 def test_a_resumed_run_counts_what_it_spent_before_against_its_budget(owner_client, owner):
-    from runtime.live.recorder import persist_events
-
     rounds = [{"content": f"round {i}", "result": {"done": False, "reason": "more"}} for i in range(5)]
     script = {"tokens": {"prompt": 10, "completion": 5}, "replies": {"draft": ["a draft"], "judge": [*rounds, {"content": "ok", "result": {"done": True}}]}}
     workflow_id = post(owner_client, "/api/v1/workflows", {"source": judge_loop("spent", 6)}).json()["id"]
@@ -85,13 +88,6 @@ def test_a_resumed_run_counts_what_it_spent_before_against_its_budget(owner_clie
 
 
 def test_a_resumed_runs_workspace_is_put_back_as_its_boundary_left_it(owner_client, owner, settings, tmp_path):
-    import hashlib
-    import json
-
-    from runtime.durability import run_files
-    from runtime.durability.continuation import restore_workspace
-    from runtime.models import WorkspaceBlob, WorkspaceSnapshot
-
     settings.WORKSPACES_DIR = tmp_path / "workspaces"
     run = lost_run(owner_client, owner)
     kept, changed = b"kept as it was\n", b"the boundary's text\n"
@@ -116,8 +112,6 @@ def test_a_resumed_runs_workspace_is_put_back_as_its_boundary_left_it(owner_clie
 
 
 def test_one_lost_run_that_cannot_be_handled_does_not_keep_the_others_waiting(owner_client, owner, monkeypatch):
-    from runtime.durability import continuation
-
     broken, fine = lost_run(owner_client, owner), lost_run(owner_client, owner)
     real = continuation.resume_or_fail
 

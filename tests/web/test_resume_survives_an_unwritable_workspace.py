@@ -46,10 +46,10 @@ def as_nobody(work) -> dict:
             os.setresuid(NOBODY, NOBODY, NOBODY)
             try:
                 report = {"result": work(), "uid": os.geteuid()}
-            except BaseException as exc:  # noqa: BLE001 - reported to the parent, which fails the test
+            except BaseException as exc:  # reported to the parent, which fails the test
                 report = {"raised": f"{type(exc).__name__}: {exc}"}
             os.write(writer, json.dumps(report).encode())
-        except BaseException:  # noqa: BLE001
+        except BaseException:
             code = 1
         finally:
             os._exit(code)

@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from designer.models import Workflow
@@ -147,8 +148,6 @@ def test_the_workflows_folder_is_put_in_the_workspace_through_no_link(owner_clie
         zf.writestr("flow.yaml", TWO_STEPS.replace("{id: first, agent: w}", "{id: first, agent: w, instructions: '@notes/prompt.md'}"))
         zf.writestr("notes/prompt.md", "the folder's prompt\n")
         zf.writestr("other.md", "another file\n")
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
     answer = owner_client.post("/api/v1/workflows/import-bundle",
                                {"file": SimpleUploadedFile("flow.zip", bundle.getvalue(), content_type="application/zip")})
     assert answer.status_code == 201, answer.content

@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from designer.models import Workflow
 from runtime.durability import run_files
 from runtime.execution.reaper import reap_lost_runs
 from runtime.live.recorder import persist_events
@@ -25,8 +26,6 @@ def workspaces(settings, tmp_path):
 
 
 def test_a_run_started_from_an_upload_resumes_with_its_own_files(owner_client, owner):
-    from designer.models import Workflow
-
     upload = run_files.create_upload(owner, "start.zip", zip_bytes({"a.txt": b"as uploaded\n"}))
     workflow = Workflow.objects.get(pk=post(owner_client, "/api/v1/workflows", {"source": TWO_WRITING_STEPS}).json()["id"])
     long_ago = timezone.now() - timedelta(hours=1)

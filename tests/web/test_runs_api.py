@@ -48,7 +48,7 @@ def test_a_scripted_run_completes_and_records_events_iterations_and_loop_metadat
     assert (judge["kind"], judge["loop"], judge["iteration"]) == ("judge", "dev", 0)
     assert judge["status"] == "completed" and judge["tokens"] == 15
     assert isinstance(judge["duration_ms"], float) and judge["duration_ms"] >= 0
-    loop_end = [e for e in events if e["type"] == "loop_end"][0]
+    loop_end = next(e for e in events if e["type"] == "loop_end")
     assert loop_end["data"]["content"] == ("## Iteration 1\n### draft\ndraft one\n\n## Judge Feedback (Iteration 1)\nnot yet\n\n"
                                           "## Iteration 2\n### draft\ndraft two\n\n## Judge Feedback (Iteration 2)\ngood\n\n")
 

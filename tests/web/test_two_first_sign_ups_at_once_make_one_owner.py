@@ -28,7 +28,7 @@ def signed_up_together(sign_up, names: list[str]) -> list:
     def one(name: str) -> None:
         try:
             answers[name] = sign_up(name)
-        except BaseException as exc:  # noqa: BLE001 - reported below, in the test's thread
+        except BaseException as exc:  # reported below, in the test's thread
             errors.append(exc)
 
     threads = [threading.Thread(target=one, args=(name,)) for name in names]
@@ -97,26 +97,25 @@ def _csrf(client: httpx.Client) -> str:
 
 def test_on_postgresql_four_first_sign_ups_at_once_make_exactly_one_owner():
     names = ["ann", "bob", "cat", "dan"]
-    with fresh_postgres() as database_url:
-        with running_server(base_env(DATABASE_URL=database_url, SIGNUP="invite"), users=()) as server:
-            clients = {name: httpx.Client(base_url=server.url, timeout=DEADLINE_S) for name in names}
-            tokens = {name: _csrf(client) for name, client in clients.items()}  # every page says "owner account"
-            go = threading.Barrier(len(names), timeout=DEADLINE_S)
+    with fresh_postgres() as database_url, running_server(base_env(DATABASE_URL=database_url, SIGNUP="invite"), users=()) as server:
+        clients = {name: httpx.Client(base_url=server.url, timeout=DEADLINE_S) for name in names}
+        tokens = {name: _csrf(client) for name, client in clients.items()}  # every page says "owner account"
+        go = threading.Barrier(len(names), timeout=DEADLINE_S)
 
-            def sign_up(name: str):
-                go.wait()
-                return clients[name].post("/signup/", data={"username": name, "password1": PASSWORD,
-                                                            "password2": PASSWORD,
-                                                            "csrfmiddlewaretoken": tokens[name]})
+        def sign_up(name: str):
+            go.wait()
+            return clients[name].post("/signup/", data={"username": name, "password1": PASSWORD,
+                                                        "password2": PASSWORD,
+                                                        "csrfmiddlewaretoken": tokens[name]})
 
-            try:
-                answers = signed_up_together(sign_up, names)
-            finally:
-                for client in clients.values():
-                    client.close()
-            listed = manage(server.env, "shell", "-v", "0", "-c", "from django.contrib.auth import get_user_model; "
-                            "print(list(get_user_model().objects.values_list('username', 'is_superuser')))")
-            log = server.log.read_text()
+        try:
+            answers = signed_up_together(sign_up, names)
+        finally:
+            for client in clients.values():
+                client.close()
+        listed = manage(server.env, "shell", "-v", "0", "-c", "from django.contrib.auth import get_user_model; "
+                        "print(list(get_user_model().objects.values_list('username', 'is_superuser')))")
+        log = server.log.read_text()
     statuses = sorted(a.status_code for a in answers)
     assert statuses == [302, 403, 403, 403], log[-4000:]
     owner = names[[a.status_code for a in answers].index(302)]

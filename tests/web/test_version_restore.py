@@ -11,6 +11,8 @@ from django.test import Client
 
 from accounts.models import Membership
 from accounts.workspaces import create_team
+from designer import workflows
+from designer.models import VersionFile
 
 pytestmark = pytest.mark.django_db
 
@@ -88,9 +90,6 @@ def test_in_a_team_only_editors_and_above_may_restore(owner, role, status):
 
 
 def test_a_folder_workflow_gets_the_restored_versions_files_back(owner, owner_client):
-    from designer import workflows
-    from designer.models import VersionFile
-
     source = "name: folder\nsteps:\n  - id: draft\n    instructions: Write.\n    contextFiles: [notes/brief.md]\n"
     wid = workflows.create(owner, source=source, document=None, files={"notes/brief.md": b"first brief\n"}, main_path="main.yaml").pk
     workflows.save_file(owner, wid, "notes/brief.md", b"second brief\n")

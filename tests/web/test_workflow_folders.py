@@ -10,6 +10,7 @@ import zipfile
 import jsonschema
 import pytest
 import yaml
+from django.core.management import call_command
 
 from designer.models import FileBlob, VersionFile, Workflow
 from tests.support.api_calls import post, wait_for
@@ -216,8 +217,6 @@ def test_a_missing_include_names_the_file_and_a_stranger_reads_nothing(owner_cli
 
 
 def test_the_commands_import_a_folder_and_export_it_back(owner, tmp_path):
-    from django.core.management import call_command
-
     out = io.StringIO()
     call_command("import-bundle", str(EXAMPLES), "--user", owner.username, "--main", "context-files.yaml", stdout=out)
     workflow_id = int(out.getvalue().split("\t", 1)[0])

@@ -1,8 +1,13 @@
 """Saved workflows over HTTP: versions, export, import, drafts, and nobody else's."""
 import json
+from datetime import timedelta
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from accounts.models import ApiToken
+from accounts.tokens import user_for_token
 
 pytestmark = pytest.mark.django_db
 
@@ -104,11 +109,6 @@ def test_a_bearer_token_works_and_a_wrong_one_does_not(client, owner_token):
 
 
 def test_a_tokens_last_use_is_written_at_most_once_a_minute(client, owner_token, django_assert_num_queries):
-    from datetime import timedelta
-
-    from accounts.models import ApiToken
-    from accounts.tokens import user_for_token
-
     user_for_token(owner_token)
     first = ApiToken.objects.get().last_used_at
     assert first is not None
@@ -121,8 +121,6 @@ def test_a_tokens_last_use_is_written_at_most_once_a_minute(client, owner_token,
 
 
 def test_session_writes_need_the_csrf_token(owner):
-    from django.test import Client
-
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(owner)
     response = post(strict, "/api/v1/workflows", {"source": SOURCE})
