@@ -5,6 +5,7 @@ from runtime.events import ListSink
 from runtime.providers import ChatRequest, ProviderError, get_provider
 from runtime.tools.results import submit_tool
 from tests.fakes import FakeOpenAI
+from tests.fakes.server import Response
 from tests.support.engine_runs import doc, step_end
 
 KEY = "sk-test-secret-123456"
@@ -202,11 +203,9 @@ async def test_a_server_that_ignores_streaming_is_understood():
 
 class Garbled(FakeOpenAI):
     def respond(self, request, reply):
-        from tests.fakes.server import Response
         return Response(200, {"content-type": "text/event-stream"}, chunks=[b"data: {not json\n\n"])
 
 
 async def test_a_malformed_stream_fails_as_a_provider_error():
-    with Garbled() as server:
-        with pytest.raises(ProviderError, match="malformed"):
-            await provider(server, max_retries=0).chat(request())
+    with Garbled() as server, pytest.raises(ProviderError, match="malformed"):
+        await provider(server, max_retries=0).chat(request())

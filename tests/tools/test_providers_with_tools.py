@@ -50,7 +50,7 @@ async def test_openai_tool_calls_run_and_their_results_go_back(tmp_path):
 async def test_anthropic_tool_use_runs_and_tool_results_go_back(tmp_path):
     with FakeAnthropic([{"tool_calls": CALLS}, {"content": "finished"}]) as server:
         provider = get_provider("anthropic", base_url=server.url, api_key="sk-ant-123456")
-        result, sink = await run_with("anthropic", provider, tmp_path)
+        result, _sink = await run_with("anthropic", provider, tmp_path)
         requests = [r.json for r in server.requests]
     assert result.status == "completed", result.reason
     assert (tmp_path / "ws" / "notes" / "a.txt").read_text() == "from the model"

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from accounts.models import Membership
@@ -71,8 +72,6 @@ def team(db):
 
 
 def bundle_file():
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as zf:
         zf.writestr("shared.yaml", DOC)
@@ -107,8 +106,6 @@ def send(client: Client, method: str, path: str, body=None, **extra):
 
 
 def yaml_file():
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
     return SimpleUploadedFile("shared.yaml", DOC.encode(), content_type="application/yaml")
 
 
