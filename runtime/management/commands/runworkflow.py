@@ -3,7 +3,7 @@
 Validates the file with the designer's rules first (an invalid document is
 refused with its diagnostics), then runs it with the chosen provider.
 ``--json`` prints the NDJSON event stream; otherwise a readable live view.
-Exit status 0 when the run completed, 1 otherwise.
+Exit status 0 when the run completed, 1 otherwise (partial, failed or cancelled: workflow_end says which).
 
 ``runworkflow --from-run ID --at STEP[.N]`` re-runs a stored run from a step, a
 round (``write.5``) or a forEach item (``each[2]``) instead (runtime.runs.forks): the
