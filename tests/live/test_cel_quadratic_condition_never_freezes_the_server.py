@@ -92,7 +92,7 @@ def test_each_quadratic_condition_fails_its_step_while_me_keeps_answering(server
             final = wait_status(client, run.json()["id"], ("completed", "partial", "failed", "cancelled"), timeout=120)
             events = client.get(f"/runs/{final['id']}/events").json()
             check_end = next(e for e in events if e["type"] == "step_end" and e.get("stepId") == "check")
-            assert final["status"] == "failed", final
+            assert final["status"] == "partial", final  # "first" completed, "check" failed
             assert check_end["error"] in BUDGET_ERRORS
             assert check_end["data"]["status"] == "failed"
         time.sleep(0.2)  # a few more answers after the last run
