@@ -1,8 +1,10 @@
 """A run's status as zenflow's runner gives it: ``completed`` (every step completed), ``partial`` (some steps
 completed, some failed) or ``failed`` (none completed).
 
-Ports the workflow status of upstream's CLI (its run summary and ``--json``; see ../shared/notes/COORDINATOR.md):
-through the engine here, through ``runworkflow --json`` and over HTTP with the runs list's filter below.
+Ports upstream's rule in internal/exec/executor.go ``Executor.Run`` (the status derived from the steps' results:
+a completed step beside a failed or cancelled one is ``StatusPartial``), which its CLI prints in the run summary and
+``--json`` (../shared/notes/COORDINATOR.md): through the engine here, through ``runworkflow --json`` and over HTTP
+with the runs list's filter below. Ours keeps ``cancelled`` for a run a user stopped.
 """
 from __future__ import annotations
 
