@@ -71,14 +71,14 @@ migrations: install
 
 # The suite, then how much of designer/ and runtime/ it ran (.coveragerc: lines and branches, and the floor
 # it may not fall below). The tests that run in the pytest process go two at a time (pytest-xdist: 116 s -> 71-86 s
-# for tests/runtime and tests/documents on this machine); the live and browser tests, which start their own
-# servers and browsers, go one at a time after them. Both parts run, whatever the first gave. Coverage's data goes
+# for tests/runtime and tests/documents on this machine); the tests marked serial go one at a time after them:
+# live and browser tests, which start their own servers and browsers, and those holding the app to a wall-clock
+# limit of its own (pytest.ini, tests/conftest.py). Both parts run, whatever the first gave. Coverage's data goes
 # to a temporary folder, not into the checkout.
-IN_PROCESS_TESTS := --ignore=tests/live --ignore=tests/e2e tests
 test-python: install frontend chromium sandbox services
 	@covered=$$(mktemp -d) && trap 'rm -rf "$$covered"' EXIT && export COVERAGE_FILE="$$covered/.coverage" && rc=0 && \
-	{ $(BIN)/python -m pytest -n 2 --cov --cov-report= --cov-fail-under=0 $(IN_PROCESS_TESTS) || rc=1; } && \
-	{ $(BIN)/python -m pytest --cov --cov-append --cov-report=term tests/live tests/e2e || rc=1; } && \
+	{ $(BIN)/python -m pytest -n 2 -m 'not serial' --cov --cov-report= --cov-fail-under=0 || rc=1; } && \
+	{ $(BIN)/python -m pytest -m serial --cov --cov-append --cov-report=term || rc=1; } && \
 	$(BIN)/coverage json -q -o "$$covered/coverage.json" && \
 	$(BIN)/python -c 'import json, sys; t = json.load(open(sys.argv[1]))["totals"]; both = t["percent_covered"]; \
 	lines, branches = 100 * t["covered_lines"] / t["num_statements"], 100 * t["covered_branches"] / t["num_branches"]; \

@@ -23,6 +23,13 @@ def pytest_report_header(config):
     return f"data folder (removed at the end): {settings.DATA_DIR}"
 
 
+def pytest_itemcollected(item):
+    # Live and browser tests start their own servers, workers and Chromium: `make test` runs them one at a time,
+    # with the other tests marked serial, after the rest has run two at a time (marked here, before -m selects).
+    if "/tests/live/" in str(item.path) or "/tests/e2e/" in str(item.path):
+        item.add_marker(pytest.mark.serial)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
     # Playwright's sync API keeps an event loop running in the main thread while its

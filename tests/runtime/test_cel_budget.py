@@ -1,4 +1,8 @@
+import pytest
+
 from tests.support.engine_runs import doc, run, step_end
+
+pytestmark = pytest.mark.serial  # holds the app to a wall-clock limit (the CEL budget's wall clock): never beside another test
 
 LISTER = """
 name: expensive

@@ -15,6 +15,8 @@ import pytest
 
 from tests.support.servers import base_env, fresh_postgres, running_server
 
+pytestmark = pytest.mark.serial  # holds the app to a wall-clock limit (answers within seconds): never beside another test
+
 # Seconds: "answered at once", against the 3-21 s of CPU these cases cost before.
 AT_ONCE = 2.0
 HUGE_INTEGER = "1" * 5_000

@@ -14,6 +14,8 @@ import pytest
 
 from tests.support.servers import base_env, running_server
 
+pytestmark = pytest.mark.serial  # holds the app to a wall-clock limit (answers within seconds): never beside another test
+
 AT_ONCE = 2.0
 GOOD_RUNSIGHT = "blocks:\n  draft:\n    type: linear\n    soul_ref: writer\nworkflow:\n  name: ok\n  entry: draft\n"
 

@@ -15,6 +15,8 @@ import pytest
 
 from tests.support.servers import base_env, running_server
 
+pytestmark = pytest.mark.serial  # holds the app to a wall-clock limit (answers within seconds beside heavy work): never beside another test
+
 # Legal documents near the 50,000-value cap: each a second or two of reading and checking.
 SCHEMA_HEAVY = ("name: w\nagents:\n  a:\n    description: d\n    resultSchema:\n      type: object\n      properties:\n"
                 + "".join(f"        p{i}: {{type: string, enum: [a, b, c, d, e, f, g, h]}}\n" for i in range(4_500))
