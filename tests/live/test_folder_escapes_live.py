@@ -61,7 +61,7 @@ def check(server) -> None:
         assert run.status_code == 201, run.text
         final = wait_status(client, run.json()["id"], ("completed", "partial", "failed", "cancelled"), timeout=120)
         events = client.get(f"/runs/{final['id']}/events").json()
-    assert final["status"] == "failed", final["reason"]
+    assert final["status"] == "partial", final["reason"]  # plant completed, peek was refused
     planted = next(e for e in events if e["type"] == "tool_call" and e["data"]["phase"] == "end")
     assert "notes.txt ->" in planted["data"]["output"]  # the link really was there
     peek = next(e for e in events if e["type"] == "step_end" and e["stepId"] == "peek")

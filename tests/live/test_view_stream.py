@@ -64,7 +64,7 @@ async def test_early_and_late_watchers_end_with_the_rebuilt_view_at_a_bounded_ra
         await asyncio.sleep(0.6)
         late = asyncio.create_task(watch(server, run["id"], late_stamps))
         first, second = await asyncio.gather(early, late)
-        wait_status(client, run["id"], ("completed", "failed"))
+        wait_status(client, run["id"], ("completed", "partial", "failed"))
         events = client.get(f"/runs/{run['id']}/events").json()
     expected = json.loads(json.dumps(RunView.of(events).snapshot()))
     assert first == expected
@@ -108,7 +108,7 @@ async def test_a_socket_that_drops_mid_run_reconnects_to_a_snapshot_then_patches
         assert dropped_at > 0, "the run had not started when the socket dropped"
         stamps: list[float] = []
         again = await watch(server, run["id"], stamps)
-        wait_status(client, run["id"], ("completed", "failed"))
+        wait_status(client, run["id"], ("completed", "partial", "failed"))
         events = client.get(f"/runs/{run['id']}/events").json()
     expected = json.loads(json.dumps(RunView.of(events).snapshot()))
     assert again == expected
