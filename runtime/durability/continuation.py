@@ -20,9 +20,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.types import RunId
+from runtime.contract import locate
 from runtime.durability import run_files
-from runtime.engine.checkpoints import Checkpoint, boundaries, fold
+from runtime.engine.checkpoints import JUDGE_STEP, Checkpoint, boundaries, fold
 from runtime.engine.fork_points import state_at
+from runtime.engine.state import CANCELLED
 from runtime.models import Run, RunEvent, RunStatus
 from runtime.providers import Provider
 from runtime.providers.simulated import script_keys
@@ -40,12 +42,32 @@ def start_of(run: Run) -> tuple[Checkpoint | None, dict | None]:
     return Checkpoint.from_dict(data), notice
 
 
+def asked_again(path: str, start: Checkpoint | None) -> bool:
+    """Whether the engine, starting from ``start``, asks the model again for step ``path``: a step the checkpoint
+    does not hold as finished runs again, and so does every step of a loop round it does not hold (a round half
+    done when the run stopped starts clean: :meth:`runtime.engine.registry.RunState.start_iteration`), and the
+    judge of a round that ended without its verdict."""
+    if start is None:
+        return True
+    where = locate(path)
+    if where is None or "loop" not in where:
+        return path not in start.steps
+    loop = start.loops.get(where["loop"])
+    key, field = (where["iteration"], "iteration") if "iteration" in where else (where["item"], "index")
+    entry = next((i for i in (loop or {}).get("iterations", []) if i.get(field) == key), None)
+    if entry is None or entry["status"] == CANCELLED:
+        return True
+    return where.get("inner") == JUDGE_STEP and not entry.get("verdict")
+
+
 def replay_script(provider: Provider, run: Run) -> int:
     """A simulated provider's script goes on where the run's earlier calls left it (a resumed run, a fork): each
-    model request stored up to the run's start took the next reply for its key. Returns the calls counted."""
+    model request stored up to the run's start took the next reply for its key, unless the engine asks it again
+    (:func:`asked_again`), which then takes that same reply. Returns the calls counted."""
     script = getattr(provider, "script", None)
     if script is None or not run.start_seq:
         return 0
+    start, _notice = start_of(run)
     texts = RunEvent.objects.filter(run=run, type="agent_turn", seq__lte=run.start_seq).order_by("seq").values_list(
         "event_json", flat=True)
     counted = 0
@@ -54,6 +76,8 @@ def replay_script(provider: Provider, run: Run) -> int:
         if data.get("phase") != "request" or (data.get("provider") or "simulated") != "simulated":
             continue
         path = event.get("stepId") or ""
+        if asked_again(path, start):
+            continue
         script.count_given(script_keys(path, path.rsplit(".", 1)[-1] if path else None, event.get("agent")))
         counted += 1
     return counted
