@@ -56,7 +56,7 @@ def test_tool_pickers_then_a_run_from_an_uploaded_zip_that_asks_before_bash(page
     run_id = started.value.json()["id"]
     page.wait_for_url(re.compile(rf"/runs/{re.escape(str(run_id))}$"))
     # Without a script the simulated critic never passes the draft: the loop runs out. The files are there anyway.
-    page.wait_for_function("() => /completed|failed/.test(document.querySelector('[data-testid=run-status]')?.innerText)",
+    page.wait_for_function("() => /completed|partial|failed/.test(document.querySelector('[data-testid=run-status]')?.innerText)",
                            timeout=60_000)
     info = api(page, "GET", f"/runs/{run_id}/workspace")
     assert info["ask_before"] == ["bash"]

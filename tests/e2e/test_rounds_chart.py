@@ -56,7 +56,7 @@ def start_run(page, latency: float) -> dict:
 
 def wait_completed(page, timeout: float = 30_000) -> None:
     """Waits for the run to end; a run that failed says why instead of timing out."""
-    page.wait_for_function("() => ['completed', 'failed', 'cancelled'].includes("
+    page.wait_for_function("() => ['completed', 'partial', 'failed', 'cancelled'].includes("
                            "document.querySelector('[data-testid=run-status]')?.innerText)", timeout=timeout)
     status = page.get_by_test_id("run-status").inner_text()
     assert status == "completed", f"the run ended {status}: {page.get_by_test_id('run-side').inner_text()[:300]}"
