@@ -13,6 +13,10 @@ own reason is kept, without its Python type names.
 
 Errors that are not a failed evaluation (a syntax error, a used-up budget, a
 result of the wrong type) pass through unchanged.
+
+:func:`missing_key` tells a step's ``condition`` that read a map key the run does
+not hold (yet) from one that is wrong: upstream's runner skips the step in the
+first case ("no such key") and fails it in the second.
 """
 from __future__ import annotations
 
@@ -34,12 +38,25 @@ def describe(what: str, expression: str, variables: dict[str, Any], message: str
     if not message.startswith(_FAILED):
         return f"{what}: {message}"
     missing = _first_missing(expression, variables)
-    reason = missing if missing is not None else _reason(message[len(_FAILED):])
+    reason = missing[0] if missing is not None else _reason(message[len(_FAILED):])
     return f"{what}: `{expression}` could not be evaluated: {reason}"
 
 
-def _first_missing(expression: str, variables: dict[str, Any]) -> str | None:
-    """The first reference in ``expression`` that ``variables`` do not hold, said in words (None: all are held)."""
+def missing_key(expression: str, variables: dict[str, Any], message: str) -> str | None:
+    """Words for the map key ``expression`` read and ``variables`` lack, when that failed it (None: another reason).
+
+    An index past a list's end or a field of a string or null is a type of
+    mistake, not missing data, as in upstream's evaluator.
+    """
+    if not message.startswith(_FAILED):
+        return None
+    missing = _first_missing(expression, variables)
+    return missing[0] if missing is not None and missing[1] else None
+
+
+def _first_missing(expression: str, variables: dict[str, Any]) -> tuple[str, bool] | None:
+    """The first reference in ``expression`` that ``variables`` do not hold, said in words, and whether it is a
+    map's key (None: all are held)."""
     literals = [m.span() for m in _STRINGS.finditer(expression)]
     for found in _REFERENCE.finditer(expression):
         if any(start <= found.start() < end for start, end in literals):
@@ -59,7 +76,7 @@ def _first_missing(expression: str, variables: dict[str, Any]) -> str | None:
                 key = int(raw) if raw.lstrip("-").isdigit() else raw[1:-1]
             problem = _step_into(value, key, shown)
             if problem is not None:
-                return problem
+                return problem, isinstance(value, dict)
             value = value[key]
             shown += f".{key}" if segment.group(1) is not None else f"[{segment.group(2)}]"
     return None

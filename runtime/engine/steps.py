@@ -11,8 +11,10 @@ iterations and judges spent; an include's, what every attempt of the included
 workflow spent (as upstream's runner counts them); an agent step's, its last
 attempt's replies. A dependency that is a
 cumulative repeat-until reaches its dependents' prompts whole (upstream's
-``PreserveContent``). A ``condition`` or ``forEach`` expression that cannot be
-evaluated fails the step with a sentence naming it (:mod:`~runtime.engine.cel_words`).
+``PreserveContent``). A ``condition`` that reads a map key the run does not hold
+skips the step, as upstream's runner does ("missing data"); any other
+``condition`` or ``forEach`` expression that cannot be evaluated fails the step
+with a sentence naming it (:mod:`~runtime.engine.cel_words`).
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from typing import Any
 
 from designer.cel import CelError, evaluate_async
 from runtime.engine.agent import run_agent_step
-from runtime.engine.cel_words import describe
+from runtime.engine.cel_words import describe, missing_key
 from runtime.engine.context import DEADLINES, RunContext, Scope, StepError, duration
 from runtime.engine.includes import run_include
 from runtime.engine.loops import loop_spent, run_foreach, run_repeat_until
@@ -79,8 +81,17 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
             if not isinstance(value, bool):
                 raise CelError(f"condition must give a bool, got {type(value).__name__}")
         except CelError as exc:
-            return await _fail_before_start(ctx, path, index, total,
-                                            describe("condition", step["condition"], variables, str(exc)))
+            missing = missing_key(step["condition"], variables, str(exc))
+            if missing is None:
+                return await _fail_before_start(ctx, path, index, total,
+                                                describe("condition", step["condition"], variables, str(exc)))
+            # Upstream's runner treats data that is not there as a false condition, with a message saying so.
+            await emit("message", step_id=path, message=f"condition eval: missing data, skipping step: {missing}")
+            ctx.state.finish_step(path, Outcome(SKIPPED))
+            await emit("step_skipped", step_id=path, message=f"condition could not read its data: {missing}",
+                       data={"status": SKIPPED, "reason": "condition", "condition": step["condition"],
+                             "missing": missing})
+            return Outcome(SKIPPED)
         if not value:
             ctx.state.finish_step(path, Outcome(SKIPPED))
             await emit("step_skipped", step_id=path, message="condition is false",

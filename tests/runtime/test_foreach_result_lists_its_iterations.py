@@ -3,9 +3,9 @@
 Ports upstream's internal/exec/foreach_test.go ``TestExecutor_ForEach_ResultAggregation`` (the result is
 ``{iterations: [...]}`` with one entry per item, and the step's content is the last iteration's) and
 ``TestExecutor_ForEach_NamespacedIDs`` (each entry's ``id`` is ``proc[i]``); the entry's fields (``id``,
-``index``, ``item``, ``content``, ``status``) are upstream's executor_loop.go aggregation. A CEL expression
-that reads a field that is not there fails its step with a sentence naming the expression, not the
-evaluator's dump.
+``index``, ``item``, ``content``, ``status``) are upstream's executor_loop.go aggregation. A condition that
+reads a map key that is not there skips its step (upstream's "missing data"); any other expression that
+cannot be evaluated fails its step with a sentence naming the expression, not the evaluator's dump.
 """
 from tests.support.engine_runs import doc, run, script, step_end
 from tests.support.ported_workflows import FOREACH_PROC, FOREACH_PROC_REPLIES
@@ -76,14 +76,34 @@ async def test_an_inner_dag_iterations_content_is_its_last_inner_step():
     assert result.steps["process"].content == "B2"
 
 
-async def test_a_condition_reading_a_missing_field_fails_with_a_sentence_naming_the_expression():
+async def test_a_condition_reading_a_missing_field_skips_its_step_and_says_why():
+    """Upstream's executor.go dispatch: a condition that fails on missing data ("no such key") skips the step
+    with a message event, and its dependents still run; here the message names the missing field."""
     d = doc(FOREACH_PROC.replace("steps.proc.result.iterations[0].content == 'result-1' && "
-                         "steps.proc.result.iterations[2].item == 'z'", "steps.proc.result.items[0].content == 'x'"))
+                         "steps.proc.result.iterations[2].item == 'z'", "steps.proc.result.items[0].content == 'x'")
+            + """
+  - id: last
+    dependsOn: [after]
+    instructions: "Sum up."
+""")
+    result, sink = await run(d, FOREACH_PROC_REPLIES)
+    assert result.steps["after"].status == "skipped"
+    assert result.steps["last"].status == "completed"  # a condition skip does not cascade
+    assert result.status == "completed"
+    said = "`steps.proc.result` has no field `items` (it has: iterations)"
+    assert any(e["message"] == f"condition eval: missing data, skipping step: {said}"
+               for e in sink.of_type("message") if e["stepId"] == "after")
+    skipped = next(e for e in sink.of_type("step_skipped") if e["stepId"] == "after")
+    assert skipped["data"]["missing"] == said and skipped["data"]["reason"] == "condition"
+
+
+async def test_a_condition_that_is_wrong_rather_than_early_still_fails_in_words():
+    d = doc(FOREACH_PROC.replace("steps.proc.result.iterations[0].content == 'result-1' && "
+                         "steps.proc.result.iterations[2].item == 'z'", "steps.proc.content.size == 1"))
     result, sink = await run(d, FOREACH_PROC_REPLIES)
     assert result.steps["after"].status == "failed"
-    error = step_end(sink, "after")["error"]
-    assert error == ("condition: `steps.proc.result.items[0].content == 'x'` could not be evaluated: "
-                     "`steps.proc.result` has no field `items` (it has: iterations)")
+    assert step_end(sink, "after")["error"] == ("condition: `steps.proc.content.size == 1` could not be evaluated: "
+                                                "`steps.proc.content` is a string, so it has no field `size`")
 
 
 async def test_an_index_past_the_last_iteration_is_said_in_words():
