@@ -101,8 +101,9 @@ def revoke_invitation(request: ApiRequest, workspace_id: int, invitation_id: int
 
 @router.put("/workspaces/{workspace_id}/limits", response={200: WorkspaceOut, **errors(400, 401, 403, 404, 422)})
 def set_limits(request: ApiRequest, workspace_id: int, payload: LimitsIn) -> dict:
-    """Run limits for the workspace (null: none). A start past one is answered 429 with when it frees up."""
-    workspaces.set_limits(request.auth, workspace_id, payload.dict())
+    """Run limits for the workspace, field by field: a field left out keeps its value, null clears it. A start
+    past one is answered 429 with when it frees up."""
+    workspaces.set_limits(request.auth, workspace_id, payload.dict(exclude_unset=True))
     return workspaces.detail(request.auth, workspace_id)
 
 

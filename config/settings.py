@@ -222,6 +222,11 @@ AGENT_CPU_SECONDS = envint("AGENT_CPU_SECONDS", 600)
 AGENT_MEMORY_MB = envint("AGENT_MEMORY_MB", 4096)
 AGENT_FILE_MB = envint("AGENT_FILE_MB", 1024)
 AGENT_WORKSPACE_MB = envint("AGENT_WORKSPACE_MB", 2048)
+# A workspace's daily token and cost limits are reserved when a run starts and settled when it ends, so runs
+# started together never spend past the day. A run reserves its own budget (max_tokens, max_cost_usd); one
+# without reserves these estimates, capped at what is left, and stops when it has spent them.
+RUN_RESERVED_TOKENS = envint("RUN_RESERVED_TOKENS", 100_000)
+RUN_RESERVED_COST_USD = envfloat("RUN_RESERVED_COST_USD", 1.0)
 # MCP tool servers (docs/tools.md, "MCP servers"). MCP_SERVERS: the administrator's, as a JSON list of
 # {"name", "command", "args", "env"} (stdio: started per run in the agent sandbox) or {"name", "url", "headers"}
 # (streamable HTTP); users add their own on their account. Users' URLs reach public addresses only unless

@@ -109,8 +109,9 @@ class ProviderOut(Schema):
 
 class UsageRowOut(Schema):
     limit: Optional[Number]     # null: no limit
-    used: Number
-    left: Optional[Number]
+    used: Number                # spent (tokens, cost) or counted (runs)
+    reserved: Number = 0        # held by the day's active runs beyond what they have spent (tokens, cost)
+    left: Optional[Number]      # limit - used - reserved
 
 
 class UsageLimitsOut(Schema):
@@ -120,11 +121,19 @@ class UsageLimitsOut(Schema):
     cost_usd_per_day: UsageRowOut
 
 
+class ReserveOut(Schema):
+    """What a run without its own budget holds of the day's tokens and cost (capped at what is left)."""
+
+    max_tokens: int
+    max_cost_usd: float
+
+
 class UsageOut(Schema):
     """A workspace's run limits, what is used and what is left today; the daily ones reset at midnight UTC."""
 
     limits: UsageLimitsOut
     resets_in_s: int
+    reserve_without_budget: ReserveOut
 
 
 # ---------------------------------------------------------------- events, iterations, metrics

@@ -143,7 +143,7 @@ def insert_run(user: User, workflow: Workflow, version: WorkflowVersion, *, prov
         with transaction.atomic():
             # One start at a time per workspace, so two requests cannot both take the last free slot.
             Workspace.objects.select_for_update().filter(pk=workspace.pk).first()
-            caps = limits.check_start(workspace)
+            caps = limits.check_start(workspace, fields.get("budgets") or {})
             run = Run.objects.create(
                 owner=user, workspace=workspace, workflow=workflow, version=version, provider=provider,
                 backend=server_loop.backend_name(), **{**fields, "budgets": limits.capped(fields.get("budgets") or {}, caps)},

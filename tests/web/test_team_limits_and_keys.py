@@ -85,7 +85,7 @@ def test_the_concurrent_run_limit_answers_429_and_frees_up_when_a_run_ends(peopl
     assert second.json()["limit"] == "concurrent_runs"
     assert "1 run(s) at once" in second.json()["detail"]
     usage = member.get(f"/api/v1/workspaces/{team.pk}/usage").json()
-    assert usage["limits"]["concurrent_runs"] == {"limit": 1, "used": 1, "left": 0}
+    assert usage["limits"]["concurrent_runs"] == {"limit": 1, "used": 1, "reserved": 0, "left": 0}
     assert post(member, f"/api/v1/runs/{first.json()['id']}/stop", {}).status_code == 200
     wait_for(member, first.json()["id"])
     third = post(member, "/api/v1/runs", {"workflow_id": wid, "script": SCRIPT})
@@ -120,7 +120,7 @@ def test_what_is_left_of_the_days_tokens_caps_the_runs_budget(people):
     member.put(f"/api/v1/workspaces/{team.pk}/limits", data=json.dumps({"max_tokens_per_day": 1000, "max_cost_usd_per_day": 2.5}),
                content_type="application/json")
     wid = post(member, "/api/v1/workflows", {"source": SIMPLE, "workspace_id": team.pk}).json()["id"]
-    run = post(member, "/api/v1/runs", {"workflow_id": wid, "script": SCRIPT, "budgets": {"max_tokens": 5000}}).json()
+    run = post(member, "/api/v1/runs", {"workflow_id": wid, "script": SCRIPT, "budgets": {"max_tokens": 5000, "max_cost_usd": 10}}).json()
     assert run["budgets"]["max_tokens"] == 1000 and run["budgets"]["max_cost_usd"] == 2.5
     wait_for(member, run["id"])
     Run.objects.filter(pk=run["id"]).update(tokens_prompt=600, tokens_completion=400)

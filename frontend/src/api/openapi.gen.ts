@@ -1518,6 +1518,16 @@ export interface components {
             /** Needs Key */
             needs_key: boolean;
         };
+        /**
+         * ReserveOut
+         * @description What a run without its own budget holds of the day's tokens and cost (capped at what is left).
+         */
+        ReserveOut: {
+            /** Max Tokens */
+            max_tokens: number;
+            /** Max Cost Usd */
+            max_cost_usd: number;
+        };
         /** UsageLimitsOut */
         UsageLimitsOut: {
             concurrent_runs: components["schemas"]["UsageRowOut"];
@@ -1533,6 +1543,7 @@ export interface components {
             limits: components["schemas"]["UsageLimitsOut"];
             /** Resets In S */
             resets_in_s: number;
+            reserve_without_budget: components["schemas"]["ReserveOut"];
         };
         /** UsageRowOut */
         UsageRowOut: {
@@ -1540,6 +1551,11 @@ export interface components {
             limit: number | null;
             /** Used */
             used: number;
+            /**
+             * Reserved
+             * @default 0
+             */
+            reserved?: number;
             /** Left */
             left: number | null;
         };
@@ -2337,6 +2353,7 @@ export type RunOut = components['schemas']['RunOut'];
 export type TokensOut = components['schemas']['TokensOut'];
 export type RunIn = components['schemas']['RunIn'];
 export type ProviderOut = components['schemas']['ProviderOut'];
+export type ReserveOut = components['schemas']['ReserveOut'];
 export type UsageLimitsOut = components['schemas']['UsageLimitsOut'];
 export type UsageOut = components['schemas']['UsageOut'];
 export type UsageRowOut = components['schemas']['UsageRowOut'];

@@ -5,7 +5,7 @@ import { stringify } from 'yaml';
 import { ApiError, api, errorText, type StartRunBody } from '../api/client';
 import type { Budgets, ProviderInfo, Run, WorkspaceUsage } from '../api/types';
 import { onLinkClick } from '../router';
-import { limitMessage, usageLine, usageParts } from '../workspaces/usage';
+import { limitMessage, reserveLine, usageLine, usageParts } from '../workspaces/usage';
 import { DEFAULT_BUDGETS, recalledRunSettings, rememberRunSettings, settingsFromRun, type RunSettings } from './runSettings';
 import { CodeEditor } from '../components/CodeEditor';
 import { isObject, type WorkflowDoc } from '../doc/types';
@@ -202,6 +202,7 @@ export function RunDialog({
 
   const limits = usage ? usageLine(usage) : null;
   const exhausted = usage ? usageParts(usage).some((p) => p.exhausted) : false;
+  const reserve = usage ? reserveLine(usage) : null;
   const settingsLink = workspaceId ? `/workspaces/${workspaceId}` : '/workspaces';
 
   return (
@@ -243,6 +244,11 @@ export function RunDialog({
           <p className={`small run-usage${exhausted ? ' run-usage-exhausted' : ' muted'}`} data-testid="run-usage">
             {exhausted && <strong>Limit reached: </strong>}
             {limits}
+          </p>
+        )}
+        {reserve && (
+          <p className="small muted" data-testid="run-reserve">
+            {reserve}
           </p>
         )}
         {missingKey && (

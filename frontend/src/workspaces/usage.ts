@@ -23,7 +23,12 @@ function isSet(row: UsageRow | undefined): row is UsageRow & { limit: number } {
 }
 
 function left(row: UsageRow & { limit: number }): number {
-  return typeof row.left === 'number' ? row.left : Math.max(0, row.limit - row.used);
+  return typeof row.left === 'number' ? row.left : Math.max(0, row.limit - row.used - (row.reserved ?? 0));
+}
+
+/** ", 900 held by running runs": what the day's active runs hold beyond what they spent (nothing when none). */
+function held(row: UsageRow, amount: (n: number) => string): string {
+  return row.reserved ? ` (${amount(row.reserved)} held by running runs)` : '';
 }
 
 export interface UsagePart {
@@ -39,8 +44,8 @@ export function usageParts(usage: WorkspaceUsage): UsagePart[] {
   const { concurrent_runs: concurrent, runs_per_day: runs, tokens_per_day: tokens, cost_usd_per_day: cost } = usage.limits;
   if (isSet(concurrent)) parts.push({ key: 'concurrent_runs', text: `${whole(concurrent.used)} of ${whole(concurrent.limit)} runs at once`, exhausted: left(concurrent) <= 0 });
   if (isSet(runs)) parts.push({ key: 'runs_per_day', text: `${whole(runs.used)} of ${whole(runs.limit)} runs today`, exhausted: left(runs) <= 0 });
-  if (isSet(tokens)) parts.push({ key: 'tokens_per_day', text: `${whole(left(tokens))} tokens left today`, exhausted: left(tokens) <= 0 });
-  if (isSet(cost)) parts.push({ key: 'cost_usd_per_day', text: `${dollars(left(cost))} left today`, exhausted: left(cost) <= 0 });
+  if (isSet(tokens)) parts.push({ key: 'tokens_per_day', text: `${whole(left(tokens))} tokens left today${held(tokens, whole)}`, exhausted: left(tokens) <= 0 });
+  if (isSet(cost)) parts.push({ key: 'cost_usd_per_day', text: `${dollars(left(cost))} left today${held(cost, dollars)}`, exhausted: left(cost) <= 0 });
   return parts;
 }
 
@@ -54,6 +59,19 @@ export function usageLine(usage: WorkspaceUsage): string | null {
   const daily = parts.some((p) => p.key !== 'concurrent_runs');
   const resets = daily && usage.resets_in_s > 0 ? ` (resets in ${waitWords(usage.resets_in_s)})` : '';
   return `This workspace: ${parts.map((p) => p.text).join(' · ')}${resets}`;
+}
+
+/**
+ * "A run holds its token and cost budget of the day while it runs; without one, 100,000 tokens and $1.00 (at most
+ * what is left), and it stops there." Null when the workspace has no daily token or cost limit.
+ */
+export function reserveLine(usage: WorkspaceUsage): string | null {
+  const { tokens_per_day: tokens, cost_usd_per_day: cost } = usage.limits;
+  const reserve = usage.reserve_without_budget;
+  const what = [isSet(tokens) && 'token', isSet(cost) && 'cost'].filter(Boolean).join(' and ');
+  if (!what || !reserve) return null;
+  const estimate = [isSet(tokens) && `${whole(reserve.max_tokens)} tokens`, isSet(cost) && dollars(reserve.max_cost_usd)].filter(Boolean).join(' and ');
+  return `A run holds its ${what} budget of the day while it runs; without one, ${estimate} (at most what is left), and it stops there.`;
 }
 
 /** A refused start (429): the server's words, and how long to wait when it said. */
