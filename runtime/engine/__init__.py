@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from pathlib import Path
 
 from runtime.engine.context import DEFAULT_CONCURRENCY, RunContext, Scope, duration
@@ -142,9 +142,14 @@ async def run_workflow(document: dict, options: RunOptions) -> RunResult:
     if tools is not None:
         control.on_stop(lambda: tools.approvals.close("the run was stopped"))
     # Pause, resume and stop become events too, so the log shows when the run was held and by what.
-    control.on_change(lambda action: ctx.track(emitter.emit(
-        "run_control", message=CONTROL_WORDS[action] + (f" (by {control.actor})" if control.actor else ""),
-        data={"action": action, **({"actor": control.actor} if control.actor else {})})))
+    def record(action: str) -> Awaitable[None]:
+        return emitter.emit("run_control", message=CONTROL_WORDS[action] + (f" (by {control.actor})" if control.actor else ""),
+                            data={"action": action, **({"actor": control.actor} if control.actor else {})})
+
+    control.on_change(lambda action: ctx.track(record(action)))
+    if control.state in ("paused", "stopping"):
+        # Asked after the run was claimed and before this listened: already in force, recorded now.
+        await record("pause" if control.state == "paused" else "stop")
     if control.state == "stopping":
         ctx.halt(CANCELLED, "stopped by request", "stopped")
     cancelled_from_outside = False

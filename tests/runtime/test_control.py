@@ -193,10 +193,6 @@ async def test_pause_resume_and_stop_are_events_in_the_run_log():
     assert "paused" in paused["message"] and paused["seq"] < sink.of_type("workflow_end")[0]["seq"]
 
 
-@pytest.mark.xfail(strict=True, reason="runtime/engine/__init__.py registers its run_control listener after the run is "
-                   "claimed: a pause asked in between is applied but never recorded (the web test "
-                   "test_a_viewer_cannot_start_or_stop_and_pause_records_who_asked pauses after step_start for this). "
-                   "When the engine records it, remove this mark.")
 async def test_a_pause_asked_before_the_engine_starts_is_recorded_too():
     # A run is claimed (status running, its control reachable) before run_workflow starts: under load, seconds.
     control = RunControl()
