@@ -142,7 +142,7 @@ async def run_workflow(document: dict, options: RunOptions) -> RunResult:
     if tools is not None:
         control.on_stop(lambda: tools.approvals.close("the run was stopped"))
     # Pause, resume and stop become events too, so the log shows when the run was held and by what.
-    def record(action: str) -> Awaitable[None]:
+    def record(action: str) -> Awaitable[dict]:
         return emitter.emit("run_control", message=CONTROL_WORDS[action] + (f" (by {control.actor})" if control.actor else ""),
                             data={"action": action, **({"actor": control.actor} if control.actor else {})})
 
