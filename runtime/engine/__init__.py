@@ -162,6 +162,8 @@ async def run_workflow(document: dict, options: RunOptions) -> RunResult:
     finally:
         for timer in timers:
             timer.cancel()
+    if not ctx.halted and control.paused and not root.cancelled() and root.exception() is None:
+        await control.wait_running()  # its last step ended while paused: the run ends only once resumed (or stopped)
     internal = None
     if not root.cancelled() and root.exception() is not None:
         internal = f"internal error: {root.exception().__class__.__name__}: {root.exception()}"

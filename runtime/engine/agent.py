@@ -114,6 +114,7 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
     turn = 0
     while True:
         turn += 1
+        await ctx.until_resumed()  # a pause holds between an agent's turns too (tool results, the reminder)
         data: dict[str, Any] = {"phase": "request", "model": model or model_name or provider_name,
                                 "provider": provider_name, "turn": turn}
         if turn == 1:

@@ -142,6 +142,13 @@ class RunContext:
         """The clock less the time spent paused: what step and iteration durations are measured in."""
         return self.clock() - self.control.paused_seconds()
 
+    async def until_resumed(self) -> None:
+        """Return at once unless the run is paused; then wait for resume (or stop) with every enclosing step
+        deadline's clock stopped. Every model call waits here first, so a pause holds: no new call starts."""
+        if self.control.paused:
+            async with held_deadlines():
+                await self.control.wait_running()
+
     # -- halting -------------------------------------------------------------
 
     def halt(self, status: str, reason: str, code: str) -> None:

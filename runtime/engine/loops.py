@@ -258,7 +258,7 @@ async def _foreach(ctx: RunContext, scope: Scope, step: dict, path: str, items: 
     async def worker() -> None:
         nonlocal next_index
         while not failure and next_index < n:
-            await ctx.control.wait_running()
+            await ctx.until_resumed()
             if failure or next_index >= n:
                 return
             i = next_index
@@ -382,7 +382,7 @@ async def _repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str, de
             else:
                 if it > 0 and delay:
                     await ctx.sleep(delay)
-                await ctx.control.wait_running()
+                await ctx.until_resumed()
                 shown = history[-HISTORY_LINES - 1:-1]
                 view = LoopView(loop_id=path, kind="repeat-until", iteration=it, max_iterations=max_iterations,
                                 previous=history[-1] if history else None, history=shown, feedback=feedback,
@@ -439,6 +439,7 @@ async def _repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str, de
             previous_content = out.content
             if judge:
                 if verdict is None:
+                    await ctx.until_resumed()  # paused during the round's last step: the judge waits for resume
                     verdict = await _ask_judge(ctx, scope, step, path, it, max_iterations, [*history, record])
                 record.verdict = verdict
                 feedback = verdict

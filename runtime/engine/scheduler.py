@@ -57,7 +57,7 @@ async def run_scope(ctx: RunContext, scope: Scope) -> ScopeOutcomes:
                            data={"status": CANCELLED, "reason": "dependency_cancelled"})
             else:
                 async with slots:
-                    await ctx.control.wait_running()
+                    await ctx.until_resumed()
                     await ctx.run_step(ctx, scope, step, index, total, outcomes)  # records its own end
         except asyncio.CancelledError:
             outcomes.note(sid, Outcome(CANCELLED, error="run halted"))  # never started: no event says so
