@@ -63,6 +63,18 @@ def counted_token_for(request: HttpRequest, token: str) -> ApiToken | None:
     return found
 
 
+def signed_in(request: HttpRequest) -> User | None:
+    """Who a request on a route open to anyone comes from, by session or by bearer token (None: nobody), so
+    such a route answers a token holder as it answers the same person's browser."""
+    if request.user.is_authenticated:
+        return request.user
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    found = counted_token_for(request, token.strip())
+    return found.user if found is not None else None
+
+
 class BearerToken(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> User | None:
         found = counted_token_for(request, token)

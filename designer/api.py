@@ -9,7 +9,7 @@ from ninja import File, Form, Query, Router, Status
 from ninja.files import UploadedFile
 
 from accounts import mcp_servers
-from accounts.tokens import API_AUTH
+from accounts.tokens import API_AUTH, signed_in
 from accounts.workspaces import role_of
 from common.dates import moment
 from common.schemas import errors, file_answer
@@ -40,9 +40,9 @@ router = Router(tags=["documents"])
 @router.post("/validate", response={200: ValidationOut, **errors(404, 422, 429)}, auth=None, summary="Validate a workflow document")
 def validate(request: HttpRequest, payload: DocumentIn) -> dict:
     """Every error and warning with its code, class, JSON pointer and source line; the canonical YAML when valid.
-    With `workflow_id` (signed in), references are also checked in that workflow's folder."""
+    With `workflow_id` (signed in, by session or token), references are also checked in that workflow's folder."""
     answer = services.validate(payload.source, payload.document)
-    user = request.user if request.user.is_authenticated else None
+    user = signed_in(request)
     if user is not None and any(w.get("code") == "unknown_tool" for w in answer["warnings"]):
         answer = _without_mcp_tools(answer, user)
     if payload.workflow_id is None or not isinstance(answer.get("document"), dict):
@@ -73,9 +73,9 @@ def _without_mcp_tools(answer: dict, user: User) -> dict:
 
 @router.get("/tools", response=list[ToolOut], exclude_unset=True, auth=None, summary="The tools agents can be given (upstream's names first)")
 def list_tools(request: HttpRequest) -> list[dict]:
-    """Signed in (a session), the MCP tools of the administrator's servers (as last listed) and of yours (their
-    last check) too; not signed in, the built-in tools only (listing a server may start it)."""
-    return tool_specs.catalogue(mcp_servers.tool_catalogue(request.user))
+    """Signed in (a session or a token), the MCP tools of the administrator's servers (as last listed) and of yours
+    (their last check) too; not signed in, the built-in tools only (listing a server may start it)."""
+    return tool_specs.catalogue(mcp_servers.tool_catalogue(signed_in(request) or request.user))
 
 
 @router.post("/render", response={200: RenderOut, **errors(422, 429)}, auth=None, summary="Render a document as canonical YAML or JSON")

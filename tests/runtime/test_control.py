@@ -2,8 +2,6 @@ import asyncio
 import contextlib
 import threading
 
-import pytest
-
 from runtime.engine import RunControl
 from runtime.events import ListSink
 from tests.support.engine_runs import doc, ids_of, run, script
