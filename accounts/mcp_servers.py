@@ -12,6 +12,11 @@ never imports the runtime. It takes an entry (``{"name", "command", "args",
 "env"}`` or ``{"name", "url", "headers"}``) and whose it is (``owner``:
 "user" or "admin", whose URLs may reach any address), and answers the listed
 tools, or raises with the reason in words.
+
+That reason may quote the server's stderr, which may print its own
+environment: it is kept as the server's ``check_error`` (and shown) only with
+every secret value the server could know redacted (:func:`hidden_for`) and cut
+at CHECK_ERROR_LIMIT characters, saying how many more there were.
 """
 from __future__ import annotations
 
@@ -29,9 +34,10 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from accounts.models import McpServer
-from accounts.provider_keys import _fernet
+from accounts.provider_keys import PROVIDERS_WITH_KEYS, _fernet
 from common.addresses import AddressRefused, check_public_url
 from common.errors import BadRequest
+from common.redact import redact, scrub
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -42,6 +48,7 @@ MAX_SECRETS = 20
 ADMIN_TOOLS_TTL = 600        # seconds the administrator's servers' tool lists are fresh (a failed listing: 60)
 ADMIN_FAILED_TTL = 60
 ADMIN_TOOLS_KEPT = 7 * 86400  # seconds an old list is still served while a fresh one is being made
+CHECK_ERROR_LIMIT = 2000     # characters of a check's error that are kept (the rest is counted)
 
 
 def _encrypt(values: dict[str, str]) -> str:
@@ -98,6 +105,30 @@ def admin_names() -> set[str]:
     return {str(entry.get("name")) for entry in settings.MCP_SERVERS if isinstance(entry, dict)}
 
 
+def secret_values(entry: dict) -> list[str]:
+    """An entry's ``env`` and ``headers`` values (a user's decrypted by :func:`entry`, or an administrator's)."""
+    return [str(value) for what in ("env", "headers") if isinstance(entry.get(what), dict)
+            for value in entry[what].values()]
+
+
+def deployment_secrets() -> list[str]:
+    """What no MCP server's words may show, whoever's server it is: the keys that protect stored secrets
+    (``SECRET_KEY``, ``PROVIDER_KEYS_SECRET``), the deployment's provider API keys and the administrator's servers'
+    ``env`` and header values. A sandboxed server sees none of them; one started with ``AGENT_SANDBOX=off`` runs as
+    the app's own user, and may read them where the app keeps them."""
+    found = [str(getattr(settings, name, "") or "") for name in ("SECRET_KEY", "PROVIDER_KEYS_SECRET")]
+    found += [str(getattr(settings, f"{provider.upper()}_API_KEY", "") or "") for provider in PROVIDERS_WITH_KEYS]
+    for server in settings.MCP_SERVERS:
+        if isinstance(server, dict):
+            found += secret_values(server)
+    return [value for value in found if value]
+
+
+def hidden_for(server_entry: dict) -> list[str]:
+    """What a check's error about this server may not show: its own secrets, and the deployment's."""
+    return [*secret_values(server_entry), *deployment_secrets()]
+
+
 def describe(server: McpServer) -> dict:
     """What the API shows: everything but the secrets' values."""
     return {"id": server.id, "name": server.name, "kind": server.kind, "command": server.command,
@@ -105,7 +136,15 @@ def describe(server: McpServer) -> dict:
             ("header_names" if server.kind == "http" else "env_names"): list(server.secret_names or []),
             "tools": [{"name": t.get("name"), "description": t.get("description", "")} for t in server.tools or []],
             "checked_at": server.checked_at.isoformat() if server.checked_at else None,
-            "check_error": server.check_error or None}
+            "check_error": _shown_error(server)}
+
+
+def _shown_error(server: McpServer) -> str | None:
+    """The last check's error; one stored before errors were redacted (already cut at CHECK_ERROR_LIMIT then) is
+    redacted as it is shown."""
+    if not server.check_error:
+        return None
+    return redact(server.check_error, hidden_for(entry(server)))
 
 
 def list_for(user: User) -> list[dict]:
@@ -175,10 +214,12 @@ def entries_for(user_id: int) -> list[tuple[dict, list[dict]]]:
 def check(user: User, server_id: int) -> dict:
     """Connect to the server and list its tools; the list is kept for the editor (or the error, in words)."""
     server = get(user, server_id)
+    checked = entry(server)
     try:
-        tools = import_string(settings.MCP_CHECKER)(entry(server), owner="user")
+        tools = import_string(settings.MCP_CHECKER)(checked, owner="user")
     except Exception as exc:  # the checker says why in words; whatever it is, the answer is a clear error
-        server.check_error = str(exc)[:2000] or exc.__class__.__name__
+        # Those words may quote the server's stderr: stored and shown only without any secret it could know.
+        server.check_error = scrub(str(exc), hidden_for(checked), CHECK_ERROR_LIMIT) or exc.__class__.__name__
         server.save(update_fields=["check_error"])
         return {"ok": False, "error": server.check_error, "server": describe(server)}
     server.tools = [{"name": t["name"], "description": t.get("description", ""),

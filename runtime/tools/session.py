@@ -26,7 +26,8 @@ links.
 A run's MCP servers (``mcp_servers``) start in :meth:`RunTools.open`, called by
 the engine as the run starts, which registers their tools for the run
 (:func:`runtime.tools.use_run_tools`) and answers what the run should say about
-them; :meth:`RunTools.close` stops them when it ends.
+them, every server's secret values (and the deployment's) redacted and each
+notice capped; :meth:`RunTools.close` stops them when it ends.
 """
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from common import beneath
+from common.redact import scrub
 from runtime import tools as registry
 from runtime.tools import ToolSettings
 from runtime.tools.approvals import Approvals
@@ -51,6 +53,7 @@ from runtime.tools.snapshots import Changes, Manifest, compare, scan
 from runtime.tools.workspace import Workspace
 
 RUN = "run"
+MCP_NOTICE_LIMIT = 2000  # characters of one notice about the run's MCP servers (as an account's check error)
 INLINE_FILES = 64  # workspaces smaller than this (at their last snapshot) are scanned on the event loop
 
 
@@ -167,7 +170,11 @@ class RunTools:
             await self.mcp.open(set(registry.names()) - set(registry.run_tools()))
         # Always set, even to none: the run's task may have been started from one that ran another run.
         registry.use_run_tools(self.mcp.tools if self.mcp is not None else {})
-        return self.notices + self.mcp_notices + (self.mcp.notices if self.mcp is not None else [])
+        about_servers = self.mcp_notices + (self.mcp.notices if self.mcp is not None else [])
+        # What a server wrote (its stderr) may be in these, and each becomes a stored `message` event: no secret of
+        # any of the run's servers, nor of the deployment, is left in them (each server's own are already out).
+        hidden = [*self.mcp_options.hidden, *(value for server in self.mcp_servers for value in server.secret_values)]
+        return self.notices + [scrub(notice, hidden, MCP_NOTICE_LIMIT) for notice in about_servers]
 
     async def close(self) -> None:
         """Stop the run's MCP servers (their whole process trees); safe to call more than once."""

@@ -6,8 +6,12 @@ open until :meth:`Connection.close`; calls from any task go through the
 session it publishes. A stdio server starts in the run's sandbox (see
 :mod:`runtime.tools.mcp.launch`); when it dies, the calls in flight and every
 later call fail with the server's name, its exit code and its last stderr
-line, read from the file its stderr goes to. Nothing here raises into the run
-except :class:`McpUnavailable` from :meth:`Connection.start`, said in words.
+line, read from the file its stderr goes to. That stderr may print the
+server's own environment: it is read only with every secret value redacted
+(the server's ``env`` and header values, and the deployment's that it is given
+as ``hidden``), and its last line is cut at ``LAST_LINE`` characters. Nothing
+here raises into the run except :class:`McpUnavailable` from
+:meth:`Connection.start`, said in words.
 
 A user's HTTP server (``public_only``, unless ``MCP_URLS_ALLOW_PRIVATE``) is
 reached through :class:`PublicBackend`: at every new connection the host is
@@ -39,6 +43,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, PaginatedRequestParams
 
 from common.addresses import AddressRefused, public_addresses
+from common.redact import redact
 from runtime.tools import ToolError, ToolResult
 from runtime.tools.mcp.config import HTTP, ServerConfig
 from runtime.tools.mcp.launch import Launch, exit_status
@@ -61,7 +66,7 @@ class RemoteTool:
 
 class Connection:
     def __init__(self, config: ServerConfig, *, launch: Launch | None = None, allow_private: bool = False,
-                 call_timeout: float = 60.0) -> None:
+                 call_timeout: float = 60.0, hidden: tuple[str, ...] = ()) -> None:
         self.config = config
         self.launch = launch                   # how a stdio server starts (None for HTTP)
         self.allow_private = allow_private     # MCP_URLS_ALLOW_PRIVATE: a user's URL may reach loopback/private hosts
@@ -74,6 +79,8 @@ class Connection:
         # The server's stderr, read when it fails; open as long as the connection is, closed by close().
         self._errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") if launch else None  # noqa: SIM115 - see above
         self._backend: PublicBackend | None = None
+        # What its stderr may not show: its own secrets, and the deployment's (McpOptions.hidden).
+        self._hidden = (*config.secret_values, *hidden)
 
     @property
     def name(self) -> str:
@@ -203,12 +210,14 @@ class Connection:
 
     # -- words -------------------------------------------------------------------
     def _stderr(self) -> str:
+        """The end of the server's stderr, its secrets redacted: the whole of it first, then the end is kept, so a
+        value is never cut in two with its first part kept."""
         if self._errlog is None:
             return ""
         with contextlib.suppress(OSError, ValueError):
             self._errlog.flush()
             self._errlog.seek(0)
-            return self._errlog.read()[-20_000:]
+            return redact(self._errlog.read(), self._hidden)[-20_000:]
         return ""
 
     def _gone(self) -> bool:

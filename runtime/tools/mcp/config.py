@@ -4,7 +4,8 @@ Administrators list servers in ``MCP_SERVERS`` (JSON); users register theirs on
 their account (:mod:`accounts.mcp_servers`). Both end up as
 :class:`ServerConfig`. Secrets (an HTTP server's headers, a stdio server's
 environment) travel only inside this object: nothing here is ever put in an
-event, a log line or an export.
+event, a log line or an export, and what a server says (its stderr, in a
+failure) is stored only with them redacted (:attr:`ServerConfig.secret_values`).
 """
 from __future__ import annotations
 
@@ -36,6 +37,11 @@ class ServerConfig:
     @property
     def public_only(self) -> bool:
         return self.owner != "admin"
+
+    @property
+    def secret_values(self) -> tuple[str, ...]:
+        """Its ``env`` and ``headers`` values: what no message about it may show (:mod:`common.redact`)."""
+        return (*self.env.values(), *self.headers.values())
 
 
 def _strings(value: Any, what: str) -> dict[str, str]:
@@ -91,3 +97,5 @@ class McpOptions:
     call_timeout: float = 60.0           # MCP_CALL_TIMEOUT
     allow_private: bool = False          # MCP_URLS_ALLOW_PRIVATE: users' URLs may reach loopback/private hosts
     sandbox_paths: tuple[str, ...] = ()  # MCP_SANDBOX_PATHS
+    # The deployment's secrets (deployment.options): redacted, beside each server's own, from what servers say.
+    hidden: tuple[str, ...] = field(default=(), repr=False)

@@ -17,7 +17,8 @@ from runtime.tools.mcp.config import HTTP, ConfigError, McpOptions, ServerConfig
 
 def options() -> McpOptions:
     return McpOptions(start_timeout=settings.MCP_START_TIMEOUT, call_timeout=settings.MCP_CALL_TIMEOUT,
-                      allow_private=settings.MCP_URLS_ALLOW_PRIVATE, sandbox_paths=tuple(settings.MCP_SANDBOX_PATHS))
+                      allow_private=settings.MCP_URLS_ALLOW_PRIVATE, sandbox_paths=tuple(settings.MCP_SANDBOX_PATHS),
+                      hidden=tuple(accounts_mcp.deployment_secrets()))
 
 
 def _tool_settings() -> ToolSettings:
@@ -61,7 +62,7 @@ def check_entry(entry: dict, owner: str = "user", tool_settings: ToolSettings | 
     async def listing(scratch: Path) -> list[dict]:
         launch = None if server.kind == HTTP else Launch(server, scratch, tool_settings, chosen.sandbox_paths)
         connection = Connection(server, launch=launch, allow_private=chosen.allow_private,
-                                call_timeout=chosen.call_timeout)
+                                call_timeout=chosen.call_timeout, hidden=chosen.hidden)
         try:
             tools = await connection.start(chosen.start_timeout)
         except McpUnavailable as exc:

@@ -25,11 +25,13 @@ from pathlib import Path
 
 from mcp.client.stdio import StdioServerParameters
 
+from common.redact import cap
 from runtime.tools import ToolSettings
 from runtime.tools.mcp.config import ServerConfig
 from runtime.tools.sandbox import SANDBOX_WORKSPACE, ResourceLimits, SandboxUnavailable, environment, probe, sandbox_argv, unavailable_message
 
 EXIT_MARK = "mcp-exit:"
+LAST_LINE = 500   # characters of a server's last stderr line that a message shows (the rest is counted)
 # What the SDK's stdio_client passes on of the server process's own environment (besides PATH, HOME and TERM,
 # which the sandbox sets).
 _SDK_INHERITED = ("LOGNAME", "SHELL", "USER")
@@ -46,7 +48,10 @@ def wrapped(command: str, args: tuple[str, ...]) -> str:
 
 
 def exit_status(stderr: str) -> tuple[int | None, str]:
-    """(exit code, last other non-empty line) of a server's stderr; the code is None while it runs."""
+    """(exit code, last other non-empty line) of a server's stderr; the code is None while it runs.
+
+    The line is cut at LAST_LINE characters, saying how many more it had: give this stderr already redacted
+    (``Connection._stderr``), so that the cut never keeps the start of a secret."""
     code = None
     last = ""
     for line in stderr.splitlines():
@@ -56,7 +61,7 @@ def exit_status(stderr: str) -> tuple[int | None, str]:
             code = int(found.group(1))
         elif line:
             last = line
-    return code, last[:500]
+    return code, cap(last, LAST_LINE)
 
 
 @dataclass

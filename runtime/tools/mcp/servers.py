@@ -122,7 +122,7 @@ class RunServers:
         launch = None if server.kind == HTTP else Launch(server, self.workspace, self.settings,
                                                          self.options.sandbox_paths)
         return Connection(server, launch=launch, allow_private=self.options.allow_private,
-                          call_timeout=self.options.call_timeout)
+                          call_timeout=self.options.call_timeout, hidden=self.options.hidden)
 
     async def _start(self, connection: Connection) -> list[RemoteTool] | str:
         try:
