@@ -4,19 +4,25 @@ Users upload a zip to seed a run's workspace and download workspaces as zips.
 An upload is untrusted: its names may climb out of the workspace (``../x``,
 ``/etc/x``, ``C:\\x``), its entries may be symlinks or devices, and its sizes
 may lie (a zip bomb declares a few bytes and inflates to gigabytes). Every rule
-is checked before anything is written, the real decompressed bytes are counted
-while extracting, extraction never goes through a symlink already in the
-destination, and a refusal part-way removes what was written. Refusals name the
+is checked before anything is written; each entry is read by :func:`_contents`,
+which decompresses at most one piece (64 KiB) past what its headers declare and
+refuses it unless its real bytes are exactly what they declare; extraction never
+goes through a symlink already in the destination, and a refusal part-way
+removes what was written. An upload is read once in full when it arrives
+(:func:`check_zip`), by the same code that unpacks it later, so whatever the
+zip holds that would be refused then is refused at once. Refusals name the
 entry and the rule, for the person who uploaded it.
 """
 from __future__ import annotations
 
+import bz2
 import errno
 import io
 import lzma
 import os
 import re
 import stat
+import struct
 import time
 import unicodedata
 import zipfile
@@ -35,6 +41,11 @@ _READABLE = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfil
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _NAME_MAX = 255     # bytes in one path component (Linux)
 _PATH_MAX = 4000    # bytes in a whole relative path, below PATH_MAX with room for the workspace's own
+# A local file header: signature, version, system, flags, method, time, date, CRC-32, compressed size, size,
+# name length, extra field length.
+_LOCAL = struct.Struct("<4s2B4HL2L2H")
+_ZIP64_EXTRA = 0x0001
+_FLAG_ENCRYPTED, _FLAG_EOS_MARKER, _FLAG_DESCRIPTOR, _FLAG_PATCHED, _FLAG_STRONG, _FLAG_UTF8 = 0x1, 0x2, 0x8, 0x20, 0x40, 0x800
 
 
 class ArchiveRefused(ValueError):
@@ -65,8 +76,17 @@ def _mib(size: int) -> str:
     return f"{size / 2**20:g} MB" if size >= 2**20 else f"{size} bytes"
 
 
+def _control(ch: str) -> bool:
+    # NUL, newline, escape, DEL and the C1 controls: zipfile cuts a name at its NUL, terminals act on the rest.
+    return unicodedata.category(ch) == "Cc"
+
+
 def _path_of(info: zipfile.ZipInfo) -> tuple[str, bool]:
     """The entry's relative posix path and whether it is a directory; refuse names that leave the workspace."""
+    # orig_filename is the name as the zip holds it; zipfile's filename stops at a NUL ("a.txt\0.exe" -> "a.txt").
+    if any(_control(ch) for ch in info.orig_filename):
+        raise ArchiveRefused(f"entry {info.orig_filename!r} has a control character in its name (a NUL, a line "
+                             "break or the like); rename it")
     raw = info.filename
     name = raw.replace("\\", "/")  # zips made on Windows may use backslashes: they separate there, so here too
     if not name.strip("/"):
@@ -145,10 +165,176 @@ def _open(data: bytes, limits: ArchiveLimits) -> Iterator[zipfile.ZipFile]:
         yield zf
 
 
+def _local_sizes(extra: bytes, compressed: int, size: int) -> tuple[int, int] | None:
+    """A local header's (compressed size, size) where 0xFFFFFFFF sends them to its Zip64 extra field (size first,
+    then compressed size, each only when sent); None when that field is missing or short."""
+    wanted = [which for which, value in (("size", size), ("compressed", compressed)) if value == 0xFFFFFFFF]
+    if not wanted:
+        return compressed, size
+    at = 0
+    while at + 4 <= len(extra):
+        kind, length = struct.unpack_from("<HH", extra, at)
+        if kind == _ZIP64_EXTRA:
+            if length < 8 * len(wanted) or at + 4 + length > len(extra):
+                return None
+            values = dict(zip(wanted, struct.unpack_from(f"<{len(wanted)}Q", extra, at + 4), strict=True))
+            return values.get("compressed", compressed), values.get("size", size)
+        at += 4 + length
+    return None
+
+
+def _compressed(data: bytes, info: zipfile.ZipInfo) -> memoryview:
+    """The entry's compressed bytes, where its local header says they start, once that header agrees with the
+    zip's directory (name, method, encryption, and CRC-32 and sizes unless they come after the data)."""
+    name = info.orig_filename
+    at = info.header_offset
+    if at < 0 or at + _LOCAL.size > len(data) or data[at:at + 4] != b"PK\x03\x04":
+        raise ArchiveRefused(f"entry {name!r} is corrupt (its local header is not where the zip's directory says)")
+    _, _, _, flags, method, _, _, crc, compressed, size, name_length, extra_length = _LOCAL.unpack_from(data, at)
+    start = at + _LOCAL.size
+    local_name = data[start:start + name_length].decode("utf-8" if flags & _FLAG_UTF8 else "cp437", errors="replace")
+    extra = data[start + name_length:start + name_length + extra_length]
+    if flags & (_FLAG_PATCHED | _FLAG_STRONG):
+        raise ArchiveRefused(f"entry {name!r} uses a zip feature this server cannot read (patched data or strong "
+                             "encryption)")
+    disagree = []
+    if local_name != name:
+        disagree.append(f"name {local_name!r}")
+    if method != info.compress_type:
+        disagree.append(f"compression method {method}, not {info.compress_type}")
+    if (flags ^ info.flag_bits) & _FLAG_ENCRYPTED:
+        disagree.append("encryption")
+    if not flags & _FLAG_DESCRIPTOR:  # else the local CRC-32 and sizes are zeros and the real ones follow the data
+        sizes = _local_sizes(extra, compressed, size)
+        if sizes is None:
+            disagree.append("sizes (its Zip64 field is missing)")
+        else:
+            if sizes[1] != info.file_size:
+                disagree.append(f"size {_mib(sizes[1])}, not {_mib(info.file_size)}")
+            if sizes[0] != info.compress_size:
+                disagree.append(f"compressed size {_mib(sizes[0])}, not {_mib(info.compress_size)}")
+        if crc != info.CRC:
+            disagree.append("CRC-32")
+    if disagree:
+        raise ArchiveRefused(f"entry {name!r} has a local header that disagrees with the zip's directory "
+                             f"({'; '.join(disagree)}); the zip is damaged or forged")
+    begin = start + name_length + extra_length
+    if begin + info.compress_size > len(data):
+        raise ArchiveRefused(f"entry {name!r} is corrupt (its data runs past the end of the zip)")
+    return memoryview(data)[begin:begin + info.compress_size]
+
+
+def _pieces(data: memoryview) -> Iterator[bytes]:
+    for at in range(0, len(data), _CHUNK):
+        yield bytes(data[at:at + _CHUNK])
+
+
+def _lzma_decompressor(info: zipfile.ZipInfo, data: memoryview) -> tuple[lzma.LZMADecompressor, memoryview]:
+    """A raw LZMA1 decompressor from the properties a zip puts before the stream, and the stream itself."""
+    if len(data) < 4:
+        raise ArchiveRefused(f"entry {info.orig_filename!r} is corrupt (its LZMA header is cut short)")
+    length = struct.unpack_from("<H", data, 2)[0]
+    if length != 5 or len(data) < 4 + length:
+        raise ArchiveRefused(f"entry {info.orig_filename!r} is corrupt (its LZMA header is not 5 bytes of properties)")
+    bits, dict_size = struct.unpack_from("<BL", data, 4)
+    if bits >= 9 * 5 * 5:
+        raise ArchiveRefused(f"entry {info.orig_filename!r} is corrupt (its LZMA properties are out of range)")
+    # The dictionary is allocated whole: no bigger than what can be read from it (its declared size and one
+    # chunk more), so a header asking for 4 GB gets what the entry can use.
+    dict_size = max(4096, min(dict_size, info.file_size + 2 * _CHUNK))
+    lzma1 = {"id": lzma.FILTER_LZMA1, "dict_size": dict_size, "lc": bits % 9, "lp": bits // 9 % 5, "pb": bits // 45}
+    return lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[lzma1]), data[4 + length:]
+
+
+def _inflated(info: zipfile.ZipInfo, data: memoryview) -> Iterator[bytes]:
+    """The entry's data decompressed, at most ``_CHUNK`` bytes a call: however far a piece would expand (a
+    bomb), it is decompressed only as far as asked. Refused when the compressed stream is cut short or when
+    the compressed size the headers give runs on past its end. Raises the decompressors' errors (``_CORRUPT``)."""
+    name = info.orig_filename
+    if info.compress_type == zipfile.ZIP_STORED:
+        yield from _pieces(data)
+        return
+    ended: bool
+    if info.compress_type == zipfile.ZIP_DEFLATED:
+        feed = _pieces(data)
+        inflater = zlib.decompressobj(-zlib.MAX_WBITS)
+        while not inflater.eof:
+            piece = inflater.unconsumed_tail or next(feed, b"")
+            out = inflater.decompress(piece, _CHUNK)
+            if out:
+                yield out
+            elif not piece:
+                break  # nothing left to give it, nothing left in it
+        ended, rest = inflater.eof, inflater.unused_data
+    else:
+        decompressor: bz2.BZ2Decompressor | lzma.LZMADecompressor
+        if info.compress_type == zipfile.ZIP_BZIP2:
+            decompressor = bz2.BZ2Decompressor()
+        else:
+            decompressor, data = _lzma_decompressor(info, data)
+        feed = _pieces(data)
+        while not decompressor.eof:
+            piece = next(feed, b"") if decompressor.needs_input else b""
+            if decompressor.needs_input and not piece:
+                break
+            out = decompressor.decompress(piece, _CHUNK)
+            if out:
+                yield out
+        # LZMA without an end marker (flag bit 1 unset) ends where its compressed size does.
+        ended = decompressor.eof or (info.compress_type == zipfile.ZIP_LZMA and not info.flag_bits & _FLAG_EOS_MARKER)
+        rest = decompressor.unused_data
+    if not ended:
+        raise ArchiveRefused(f"entry {name!r} is corrupt (its compressed data ends before its stream does)")
+    if rest or next(feed, b""):
+        raise ArchiveRefused(f"entry {name!r} has a compressed size in its header larger than its compressed data; "
+                             "the zip is damaged or forged")
+
+
+def _contents(data: bytes, info: zipfile.ZipInfo) -> Iterator[bytes]:
+    """An entry's real bytes, in pieces, refused (:class:`ArchiveRefused`) unless they are what its headers
+    declare: the size the zip's directory gives (and its local header, the same), and its CRC-32.
+
+    The declared size is never trusted to stop the reading: the entry is decompressed a piece (64 KiB at
+    most) at a time and refused by the piece that takes it past that size, so a bomb is expanded no further
+    (and its declared size is already within the limits, :func:`_entries`); an entry that ends short of it is
+    refused too (zipfile would hand over the short file, or cut a long one to its declared size when the
+    checksum is forged to match).
+    """
+    name = info.orig_filename
+    pieces = _inflated(info, _compressed(data, info))
+    size = crc = 0
+    while True:
+        try:
+            piece = next(pieces, None)
+        except _CORRUPT as exc:  # a broken deflate, bzip2 or LZMA stream
+            raise ArchiveRefused(f"entry {name!r} is corrupt ({exc})") from None
+        if piece is None:
+            break
+        size += len(piece)
+        if size > info.file_size:
+            raise ArchiveRefused(f"entry {name!r} unpacks to more than the {_mib(info.file_size)} its header declares; "
+                                 "the zip is damaged or forged")
+        crc = zlib.crc32(piece, crc)
+        yield piece
+    if size != info.file_size:
+        raise ArchiveRefused(f"entry {name!r} unpacks to {_mib(size)}, not the {_mib(info.file_size)} its header "
+                             "declares; the zip is damaged or forged")
+    if crc != info.CRC:
+        raise ArchiveRefused(f"entry {name!r} is corrupt (its CRC-32 does not match its contents)")
+
+
 def check_zip(data: bytes, limits: ArchiveLimits = ArchiveLimits()) -> list[tuple[str, int]]:
-    """Check everything without writing: returns [(relative posix path, declared size)] of the files. Raise ArchiveRefused."""
+    """Check everything without writing: returns [(relative posix path, size)] of the files. Raise ArchiveRefused.
+
+    Every entry is read in full and its pieces dropped (:func:`_contents`: never a piece further than its
+    declared size, which the limits bound), so an upload accepted here unpacks later, as long as the limits
+    are the same and nothing in the destination is in the way."""
     with _open(data, limits) as zf:
-        return [(e.path, e.info.file_size) for e in _entries(zf, limits) if not e.is_dir]
+        files = [e for e in _entries(zf, limits) if not e.is_dir]
+        for entry in files:
+            for _ in _contents(data, entry.info):
+                pass
+        return [(e.path, e.info.file_size) for e in files]
 
 
 class _Extraction:
@@ -190,7 +376,7 @@ class _Extraction:
             os.close(fd)
             raise
 
-    def file(self, entry: _Entry, source: IO[bytes], limits: ArchiveLimits) -> None:
+    def file(self, entry: _Entry, source: Iterable[bytes], limits: ArchiveLimits) -> None:
         parts = entry.path.split("/")
         parent = self.directory(parts[:-1], entry.info.filename)
         try:
@@ -228,19 +414,15 @@ class _Extraction:
             os.close(parent)
 
 
-def copy_capped(source: IO[bytes], out: IO[bytes], name: str, limits: ArchiveLimits, total_before: int = 0) -> int:
-    """Copy ``source`` to ``out`` counting the real bytes, refusing as soon as a cap is passed; returns the count.
+def copy_capped(source: Iterable[bytes], out: IO[bytes], name: str, limits: ArchiveLimits, total_before: int = 0) -> int:
+    """Copy the pieces of ``source`` to ``out`` counting the real bytes, refusing as soon as a cap is passed;
+    returns the count.
 
-    Declared sizes are only what the zip says: this is what stops a bomb whatever its headers claim.
+    From a zip, ``source`` is :func:`_contents`, which already stops a piece past the declared size (within
+    the caps, :func:`_entries`): the caps here hold whatever the source.
     """
     size = 0
-    while True:
-        try:
-            chunk = source.read(_CHUNK)
-        except _CORRUPT as exc:  # a bad CRC, a broken deflate stream, a header that does not match
-            raise ArchiveRefused(f"entry {name!r} is corrupt ({exc})") from None
-        if not chunk:
-            return size
+    for chunk in source:
         size += len(chunk)
         if size > limits.max_file_bytes:
             raise ArchiveRefused(f"entry {name!r} is more than {_mib(limits.max_file_bytes)} uncompressed, the limit "
@@ -249,14 +431,16 @@ def copy_capped(source: IO[bytes], out: IO[bytes], name: str, limits: ArchiveLim
             raise ArchiveRefused(f"the files add up to more than the limit of {_mib(limits.max_total_bytes)} "
                                  f"uncompressed (at entry {name!r}, whose header said less)")
         out.write(chunk)
+    return size
 
 
 def extract_zip(data: bytes, dest: Path, limits: ArchiveLimits = ArchiveLimits()) -> list[str]:
     """Extract into ``dest`` (an existing directory, empty or not); returns the relative paths of the files written.
 
-    Everything is checked first (as :func:`check_zip`); then the real decompressed bytes are counted while
-    streaming, since declared sizes can lie. Files already in ``dest`` are never overwritten (the entry is
-    refused). On a refusal part-way, what this call wrote is removed before :class:`ArchiveRefused` is raised.
+    Every rule that needs no decompression is checked first; then each entry is read as :func:`check_zip`
+    reads it (:func:`_contents`, refused unless it is what its headers declare). Files already in ``dest``
+    are never overwritten (the entry is refused). On a refusal part-way, what this call wrote is removed
+    before :class:`ArchiveRefused` is raised.
     """
     with _open(data, limits) as zf:
         entries = _entries(zf, limits)
@@ -266,12 +450,7 @@ def extract_zip(data: bytes, dest: Path, limits: ArchiveLimits = ArchiveLimits()
                 if entry.is_dir:
                     os.close(extraction.directory(entry.path.split("/"), entry.info.filename))
                     continue
-                try:
-                    source = zf.open(entry.info)
-                except _CORRUPT as exc:
-                    raise ArchiveRefused(f"entry {entry.info.filename!r} is corrupt ({exc})") from None
-                with source:
-                    extraction.file(entry, source, limits)
+                extraction.file(entry, _contents(data, entry.info), limits)
             return list(extraction.written)
         except BaseException:
             extraction.undo()
@@ -289,7 +468,7 @@ def _utf8_names(zf: zipfile.ZipFile) -> None:
 
 def read_zip(data: bytes, limits: ArchiveLimits = ArchiveLimits()) -> dict[str, bytes]:
     """Every file of a zip in memory, {relative posix path: content}, under the same rules as :func:`extract_zip`
-    (names confined, no links, sizes counted while reading) and one more: names must be UTF-8."""
+    (names confined, no links, each entry exactly what its headers declare) and one more: names must be UTF-8."""
     with _open(data, limits) as zf:
         _utf8_names(zf)
         files: dict[str, bytes] = {}
@@ -297,13 +476,8 @@ def read_zip(data: bytes, limits: ArchiveLimits = ArchiveLimits()) -> dict[str, 
         for entry in _entries(zf, limits):
             if entry.is_dir:
                 continue
-            try:
-                source = zf.open(entry.info)
-            except _CORRUPT as exc:
-                raise ArchiveRefused(f"entry {entry.info.filename!r} is corrupt ({exc})") from None
             out = io.BytesIO()
-            with source:
-                total += copy_capped(source, out, entry.info.filename, limits, total)
+            total += copy_capped(_contents(data, entry.info), out, entry.info.filename, limits, total)
             files[entry.path] = out.getvalue()
         return files
 
@@ -322,7 +496,7 @@ def _printable(text: str) -> str:
     # A name read from a Linux disk may hold any bytes but '/' and NUL: those that are not UTF-8 come as lone
     # surrogates (os.fsdecode's surrogateescape), which no zip can encode; control characters (a newline, an
     # escape sequence) would be read by whoever lists the zip. Each becomes a visible stand-in.
-    return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else "_" if unicodedata.category(ch) == "Cc" else ch
+    return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else "_" if _control(ch) else ch
                    for ch in text)
 
 

@@ -67,7 +67,8 @@ def limits() -> archive.ArchiveLimits:
 # -- starting a run ------------------------------------------------------------------
 
 def create_upload(user: User, name: str, data: bytes) -> dict:
-    """Check a zip (paths, links, sizes, file count) and keep it for a run to start from: its id and contents."""
+    """Check a zip (read in full: names, links, sizes declared and real, file count) and keep it for a run to start
+    from: its id and contents."""
     try:
         entries = archive.check_zip(data, limits())
     except archive.ArchiveRefused as exc:
@@ -103,7 +104,9 @@ def seed(run: Run, root: Path, failed: list[str] | None = None) -> int:
     """Fill a new run's workspace from what it was asked to start from; the number of files written.
 
     A file that could not be written (an OSError: no room, no permission) does not stop the others: it is logged
-    and its path appended to ``failed`` (an upload that could not be unpacked: its name), for the run to say."""
+    and its path appended to ``failed`` (an upload that could not be unpacked: its name), for the run to say. An
+    upload the zip rules refuse (:class:`common.archive.ArchiveRefused`) stops the start with their words
+    (:class:`BadRequest`, which the run fails with)."""
     source = run.workspace_seed or {}
     if not source:
         return 0
@@ -120,6 +123,8 @@ def seed(run: Run, root: Path, failed: list[str] | None = None) -> int:
             raise BadRequest("the uploaded files this run starts from are gone")
         try:
             return len(archive.extract_zip(bytes(upload.data), root, limits()))
+        except archive.ArchiveRefused as exc:  # one kept before uploads were read in full, or limits lowered since
+            raise BadRequest(f"{upload.name or 'the uploaded files'}: {exc}") from None
         except OSError as exc:  # extract_zip removed what it wrote
             failures.append(f"{upload.name or 'the uploaded files'} (not unpacked: {exc.strerror or exc})")
             log.warning("run %s: upload %s could not be unpacked: %s", run.pk, upload.pk, exc)
