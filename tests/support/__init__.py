@@ -15,6 +15,7 @@ api_calls                the REST API through Django's test client: a JSON post,
 zips                     zips built in memory, uploaded as workflow bundles
 snapshots                workspace snapshots as a lost worker left them
 servers                  real processes: a server, a Celery worker, a fresh PostgreSQL database and Redis db
+races                    many requests at once, released together from threads
 live_runs                runs on a live server over HTTP and websockets
 browser                  Chromium for tests/e2e and the API called with a signed-in page
 editor_page              the editor in the browser: workflows to type, the YAML panel, the run dialog's script

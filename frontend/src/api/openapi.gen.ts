@@ -119,7 +119,7 @@ export interface paths {
         /**
          * Validate a workflow document
          * @description Every error and warning with its code, class, JSON pointer and source line; the canonical YAML when valid.
-         *     With `workflow_id` (signed in), references are also checked in that workflow's folder.
+         *     With `workflow_id` (signed in, by session or token), references are also checked in that workflow's folder.
          */
         post: operations["designer_api_validate"];
         delete?: never;
@@ -137,8 +137,8 @@ export interface paths {
         };
         /**
          * The tools agents can be given (upstream's names first)
-         * @description Signed in (a session), the MCP tools of the administrator's servers (as last listed) and of yours (their
-         *     last check) too; not signed in, the built-in tools only (listing a server may start it).
+         * @description Signed in (a session or a token), the MCP tools of the administrator's servers (as last listed) and of yours
+         *     (their last check) too; not signed in, the built-in tools only (listing a server may start it).
          */
         get: operations["designer_api_list_tools"];
         put?: never;
@@ -845,7 +845,8 @@ export interface paths {
         get?: never;
         /**
          * Set Limits
-         * @description Run limits for the workspace (null: none). A start past one is answered 429 with when it frees up.
+         * @description Run limits for the workspace, field by field: a field left out keeps its value, null clears it. A start
+         *     past one is answered 429 with when it frees up.
          */
         put: operations["accounts_workspaces_api_set_limits"];
         post?: never;
