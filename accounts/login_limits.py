@@ -9,6 +9,7 @@
 - A successful sign-in forgets that username's failures only. Forgetting its address's failures too
   would let someone reset a guessing run across other accounts by signing in to their own.
 - A locked-out client hears how long to wait: a page for browsers, JSON with Retry-After for the API.
+- Failures at once are each counted, in one record per client: see AttemptsHandler.
 """
 from __future__ import annotations
 
@@ -28,19 +29,26 @@ from ninja.throttling import BaseThrottle
 
 from common.types import Scope
 
-# The credentials of a failure that counts for its address only.
-ADDRESS_ONLY = {"username": None}
+# The credentials of a failure that counts for its address only. Its username is stored, and it is empty,
+# not None: see AttemptsHandler. Empty is no username to lockout_parameters, as None was.
+ADDRESS_ONLY = {"username": ""}
+
+# Where a request has no address (a websocket reaching daphne over a Unix socket has no client), the
+# unspecified address stands for it, not NULL (see AttemptsHandler); all such clients share one count,
+# as they did under NULL.
+NO_ADDRESS = "0.0.0.0"  # noqa: S104  # stored, never bound to
 
 
-def client_address(request: HttpRequest) -> str | None:
+def client_address(request: HttpRequest) -> str:
     """AXES_CLIENT_IP_CALLABLE: the address ninja's throttles use (NINJA_NUM_PROXIES = TRUSTED_PROXIES).
     Where a proxy forwarded something that is not an address, the proxy's own address: it is stored in
     an address column (PostgreSQL's inet refuses anything else)."""
-    address = BaseThrottle().get_ident(request)
-    try:
-        return str(ipaddress.ip_address(address or ""))
-    except ValueError:
-        return request.META.get("REMOTE_ADDR")
+    for address in (BaseThrottle().get_ident(request), request.META.get("REMOTE_ADDR")):
+        try:
+            return str(ipaddress.ip_address(address or ""))
+        except ValueError:
+            continue
+    return NO_ADDRESS
 
 
 def lockout_parameters(request_or_attempt: HttpRequest | AccessBase, credentials: dict[str, Any] | None = None) -> list[str]:
@@ -51,9 +59,24 @@ def lockout_parameters(request_or_attempt: HttpRequest | AccessBase, credentials
 
 
 class AttemptsHandler(AxesDatabaseHandler):
-    """Axes' database handler, except that a success forgets only its own username's failures, and
-    what it stores from the request has no NUL (an API path may: /api/v1/workflows/%00), which
-    PostgreSQL refuses in text; axes itself cleans only the query and form data."""
+    """Axes' database handler, except that a success forgets only its own username's failures, what it
+    stores from the request has no NUL (an API path may: /api/v1/workflows/%00), which PostgreSQL
+    refuses in text (axes itself cleans only the query and form data), and a failure without a username
+    is stored under the empty one.
+
+    Axes records a failure with get_or_create on (username, address, agent), which the table holds
+    unique. Two failures at once can both find no record; the database's unique key then refuses the
+    second insert and get_or_create counts that failure in the first one's record (locked, F() + 1).
+    But NULLs are never equal to one another, in PostgreSQL as in SQLite: with no username, every such
+    insert succeeded, the address got a record per simultaneous failure, and each later failure's
+    look-up found several and raised MultipleObjectsReturned (a 500, and that failure not counted).
+    So nothing in the key is NULL here: the username of an address-only failure is "" (ADDRESS_ONLY),
+    an unknown address is NO_ADDRESS (client_address), and the agent is never NULL in axes.
+    This is chosen over taking a lock around the counting or merging duplicates afterwards: the unique
+    key is enforced by the database itself, for every server process and on every backend, with no lock
+    to hold, no backend-specific SQL and no second pass; axes' own path for the collision counts every
+    failure. Records stored with NULL by an earlier version are never looked up by that key again; they
+    still count for their address (its look-ups are by address alone) until their window passes."""
 
     def user_login_failed(self, sender: object, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any) -> None:
         if request is not None:
@@ -61,6 +84,8 @@ class AttemptsHandler(AxesDatabaseHandler):
                 value = getattr(request, name, None)
                 if isinstance(value, str):
                     setattr(request, name, value.replace("\0", "\ufffd"))  # one character: axes cut them to fit
+            if not get_client_username(request, credentials):  # also for senders other than address_failed
+                credentials = {**(credentials or {}), **ADDRESS_ONLY}
         return super().user_login_failed(sender, credentials, request, **kwargs)
 
     def reset_user_attempts(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
