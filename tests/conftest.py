@@ -24,10 +24,10 @@ def pytest_report_header(config):
 
 
 def pytest_itemcollected(item):
-    # Live and browser tests start their own servers, workers and Chromium: `make test` runs them one at a time,
-    # with the other tests marked serial, after the rest has run two at a time (marked here, before -m selects).
+    # Live and browser tests start their own servers, workers and Chromium (one set per pytest-xdist worker):
+    # `make test` runs them apart from the in-process tests, two files at a time (marked here, before -m selects).
     if "/tests/live/" in str(item.path) or "/tests/e2e/" in str(item.path):
-        item.add_marker(pytest.mark.serial)
+        item.add_marker(pytest.mark.own_servers)
 
 
 @pytest.hookimpl(trylast=True)

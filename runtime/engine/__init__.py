@@ -85,6 +85,7 @@ async def run_workflow(document: dict, options: RunOptions) -> RunResult:
                      prices=prices if isinstance(prices, PriceBook) else PriceBook(overrides=dict(prices or {})),
                      clock=options.clock or time.monotonic, sleep=options.sleep or asyncio.sleep)
     ctx.run_scope, ctx.run_step = run_scope, run_step
+    ctx.permit = options.permit
     observed.state = ctx.state
     if start is not None:
         ctx.state.seed(start)

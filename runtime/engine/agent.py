@@ -133,6 +133,7 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
         request = ChatRequest(model=model_name, messages=messages, tools=offer, temperature=agent.get("temperature"),
                               top_p=agent.get("topP"), step_path=step_path, step_id=step_id, agent=agent_name,
                               result_schema=schema, tool_choice=tool_choice)
+        await ctx.check_permit(provider_name)  # the key or the right to run may be gone since the last call
         started = ctx.clock()
         streamed = False
         reply = await provider.chat(request, on_delta)

@@ -22,7 +22,7 @@ from runtime.engine.folder import FolderRefused, RunFolder
 from runtime.engine.pricing import PriceBook
 from runtime.engine.prompting import ContextFile, IterationRecord
 from runtime.engine.registry import RunState
-from runtime.engine.state import Budgets, Outcome, RunControl
+from runtime.engine.state import FAILED, Budgets, Outcome, RunControl
 from runtime.events import Emitter
 from runtime.providers import Provider, Usage, split_model
 
@@ -126,6 +126,7 @@ class RunContext:
         self.halt_reason = ""
         self.halt_code = ""
         self.root_task: asyncio.Task | None = None
+        self.permit: Callable[[str], Awaitable[str | None]] | None = None  # RunOptions.permit
         self.started = clock()
         # The runner, passed in by run_workflow: loops and includes run their inner scopes and steps
         # through these, so they never import the scheduler or the step runner (no import circle).
@@ -148,6 +149,18 @@ class RunContext:
         if self.control.paused:
             async with held_deadlines():
                 await self.control.wait_running()
+
+    async def check_permit(self, provider: str) -> None:
+        """Before a model call: stop the run, failed with the reason in words, when it may no longer call
+        ``provider`` (RunOptions.permit); the halt cancels the calling task here."""
+        if self.permit is None:
+            return
+        refused = await self.permit(provider)
+        if refused:
+            reason = f"stopped before its next model call: {refused}"
+            await self.emitter.emit("message", message=reason, data={"level": "error", "code": "permit"})
+            self.halt(FAILED, reason, "permit")
+            await asyncio.sleep(0)  # the halt cancels this task here
 
     # -- halting -------------------------------------------------------------
 

@@ -73,3 +73,7 @@ class RunOptions:
     # ``{reason, attempt, of, from_seq}``: this is a run going on after its worker was lost; a ``message``
     # event right after ``workflow_start`` says so, for everyone watching.
     resumed: dict | None = None
+    # ``await permit(provider)`` before every model call: None while the run may call that provider, else why
+    # not, in words (runtime.runs.permits: a key removed, a grant revoked, the owner removed); the run then
+    # stops there, failed with that reason. None: always permitted.
+    permit: Callable[[str], Awaitable[str | None]] | None = None

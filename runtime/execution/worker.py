@@ -31,7 +31,7 @@ from runtime.engine import Budgets, RunControl, RunOptions, RunResult, run_workf
 from runtime.engine.context import StepError
 from runtime.engine.folder import RunFolder
 from runtime.engine.includes import FileResolver, MissingInclude
-from runtime.execution import tool_decisions
+from runtime.execution import permits, tool_decisions
 from runtime.live.announce import announce_status, executing_here
 from runtime.live.recorder import Recorder
 from runtime.live.view.hub import store_view
@@ -250,6 +250,7 @@ async def _execute(run: Run, control: RunControl) -> str:
     providers = None
     try:
         await off_loop(_still_runnable)(run)
+        permit = await off_loop(permits.take)(run)  # who started it may still run here, with the key it had
         tools = await off_loop(_tools_for)(run, document)
         watcher = asyncio.create_task(_watch(run.id, control, tools.approvals))
         providers = await off_loop(_providers_for)(run)
@@ -269,7 +270,10 @@ async def _execute(run: Run, control: RunControl) -> str:
             resolver=FolderResolver(run_files.workspace_dir(run.id), saved) if base_dir else saved,
             prices=getattr(settings, "MODEL_PRICES", {}), default_provider=run.provider, policies=run.policies,
             tools=tools, start=start, first_seq=run.last_seq if start is not None else 0, resumed=resumed,
+            permit=lambda provider: off_loop(permits.still_holds)(permit, provider),
         ))
+    except permits.PermitRefused as exc:
+        result = RunResult(status="failed", reason=f"the run could not start: {exc}", code="permit")
     except BadRequest as exc:  # the files it should start from are gone or refused
         result = RunResult(status="failed", reason=f"the run could not start: {exc}", code="workspace")
     except DocumentInvalid as exc:
