@@ -70,14 +70,17 @@ migrations: install
 	DJANGO_SETTINGS_MODULE=tests.support.settings $(BIN)/python manage.py makemigrations --check --dry-run
 
 # The suite, then how much of designer/ and runtime/ it ran (.coveragerc: lines and branches, and the floor
-# it may not fall below). The tests that run in the pytest process go two at a time (pytest-xdist: 116 s -> 71-86 s
-# for tests/runtime and tests/documents on this machine); the tests marked serial go one at a time after them:
-# live and browser tests, which start their own servers and browsers, and those holding the app to a wall-clock
-# limit of its own (pytest.ini, tests/conftest.py). Both parts run, whatever the first gave. Coverage's data goes
-# to a temporary folder, not into the checkout.
+# it may not fall below). Three parts (pytest.ini's markers, tests/conftest.py):
+# 1. the tests that run in the pytest process, two at a time (pytest-xdist: 116 s -> 71-86 s for tests/runtime and
+#    tests/documents on this machine);
+# 2. the live and browser tests, which start their own servers, workers and Chromium: the browser tests on one
+#    worker and the live tests on the other (--dist loadgroup), so the two halves overlap;
+# 3. the tests marked serial, which hold the app to a wall-clock limit of its own: alone, with nothing beside them.
+# Every part runs, whatever the one before gave. Coverage's data goes to a temporary folder, not into the checkout.
 test-python: install frontend chromium sandbox services
 	@covered=$$(mktemp -d) && trap 'rm -rf "$$covered"' EXIT && export COVERAGE_FILE="$$covered/.coverage" && rc=0 && \
-	{ $(BIN)/python -m pytest -n 2 -m 'not serial' --cov --cov-report= --cov-fail-under=0 || rc=1; } && \
+	{ $(BIN)/python -m pytest -n 2 -m 'not serial and not own_servers' --cov --cov-report= --cov-fail-under=0 || rc=1; } && \
+	{ $(BIN)/python -m pytest -n 2 --dist loadgroup -m own_servers --cov --cov-append --cov-report= --cov-fail-under=0 || rc=1; } && \
 	{ $(BIN)/python -m pytest -m serial --cov --cov-append --cov-report=term || rc=1; } && \
 	$(BIN)/coverage json -q -o "$$covered/coverage.json" && \
 	$(BIN)/python -c 'import json, sys; t = json.load(open(sys.argv[1]))["totals"]; both = t["percent_covered"]; \

@@ -26,8 +26,12 @@ def pytest_report_header(config):
 def pytest_itemcollected(item):
     # Live and browser tests start their own servers, workers and Chromium (one set per pytest-xdist worker):
     # `make test` runs them apart from the in-process tests, two files at a time (marked here, before -m selects).
-    if "/tests/live/" in str(item.path) or "/tests/e2e/" in str(item.path):
-        item.add_marker(pytest.mark.own_servers)
+    # The browser tests share one pytest-xdist worker and the live tests the other (--dist loadgroup): Playwright's
+    # sync API leaves an event loop running in its process, where an asyncio test can no longer run.
+    for folder, group in (("/tests/live/", "live"), ("/tests/e2e/", "browser")):
+        if folder in str(item.path):
+            item.add_marker(pytest.mark.own_servers)
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.hookimpl(trylast=True)

@@ -6,6 +6,8 @@ it dies: one left behind (a Celery worker listening on a Redis database) took th
 """
 from __future__ import annotations
 
+import atexit
+import json
 import os
 import shutil
 import signal
@@ -15,6 +17,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,16 +84,73 @@ def password_for(username: str) -> str:
 
 def create_user(env: dict, username: str) -> str:
     """Creates the user (password: ``password_for(username)``); answers an API token."""
-    manage(env, "shell", "-c", "from django.contrib.auth import get_user_model; "
-                               f"get_user_model().objects.create_user({username!r}, password={password_for(username)!r})")
-    return manage(env, "create_api_token", username).strip()
+    return create_users(env, (username,))[username]
+
+
+def create_users(env: dict, usernames: Iterable[str]) -> dict[str, str]:
+    """Creates the users (passwords: ``password_for``) in one process, not two per user (each starts Django: seconds
+    on a loaded machine); answers each one's API token."""
+    names = list(usernames)
+    if not names:
+        return {}
+    script = ("import json; from django.contrib.auth import get_user_model; from accounts.tokens import create_token; "
+              f"made = {{n: get_user_model().objects.create_user(n, password=p) for n, p in {[(n, password_for(n)) for n in names]!r}}}; "
+              "print(json.dumps({n: create_token(u, 'cli') for n, u in made.items()}))")
+    out = manage(env, "shell", "-v", "0", "-c", script)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+# Migrating a new database takes a Django process and ten seconds or more on a loaded machine, and nearly every
+# live test starts a server on a new one: each pytest process migrates one template per kind of database and
+# copies it (a file for SQLite, CREATE DATABASE ... TEMPLATE for PostgreSQL). Removed when the process ends.
+_templates: dict[str, str] = {}
+_migrated_urls: set[str] = set()
+
+
+def _sqlite_template() -> Path:
+    if "sqlite" not in _templates:
+        env = base_env()
+        manage(env, "migrate", "--noinput", "-v", "0")
+        _templates["sqlite"] = env["DESIGNER_DATA_DIR"]
+        atexit.register(shutil.rmtree, env["DESIGNER_DATA_DIR"], True)
+    return Path(_templates["sqlite"])
+
+
+def _postgres_template() -> str:
+    if "postgres" not in _templates:
+        name = f"designer_template_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        manage(base_env(DATABASE_URL=f"postgresql://postgres@127.0.0.1:5432/{name}"), "migrate", "--noinput", "-v", "0")
+        _templates["postgres"] = name
+        atexit.register(_drop_database, name)
+    return _templates["postgres"]
+
+
+def _drop_database(name: str) -> None:
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+def migrated(env: dict) -> None:
+    """``env``'s database, migrated: a copy of the template when it is new, else ``manage.py migrate``."""
+    url = env.get("DATABASE_URL", "")
+    data = Path(env["DESIGNER_DATA_DIR"])
+    if url in _migrated_urls:
+        return
+    if not url and not any(data.glob("*.sqlite3")):
+        for db in _sqlite_template().glob("*.sqlite3"):
+            shutil.copyfile(db, data / db.name)
+        return
+    manage(env, "migrate", "--noinput", "-v", "0")
 
 
 @contextmanager
 def running_server(env: dict, users=("owner", "stranger")):
     """A server on a fresh data folder and database: migrated, ``users`` made (``server.tokens``)."""
-    manage(env, "migrate", "--noinput", "-v", "0")
-    tokens = {u: create_user(env, u) for u in users}
+    migrated(env)
+    tokens = create_users(env, users)
     with server_process(env, tokens) as server:
         yield server
 
@@ -165,15 +225,18 @@ def kill_hard(process: subprocess.Popen) -> None:
 
 @contextmanager
 def fresh_postgres():
+    """A new PostgreSQL database of this test alone, already migrated (a copy of the process's template)."""
     name = f"designer_live_{uuid.uuid4().hex[:10]}"
+    template = _postgres_template()
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    url = f"postgresql://postgres@127.0.0.1:5432/{name}"
+    _migrated_urls.add(url)
     try:
-        yield f"postgresql://postgres@127.0.0.1:5432/{name}"
+        yield url
     finally:
-        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        _migrated_urls.discard(url)
+        _drop_database(name)
 
 
 @contextmanager
