@@ -222,6 +222,14 @@ AGENT_CPU_SECONDS = envint("AGENT_CPU_SECONDS", 600)
 AGENT_MEMORY_MB = envint("AGENT_MEMORY_MB", 4096)
 AGENT_FILE_MB = envint("AGENT_FILE_MB", 1024)
 AGENT_WORKSPACE_MB = envint("AGENT_WORKSPACE_MB", 2048)
+# Snapshots keep the contents of a run's files in the database (runtime.models.WorkspaceBlob) for the
+# run page's file viewer, diffs and zip. Past RUN_SNAPSHOT_MB of contents for one run, or
+# WORKSPACE_SNAPSHOT_MB over all the runs of one (team) workspace, new contents are not kept: the
+# snapshots still list those files with their sizes and digests, and say why their contents are not
+# there (0: no limit). Deleting runs returns their space; `manage.py reclaim_space` gives it back to
+# the disk on SQLite (docs/production.md).
+RUN_SNAPSHOT_MB = envint("RUN_SNAPSHOT_MB", 200)
+WORKSPACE_SNAPSHOT_MB = envint("WORKSPACE_SNAPSHOT_MB", 2000)
 # A workspace's daily token and cost limits are reserved when a run starts and settled when it ends, so runs
 # started together never spend past the day. A run reserves its own budget (max_tokens, max_cost_usd); one
 # without reserves these estimates, capped at what is left, and stops when it has spent them.

@@ -175,6 +175,8 @@ class WorkspaceSnapshot(models.Model):
     modified = models.IntegerField(default=0)
     removed = models.IntegerField(default=0)
     partial = models.BooleanField(default=False)
+    # Why some of its new contents were not kept (its run's or workspace's snapshot storage was full); "" if all were.
+    note = models.CharField(max_length=300, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -191,6 +193,7 @@ class WorkspaceBlob(models.Model):
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="blobs")
     digest = models.CharField(max_length=64)
     data = models.BinaryField()
+    size = models.BigIntegerField(default=0)   # len(data): the snapshot storage caps sum it (RUN_SNAPSHOT_MB)
 
     class Meta:
         constraints = (models.UniqueConstraint(fields=["run", "digest"], name="unique_run_blob"),)

@@ -250,6 +250,7 @@ class SnapshotOut(Schema):
     modified: int
     removed: int
     partial: bool
+    note: str                   # why some contents were not kept ("not stored: this run's snapshot storage ... full")
     created_at: datetime
     created: str                # ISO 8601, the same moment
     superseded: bool            # taken by an attempt a resume went on past
@@ -270,12 +271,14 @@ class RunWorkspaceOut(Schema):
 class SnapshotFileOut(Schema):
     path: str
     size: int
-    stored: bool    # false: too big to keep, its content cannot be shown
+    stored: bool    # false: its content cannot be shown (too big to keep, or the snapshot storage was full)
+    reason: str     # why not, in words ("" when stored)
 
 
 class SnapshotFilesOut(Schema):
     snapshot: int
     partial: bool
+    note: str       # why some contents of this snapshot were not kept ("" if all were)
     files: list[SnapshotFileOut]
 
 
@@ -285,6 +288,7 @@ class SnapshotFileContentOut(Schema):
     text: Optional[str]     # null: binary, or not stored
     truncated: bool
     stored: bool
+    reason: str             # why its content was not kept ("" when stored)
 
 
 class FileChangeOut(Schema):

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Sum
 from django.http import Http404
 from django.utils import timezone
 
@@ -44,9 +45,11 @@ from runtime.tools import ToolSettings
 from runtime.tools.approvals import Approvals, AskHook
 from runtime.tools.mcp import deployment as mcp_deployment
 from runtime.tools.session import RUN, Existing, RunTools, SnapshotRecord, Stored, remove_file, write_file
-from runtime.tools.snapshots import from_json, text_of, to_json, unified
+from runtime.tools.snapshots import MAX_STORED_BYTES, FileState, from_json, text_of, to_json, unified
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from django.contrib.auth.models import User
 
 MAX_VIEW_CHARS = 512 * 1024
@@ -405,15 +408,49 @@ class DatabaseStore:
 
     def _save(self, record: SnapshotRecord) -> None:
         with transaction.atomic():
-            if record.blobs:
+            kept, record.note = self._within_caps(record.blobs)
+            record.not_stored = len(record.blobs) - len(kept)
+            if kept:
                 WorkspaceBlob.objects.bulk_create(
-                    [WorkspaceBlob(run_id=self.run_id, digest=d, data=data) for d, data in record.blobs.items()],
+                    [WorkspaceBlob(run_id=self.run_id, digest=d, data=data, size=len(data)) for d, data in kept.items()],
                     ignore_conflicts=True)
             counts = record.changes.counts()
             WorkspaceSnapshot.objects.create(
                 run_id=self.run_id, number=record.number, label=record.label[:300], step_id=(record.step_id or "")[:300],
                 workspace=record.workspace[:300], base=record.base, manifest=to_json(record.manifest),
-                files=len(record.manifest), partial=record.partial, **counts)
+                files=len(record.manifest), partial=record.partial, note=record.note[:300], **counts)
+
+    def _within_caps(self, blobs: dict[str, bytes]) -> tuple[dict[str, bytes], str]:
+        """The contents that fit this run's and its workspace's snapshot storage (RUN_SNAPSHOT_MB,
+        WORKSPACE_SNAPSHOT_MB; 0: no limit), in the order scanned, and why the others do not ("" if all fit).
+
+        Runs of one workspace saving at the same moment may each take the last room: the cap is passed by at most
+        one snapshot's contents per run."""
+        if not blobs:
+            return {}, ""
+        run_cap, workspace_cap = settings.RUN_SNAPSHOT_MB, settings.WORKSPACE_SNAPSHOT_MB
+        caps: list[tuple[int, int, str]] = []  # (room left in bytes, cap in MB, whose)
+        if run_cap:
+            used = WorkspaceBlob.objects.filter(run_id=self.run_id).aggregate(n=Sum("size"))["n"] or 0
+            caps.append((run_cap * 2**20 - used, run_cap, "this run's"))
+        if workspace_cap:
+            workspace_id = Run.objects.filter(pk=self.run_id).values_list("workspace_id", flat=True).first()
+            used = (WorkspaceBlob.objects.filter(run__workspace_id=workspace_id).aggregate(n=Sum("size"))["n"] or 0
+                    if workspace_id is not None else 0)
+            caps.append((workspace_cap * 2**20 - used, workspace_cap, "its workspace's (all its runs')"))
+        rooms = [room for room, _, _ in caps]
+        kept: dict[str, bytes] = {}
+        full = ""
+        for digest, data in blobs.items():
+            over = [i for i, room in enumerate(rooms) if len(data) > room]
+            if over:
+                if not full:
+                    _, cap, whose = caps[over[0]]
+                    full = f"{whose} snapshot storage ({cap} MB) is full"
+                continue
+            kept[digest] = data
+            rooms = [room - len(data) for room in rooms]
+        return kept, f"not stored: {full}" if full else ""
 
 
 def _asker(run_id: RunId) -> AskHook:
@@ -483,7 +520,7 @@ def snapshot_contents(snapshot: WorkspaceSnapshot) -> list[tuple[str, bytes | No
 def info(run: Run) -> dict:
     rows = WorkspaceSnapshot.objects.filter(run=run).order_by("number").values(
         "number", "label", "step_id", "workspace", "base", "files", "added", "modified", "removed", "partial",
-        "created_at")
+        "note", "created_at")
     uses = bool(run.ask_before) or bool(rows) or run.tools_used
     gone = superseded(run.pk) if run.start_checkpoint else set()  # only a run that went on from a checkpoint has any
     return {"sandbox": run.sandbox or settings.AGENT_SANDBOX, "network": settings.AGENT_NETWORK,
@@ -494,13 +531,30 @@ def info(run: Run) -> dict:
                            "superseded": r["number"] in gone} for r in rows]}
 
 
+def _why_not_stored(run: Run, number: int) -> Callable[[FileState], str]:
+    """Why a file of snapshot ``number`` has no content kept, in words: too big, unreadable, or the storage was full
+    (as the first snapshot up to it that found it full says: a content not kept then is not tried again)."""
+    full = (WorkspaceSnapshot.objects.filter(run=run, number__lte=number).exclude(note="").order_by("number")
+            .values_list("note", flat=True).first())
+
+    def why(state: FileState) -> str:
+        if state.size > MAX_STORED_BYTES:
+            return f"not stored: over {MAX_STORED_BYTES // 2**20} MB, too big to keep"
+        if state.digest == "unreadable":
+            return "not stored: it could not be read"
+        return full or "not stored"
+    return why
+
+
 def files(run: Run, number: int) -> dict:
     snapshot = _snapshot(run, number)
     manifest = from_json(snapshot.manifest)
     stored = set(WorkspaceBlob.objects.filter(run=run, digest__in=[s.digest for s in manifest.values()])
                  .values_list("digest", flat=True))
-    return {"snapshot": number, "partial": snapshot.partial,
-            "files": [{"path": p, "size": s.size, "stored": s.digest in stored} for p, s in sorted(manifest.items())]}
+    why = _why_not_stored(run, number)
+    return {"snapshot": number, "partial": snapshot.partial, "note": snapshot.note,
+            "files": [{"path": p, "size": s.size, "stored": s.digest in stored,
+                       "reason": "" if s.digest in stored else why(s)} for p, s in sorted(manifest.items())]}
 
 
 def file(run: Run, number: int, path: str) -> dict:
@@ -512,7 +566,8 @@ def file(run: Run, number: int, path: str) -> dict:
     text = text_of(data)
     truncated = text is not None and len(text) > MAX_VIEW_CHARS
     return {"path": path, "size": state.size, "text": text[:MAX_VIEW_CHARS] if text is not None else None,
-            "truncated": truncated, "stored": data is not None}
+            "truncated": truncated, "stored": data is not None,
+            "reason": "" if data is not None else _why_not_stored(run, number)(state)}
 
 
 def diff(run: Run, number: int) -> dict:

@@ -68,10 +68,14 @@ class SnapshotRecord:
     changes: Changes
     base: int | None = None         # the snapshot its changes are counted from (None: from empty)
     partial: bool = False
+    # Set by the store: how many new contents it did not keep (storage full), and why in words.
+    not_stored: int = 0
+    note: str = ""
 
     def event_data(self) -> dict:
         return {"snapshot": self.number, "label": self.label, "step_id": self.step_id, "workspace": self.workspace,
-                "files": len(self.manifest), **self.changes.counts(), **({"partial": True} if self.partial else {})}
+                "files": len(self.manifest), **self.changes.counts(), **({"partial": True} if self.partial else {}),
+                **({"not_stored": self.not_stored, "note": self.note} if self.not_stored else {})}
 
 
 class SnapshotStore(Protocol):

@@ -1824,6 +1824,8 @@ export interface components {
             removed: number;
             /** Partial */
             partial: boolean;
+            /** Note */
+            note: string;
             /**
              * Created At
              * Format: date-time
@@ -1842,6 +1844,8 @@ export interface components {
             size: number;
             /** Stored */
             stored: boolean;
+            /** Reason */
+            reason: string;
         };
         /** SnapshotFilesOut */
         SnapshotFilesOut: {
@@ -1849,6 +1853,8 @@ export interface components {
             snapshot: number;
             /** Partial */
             partial: boolean;
+            /** Note */
+            note: string;
             /** Files */
             files: components["schemas"]["SnapshotFileOut"][];
         };
@@ -1864,6 +1870,8 @@ export interface components {
             truncated: boolean;
             /** Stored */
             stored: boolean;
+            /** Reason */
+            reason: string;
         };
         /** FileChangeOut */
         FileChangeOut: {

@@ -50,7 +50,7 @@ function TreeItems({
           className={`tree-row tree-file${n.path === chosen ? ' active' : ''}${n.stored ? '' : ' not-stored'}`}
           aria-current={n.path === chosen ? 'true' : undefined}
           onClick={() => onChoose(n.path)}
-          title={n.stored ? n.path : `${n.path}: too big to keep, its content cannot be shown`}
+          title={n.stored ? n.path : `${n.path}: ${n.reason || 'too big to keep'}, its content cannot be shown`}
           data-testid="tree-file"
           data-path={n.path}
         >

@@ -21,7 +21,9 @@ export function FileViewer({ runId, snapshot, path }: { runId: string; snapshot:
       </div>
       {file.loading && <p className="muted small">Loading…</p>}
       {file.error && <div className="field-problem error">{file.error}</div>}
-      {file.data && file.data.text === null && <p className="muted small">Binary, or too big to keep: its content is not shown.</p>}
+      {file.data && file.data.text === null && (
+        <p className="muted small">{file.data.stored ? 'Binary: its content is not shown.' : `Its content is not shown: ${file.data.reason || 'not stored: too big to keep'}.`}</p>
+      )}
       {file.data && file.data.text !== null && (
         <>
           {/* Remounted per file: the editor takes its language when it is built. */}

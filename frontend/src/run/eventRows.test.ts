@@ -68,4 +68,10 @@ describe('event rows', () => {
       ['snapshot #2 after step build (+1 ~2 -0)', 'plain'],
     ]);
   });
+
+  it('says when a snapshot did not keep every file’s content, and why', () => {
+    const note = "not stored: this run's snapshot storage (200 MB) is full";
+    const rows = eventRows([ev(1, 'workspace_snapshot', { data: { snapshot: 3, label: 'build', step_id: 'build', added: 5, modified: 0, removed: 0, not_stored: 2, note } })]);
+    expect(rows.map((r) => r.text)).toEqual([`snapshot #3 after step build (+5 ~0 -0) (${note})`]);
+  });
 });

@@ -68,7 +68,8 @@ function describe(e: RunEvent): { text: string; tone: EventRow['tone'] } {
     const label = typeof data.label === 'string' ? data.label : '';
     const stepId = typeof data.step_id === 'string' ? data.step_id : null;
     const c = changeCounts({ added: count(data.added), modified: count(data.modified), removed: count(data.removed) });
-    return { text: `snapshot #${data.snapshot} ${snapshotWords({ label, step_id: stepId })} (${c.added} ${c.modified} ${c.removed})`, tone: 'plain' };
+    const note = typeof data.note === 'string' && data.note ? ` (${data.note})` : '';
+    return { text: `snapshot #${data.snapshot} ${snapshotWords({ label, step_id: stepId })} (${c.added} ${c.modified} ${c.removed})${note}`, tone: 'plain' };
   }
   if (e.error) return { text: e.error, tone: 'error' };
   return { text: e.message ?? '', tone: 'plain' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildTree, foldersAbove, type TreeNode } from './fileTree';
 
-const file = (path: string, size = 1, stored = true) => ({ path, size, stored });
+const file = (path: string, size = 1, stored = true, reason = '') => ({ path, size, stored, reason });
 
 /** The tree as indented lines, to compare at a glance. */
 function lines(nodes: TreeNode[], depth = 0): string[] {
@@ -22,6 +22,11 @@ describe('buildTree', () => {
     const folder = tree.children[0];
     expect(folder).toMatchObject({ kind: 'folder', path: 'data' });
     expect(folder.kind === 'folder' && folder.children[0]).toEqual({ kind: 'file', name: 'big.bin', path: 'data/big.bin', size: 9_000_000, stored: false });
+  });
+
+  it('keeps why a file’s content was not stored, when the server says', () => {
+    const tree = buildTree([file('f.bin', 300_000, false, "not stored: this run's snapshot storage (200 MB) is full")]);
+    expect(tree.children[0]).toMatchObject({ stored: false, reason: "not stored: this run's snapshot storage (200 MB) is full" });
   });
 
   it('skips empty path parts and empty paths', () => {

@@ -7,6 +7,8 @@ export interface TreeFile {
   path: string;
   size: number;
   stored: boolean;
+  /** Why its content was not kept, in words ('' when stored). */
+  reason?: string;
 }
 
 export interface TreeFolder {
@@ -53,7 +55,7 @@ export function buildTree(files: readonly SnapshotFile[]): TreeFolder {
       folder.files++;
       parent = folder;
     }
-    parent.children.push({ kind: 'file', name: parts[parts.length - 1], path: f.path, size: f.size, stored: f.stored });
+    parent.children.push({ kind: 'file', name: parts[parts.length - 1], path: f.path, size: f.size, stored: f.stored, ...(f.reason ? { reason: f.reason } : {}) });
   }
   sortTree(root);
   return root;

@@ -173,7 +173,7 @@ export function FilePanel({
 
   const others = files.filter((f) => !f.main);
   const existing = files.map((f) => f.path);
-  const tree = buildTree(others.map((f) => ({ path: f.path, size: f.size, stored: true })));
+  const tree = buildTree(others.map((f) => ({ path: f.path, size: f.size, stored: true, reason: '' })));
   const chosenFile = others.find((f) => f.path === chosen) ?? null;
   const saved = (s: FolderSaved, words: string) => {
     setFiles(s.files);
