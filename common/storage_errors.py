@@ -22,7 +22,7 @@ class StorageFailure:
     cause: str                    # what is wrong, in words: "the server's disk is full"
     advice: str                   # what to do about it
     retry_after_s: int | None = None
-    unsaved: bool = True          # a write failed: "nothing was saved" (False: the database could not be reached)
+    unsaved: bool = True          # a write was refused: "nothing was saved" (False: the database is out of reach, maybe for a moment)
 
     @property
     def detail(self) -> str:
@@ -32,7 +32,7 @@ class StorageFailure:
     @property
     def run_reason(self) -> str:
         """Why a run that failed this way ended: what it stored before is kept."""
-        return f"the run's events could not be stored ({self.cause}); what it stored before is kept; {self.advice}"
+        return f"the run could not store its progress ({self.cause}); what it stored before is kept; {self.advice}"
 
 
 DISK_FULL = StorageFailure(507, "the server's disk is full", "ask the administrator to free space")

@@ -96,5 +96,5 @@ def test_the_words_say_what_happened_and_what_to_do():
     assert DISK_FULL.detail == "the server's disk is full: nothing was saved; ask the administrator to free space"
     assert (READ_ONLY.status, READ_ONLY.retry_after_s) == (503, 60)
     assert UNAVAILABLE.detail == "the database is unavailable; try again in a minute"
-    assert DISK_FULL.run_reason == ("the run's events could not be stored (the server's disk is full); what it stored before "
+    assert DISK_FULL.run_reason == ("the run could not store its progress (the server's disk is full); what it stored before "
                                     "is kept; ask the administrator to free space")
