@@ -15,3 +15,6 @@ urlpatterns = [
     path("account/", account_pages.account, name="account"),
     re_path(r"^(?:workflows(?:/.*)?|runs(?:/.*)?|workspaces(?:/.*)?)?$", pages.index, name="index"),
 ]
+
+# A full disk or a read-only database answers 507/503 in words (config/errors.py), never a bare 500.
+handler500 = "config.errors.server_error"

@@ -12,6 +12,7 @@ from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationEr
 
 from common.errors import BadRequest, Forbidden, LimitReached
 from common.offload import WorkBusy, WorkFailed, WorkTooLong
+from common.storage_errors import storage_failure
 from designer.json_body import BodyError, body_too_large
 
 log = logging.getLogger(__name__)
@@ -108,5 +109,12 @@ def install_error_handlers(api: NinjaAPI) -> None:
 
     @api.exception_handler(Exception)
     def unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
+        failure = storage_failure(exc)
+        if failure is not None:  # a full disk or a read-only database: the server's state, said in words
+            log.error("%s %s: %s", request.method, request.path, failure.cause, exc_info=exc)
+            response = api.create_response(request, {"detail": failure.detail}, status=failure.status)
+            if failure.retry_after_s:
+                response["Retry-After"] = str(failure.retry_after_s)
+            return response
         log.exception("unhandled API error on %s %s", request.method, request.path)
         return api.create_response(request, {"detail": "internal error; it has been logged"}, status=500)

@@ -8,6 +8,7 @@ pause/resume/stop requests, and records the outcome.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import signal
 import socket
@@ -22,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.orm import off_loop
+from common.storage_errors import StorageFailure, storage_failure
 from common.types import RunId
 from designer.errors import BadRequest, DocumentInvalid
 from designer.runnable import check_runnable
@@ -240,7 +242,13 @@ async def execute_run_in_worker(run_id: RunId, worker: str, requeue: Callable[[R
 async def _execute(run: Run, control: RunControl) -> str:
     run_id = run.id
     await announce_status(run_id)
-    recorder = Recorder(run.id)
+
+    def unstorable(failure: StorageFailure) -> None:
+        # A run whose events cannot be stored would go on spending tokens on work no one can see: it stops, and
+        # ends failed with the reason below.
+        control.request("stop")
+
+    recorder = Recorder(run.id, on_storage_failure=unstorable)
     task = asyncio.current_task()
     if task is not None:
         _executing[str(run_id)] = (task, recorder)
@@ -279,22 +287,46 @@ async def _execute(run: Run, control: RunControl) -> str:
     except DocumentInvalid as exc:
         result = RunResult(status="failed", reason=f"the run could not start: {exc}", code="not_runnable")
     except Exception as exc:  # the engine reports step errors itself; this is a bug or an infrastructure failure
-        log.exception("run %s crashed", run_id)
-        result = RunResult(status="failed", reason=f"internal error: {type(exc).__name__}", code="internal")
+        failure = storage_failure(exc)
+        if failure is not None:
+            log.error("run %s stopped: %s", run_id, failure.cause, exc_info=exc)
+            result = RunResult(status="failed", reason=failure.run_reason, code="storage")
+        else:
+            log.exception("run %s crashed", run_id)
+            result = RunResult(status="failed", reason=f"internal error: {type(exc).__name__}", code="internal")
     finally:
         if watcher is not None:
             watcher.cancel()
-        await off_loop(tool_decisions.cancel_waiting)(run.id)
+        await _unless_storage_fails(run_id, "its waiting tool calls could not be cancelled",
+                                    off_loop(tool_decisions.cancel_waiting)(run.id))
         await recorder.close()
         if providers:
             await close_all(providers)
-    await off_loop(_finish)(run.id, result)
+    if recorder.storage_failure is not None:
+        result = dataclasses.replace(result, status="failed", reason=recorder.storage_failure.run_reason, code="storage")
+    if not await _unless_storage_fails(run_id, f"its end ({result.status}: {result.reason or 'no reason'}) could not be stored",
+                                       off_loop(_finish)(run.id, result)):
+        # Nothing more can be recorded: the run stays "running" in the database until the reaper finds it lost.
+        return result.status
     await announce_status(run.id)
     try:  # after the announcement: watchers learn the end first; the stored view serves later visits
         await off_loop(store_view)(run.id)
     except Exception:
         log.exception("run %s: its view could not be stored", run.id)
     return result.status
+
+
+async def _unless_storage_fails(run_id: RunId, what: str, work: Awaitable[object]) -> bool:
+    """Await ``work``; False, logged, when it fails because the database cannot be written (a bug still raises)."""
+    try:
+        await work
+    except Exception as exc:
+        failure = storage_failure(exc)
+        if failure is None:
+            raise
+        log.error("run %s: %s (%s)", run_id, what, failure.cause, exc_info=exc)
+        return False
+    return True
 
 
 def _with_default_model(document: dict, model: str) -> dict:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeAlias, TypedDict, cast
 from uuid import UUID
@@ -24,6 +24,7 @@ from django.db.models import Model, Q
 from django.utils.dateparse import parse_datetime
 
 from common.orm import off_loop
+from common.storage_errors import StorageFailure, storage_failure
 from runtime.engine.shapes import IterationEndData, IterationStartData, JudgeVerdictData, RawEvent, StoredEvent, Tokens
 from runtime.live import broadcast
 from runtime.models import Run, RunEvent, RunIteration
@@ -73,7 +74,13 @@ def events_frame(event_texts: list[str]) -> str:
 
 
 class Recorder:
-    def __init__(self, run_id: RunId, *, interval: float = 0.01, max_batch: int = 500) -> None:
+    # How long ``close`` goes on retrying a write that fails before it gives the unstored events up.
+    close_timeout_s = 60.0
+
+    def __init__(self, run_id: RunId, *, interval: float = 0.01, max_batch: int = 500,
+                 on_storage_failure: Callable[[StorageFailure], None] | None = None) -> None:
+        """``on_storage_failure`` is called once, on the loop, when a write is first refused because the disk is
+        full or the database read-only (common.storage_errors); ``storage_failure`` keeps it."""
         self.run_id = run_id
         self.interval = interval
         self.max_batch = max_batch
@@ -85,6 +92,8 @@ class Recorder:
         # The seq of the last event the run emitted (stored or about to be): where a hand-back draws its line.
         self.last_seq = 0
         self._stop_after: int | None = None
+        self.storage_failure: StorageFailure | None = None
+        self._on_storage_failure = on_storage_failure
 
     def stop_after(self, seq: int) -> None:
         """Keep no event after ``seq``: a run handed back stops here, and what its stopping emits (cancelled
@@ -111,13 +120,26 @@ class Recorder:
                 await asyncio.sleep(self.interval)
             try:
                 await self.flush()
-            except Exception:
-                log.exception("could not persist events of run %s; will retry", self.run_id)
+            except Exception as exc:
+                self._failed(exc)
                 await asyncio.sleep(0.5)
                 self._wake.set()
                 continue
             if self._closed and not self._buffer:
                 return
+
+    def _failed(self, exc: Exception) -> None:
+        failure = storage_failure(exc)
+        if failure is None or not failure.unsaved:
+            # A bug, or a database out of reach for a moment (a restart, a failover): retried, the run goes on.
+            log.error("could not persist events of run %s; will retry", self.run_id, exc_info=exc)
+            return
+        if self.storage_failure is not None:  # logged once: the retries every half second would flood the log
+            return
+        self.storage_failure = failure
+        log.error("could not persist events of run %s (%s); will retry", self.run_id, failure.cause, exc_info=exc)
+        if self._on_storage_failure is not None:
+            self._on_storage_failure(failure)
 
     async def flush(self) -> None:
         async with self._lock:
@@ -145,7 +167,7 @@ class Recorder:
         self._closed = True
         self._wake.set()
         try:
-            await asyncio.wait_for(asyncio.shield(self._task), timeout=60)
+            await asyncio.wait_for(asyncio.shield(self._task), timeout=self.close_timeout_s)
         except TimeoutError:
             log.error("run %s: %d events could not be persisted", self.run_id, len(self._buffer))
             self._task.cancel()
