@@ -169,6 +169,8 @@ def test_escape_closes_an_open_include_a_level_at_a_time_and_editing_keys_leave_
     main = page.get_by_test_id("canvas")
     node = main.locator("[data-testid='node-deploy-staging']")
     node.click()  # selected on the main canvas, then covered by the include
+    # The inspector opening narrows the canvas and moves the node: its Open button is clicked where it ends up.
+    page.get_by_test_id("inspector").get_by_text("Include step").wait_for()
     node.get_by_test_id("open-include-node").click()
     view = page.get_by_test_id("include-view")
     view.locator("[data-testid='node-smoke']").get_by_test_id("open-include-node").click()
