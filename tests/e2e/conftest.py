@@ -87,7 +87,9 @@ def page(request, browser, server, auth_state):
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.set_default_timeout(15_000)
+    # Every wait is for a condition: beside the live tests (make test runs the two side by side) a loaded machine
+    # takes longer to get there, never less far.
+    pg.set_default_timeout(45_000)
     yield pg
     if getattr(request.node, "e2e_failed", False):
         FAILURES.mkdir(exist_ok=True)

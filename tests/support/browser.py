@@ -38,7 +38,7 @@ def api(page, method: str, path: str, body=None):
     return res.json() if res.status != 204 else None
 
 
-def wait_checked(page, timeout: float = 15_000) -> None:
+def wait_checked(page, timeout: float = 45_000) -> None:
     """Waits until the server has judged the latest edit (the problems panel is current)."""
     page.wait_for_selector("[data-testid=problems][data-state=idle]", timeout=timeout)
 
