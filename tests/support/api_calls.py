@@ -1,8 +1,10 @@
-"""Calls to the REST API through Django's test client: a JSON post, and the wait for a run to finish."""
+"""Calls to the REST API through Django's test client: a signed-in client, a JSON post, the wait for a run to finish."""
 from __future__ import annotations
 
 import json
 import time
+
+from django.test import Client
 
 from runtime.contract import FINAL_RUN_STATUSES
 
@@ -38,3 +40,10 @@ def wait_for_events(client, run_id, type_, *, step_id=None, timeout=120) -> list
             status = client.get(f"/api/v1/runs/{run_id}").json()["status"]
             raise AssertionError(f"run {run_id} ({status}) has no {type_} event{f' of {step_id}' if step_id else ''} after {timeout} s")
         time.sleep(0.05)
+
+
+def client_for(user) -> Client:
+    """A test client signed in as ``user`` (a browser session)."""
+    client = Client()
+    client.force_login(user)
+    return client

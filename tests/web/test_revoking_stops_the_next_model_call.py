@@ -16,7 +16,7 @@ from accounts.workspaces import create_team
 from runtime.execution import permits
 from runtime.models import Run
 from tests.fakes.openai import FakeOpenAI
-from tests.support.api_calls import post, wait_for, wait_for_events
+from tests.support.api_calls import client_for, post, wait_for, wait_for_events
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,11 +29,6 @@ steps:
 """
 DEADLINE_S = 60
 
-
-def client_for(user) -> Client:
-    c = Client()
-    c.force_login(user)
-    return c
 
 
 @pytest.fixture

@@ -8,13 +8,12 @@ import json
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 
 from accounts.models import AuditEntry, Membership, Role, Workspace
 from accounts.workspaces import create_team
 from runtime.models import Run
 from tests.fakes.openai import FakeOpenAI
-from tests.support.api_calls import post, wait_for, wait_for_events
+from tests.support.api_calls import client_for, post, wait_for, wait_for_events
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,11 +21,6 @@ DOC = "name: w\nagents:\n  writer: {description: Writes., model: openai/gpt-test
 SIMPLE = "name: s\nsteps:\n  - id: draft\n    instructions: Write.\n"
 SCRIPT = {"replies": {"draft": ["a draft"]}}
 
-
-def client_for(user) -> Client:
-    c = Client()
-    c.force_login(user)
-    return c
 
 
 @pytest.fixture
