@@ -39,8 +39,12 @@ def api(page, method: str, path: str, body=None):
 
 
 def wait_checked(page, timeout: float = 45_000) -> None:
-    """Waits until the server has judged the latest edit (the problems panel is current)."""
+    """Waits until the server has judged the latest edit (the problems panel is current)
+    and the editor's text, graph and problems all match it (the YAML is rendered after the verdict)."""
     page.wait_for_selector("[data-testid=problems][data-state=idle]", timeout=timeout)
+    page.wait_for_function(
+        "() => !document.querySelector(\"[data-testid=editor][data-synced='0']\")", timeout=timeout
+    )
 
 
 def open_new_editor(page) -> None:

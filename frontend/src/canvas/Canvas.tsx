@@ -21,6 +21,7 @@ import { ProblemsContext } from '../nodes/common/problemCounts';
 import { nodeTypes, paletteItem } from '../nodes/registry';
 import { PALETTE_MIME } from '../nodes/types';
 import { useEditor, useEditorStore } from '../store/context';
+import { useFitAll } from './fitAll';
 import { deleteSelection } from './deleteSelection';
 import { ARROWS, nearestNode } from './nearestNode';
 import { useProblemCounts } from './useProblemCounts';
@@ -59,11 +60,12 @@ export const Canvas = memo(function Canvas() {
 
   // Fit the view when asked (imports, tidy-up), once the new nodes are measured.
   const fitNonce = useEditor((s) => s.fitNonce);
+  const fit = useFitAll(flow, { padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM });
   useEffect(() => {
     if (!fitNonce) return;
-    const t = setTimeout(() => requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM })), 30);
+    const t = setTimeout(() => requestAnimationFrame(fit), 30);
     return () => clearTimeout(t);
-  }, [fitNonce, flow]);
+  }, [fitNonce, fit]);
 
   // Pan to pasted or duplicated steps that landed out of view (at the zoom the user chose), once they are drawn.
   const revealNonce = useEditor((s) => s.revealNonce);

@@ -66,12 +66,13 @@ function Editor({ workflowId }: { workflowId: number | null }) {
 
   const emptyDoc = useEditor((s) => Array.isArray(s.doc.steps) && s.doc.steps.length === 0);
   const readOnlyView = useEditor((s) => s.readOnly);
+  const synced = useEditor((s) => s.synced);
 
   if (loadError) return <LoadError message={loadError} />;
 
   const { dialog, open, close } = dialogs;
   return (
-    <div className={`editor${showYaml ? ' with-yaml' : ''}`} data-testid="editor" data-ready={loading ? '0' : '1'} {...dropHandlers}>
+    <div className={`editor${showYaml ? ' with-yaml' : ''}`} data-testid="editor" data-ready={loading ? '0' : '1'} data-synced={synced ? '1' : '0'} {...dropHandlers}>
       <EditorHeading />
       <EditorToolbar
         saving={saving}

@@ -3,6 +3,7 @@ import { useReactFlow } from '@xyflow/react';
 import { blockingRun } from '../api/types';
 import { tidyUp } from '../canvas/arrange';
 import { READABLE_ZOOM } from '../canvas/Canvas';
+import { useFitAll } from '../canvas/fitAll';
 import { useEditor, useEditorStore } from '../store/context';
 import { isDirty } from '../store/editorStore';
 import { CompareVersionsLink } from '../versions/CompareVersionsLink';
@@ -23,8 +24,7 @@ export function useTidy(): () => void {
 
 /** Fit: the whole workflow in view, never so small that text cannot be read. */
 export function useFit(): () => void {
-  const flow = useReactFlow();
-  return useCallback(() => void flow.fitView({ padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM }), [flow]);
+  return useFitAll(useReactFlow(), { padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM });
 }
 
 /** Whether Export and Run can be done now, and why not (the buttons' titles); shared by the toolbar and the command palette. */

@@ -34,6 +34,7 @@ export function createDocumentSlice(set: SetEditor, get: GetEditor, sync: SyncEn
     readOnly: false,
 
     load(input) {
+      sync.forget();
       set({
         workflowId: input.workflowId,
         savedVersion: input.version,

@@ -80,6 +80,8 @@ export interface ValidationState {
   /** Revision the diagnostics belong to. */
   checkedRevision: number;
   syncError: string | null;
+  /** No check, render or parse is waiting or under way: the text, the graph and the problems all match the latest edit. */
+  synced: boolean;
 }
 
 export interface ValidationActions {

@@ -19,6 +19,8 @@ export interface SyncEngine {
   afterDocEdit(): void;
   afterTextEdit(): void;
   whenSynced(): Promise<void>;
+  /** Another workflow (or version) was loaded: answers for what was there before must not land on it. */
+  forget(): void;
 }
 
 export function createSyncEngine(sync: SyncApi, set: SetEditor, get: GetEditor): SyncEngine {
@@ -27,9 +29,17 @@ export function createSyncEngine(sync: SyncApi, set: SetEditor, get: GetEditor):
   let inflight = 0;
   let waiters: (() => void)[] = [];
   let controller: AbortController | null = null;
+  // Revisions restart at 0 on load, so an answer for the old document could
+  // match the new one's revision: the epoch tells them apart.
+  let epoch = 0;
+
+  const busy = () => {
+    if (get().synced) set({ synced: false });
+  };
 
   const settle = () => {
     if (inflight === 0 && !docTimer && !textTimer) {
+      if (!get().synced) set({ synced: true });
       const list = waiters;
       waiters = [];
       list.forEach((w) => w());
@@ -70,16 +80,19 @@ export function createSyncEngine(sync: SyncApi, set: SetEditor, get: GetEditor):
       textTimer = null;
     }
     set({ validating: true });
+    busy();
     docTimer = setTimeout(() => {
       docTimer = null;
       const { doc, revision, source } = get();
       const signal = newController();
+      const mine = epoch;
+      const stale = () => get().revision !== revision || epoch !== mine;
       void track(async () => {
         performance.mark('ld:sync-start');
         // The verdict first (the problems panel refreshes as soon as it
         // comes), then the text: one request at a time on the server.
         const checked = await sync.validate({ document: doc, ...inFolder() }, signal);
-        if (get().revision !== revision) return;
+        if (stale()) return;
         performance.mark('ld:sync-answered');
         set({
           errors: withLines(checked.errors, get().source),
@@ -92,7 +105,7 @@ export function createSyncEngine(sync: SyncApi, set: SetEditor, get: GetEditor):
           syncError: null,
         });
         const rendered = await sync.render({ document: doc, format: 'yaml', source: source || undefined }, signal);
-        if (get().revision !== revision) return;
+        if (stale()) return;
         const text = rendered.text;
         set({
           source: text,
@@ -113,13 +126,16 @@ export function createSyncEngine(sync: SyncApi, set: SetEditor, get: GetEditor):
       docTimer = null;
     }
     set({ validating: true });
+    busy();
     textTimer = setTimeout(() => {
       textTimer = null;
       const { source, revision } = get();
       const signal = newController();
+      const mine = epoch;
+      const stale = () => get().revision !== revision || epoch !== mine;
       void track(async () => {
         const checked = await sync.validate({ source, ...inFolder() }, signal);
-        if (get().revision !== revision) return;
+        if (stale()) return;
         const parsed = isObject(checked.document);
         const patch: Partial<EditorState> = {
           errors: withLines(checked.errors, source),
@@ -143,13 +159,23 @@ export function createSyncEngine(sync: SyncApi, set: SetEditor, get: GetEditor):
     }, TEXT_DEBOUNCE_MS);
   };
 
+  const forget = () => {
+    epoch++;
+    controller?.abort();
+    controller = null;
+    if (docTimer) clearTimeout(docTimer);
+    if (textTimer) clearTimeout(textTimer);
+    docTimer = textTimer = null;
+    settle();
+  };
+
   const whenSynced = () =>
     new Promise<void>((resolve) => {
       waiters.push(resolve);
       settle();
     });
 
-  return { afterDocEdit, afterTextEdit, whenSynced };
+  return { afterDocEdit, afterTextEdit, whenSynced, forget };
 }
 
 export function createValidationSlice(get: GetEditor, sync: SyncEngine): ValidationSlice {
@@ -161,6 +187,7 @@ export function createValidationSlice(get: GetEditor, sync: SyncEngine): Validat
     validating: false,
     checkedRevision: -1,
     syncError: null,
+    synced: true,
 
     whenSynced: sync.whenSynced,
 
