@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, PASSWORD, USERNAME, VIEWPORT
 from tests.support.servers import REPO, base_env, running_server
@@ -90,6 +90,7 @@ def page(request, browser, server, auth_state):
     # Every wait is for a condition: beside the live tests (make test runs the two side by side) a loaded machine
     # takes longer to get there, never less far.
     pg.set_default_timeout(45_000)
+    expect.set_options(timeout=45_000)  # assertions wait as long as locators do on a loaded machine
     yield pg
     if getattr(request.node, "e2e_failed", False):
         FAILURES.mkdir(exist_ok=True)
