@@ -1,5 +1,6 @@
-// The calls that wait for a person ("ask before" tools), at the top of the run page: anyone
-// watching may approve or deny. A call leaves this list when the run says it was decided.
+// The calls that wait for a person ("ask before" tools), at the top of the run page: whoever may
+// control the run (a runner or more, as the API checks) approves or denies; a viewer sees why not.
+// A call leaves this list when the run says it was decided.
 import { useId, useState } from 'react';
 import { api } from '../api/client';
 import type { ToolDecision } from '../api/types';
@@ -9,28 +10,35 @@ import { isTerminal } from './socket';
 import { ToolArguments } from './ToolCallList';
 import { decisionErrorText, type PendingApproval } from './toolCalls';
 import { useShownStatus } from './useShownStatus';
+import { useWorkspace } from '../workspaces/current';
+import { cannotRunReason } from '../workspaces/roles';
 
 export function PendingApprovals({ runId }: { runId: string }) {
   const pending = useEditor((s) => s.runState.tools.pending);
   const { status } = useShownStatus();
   const headingId = useId();
+  const workspaceId = useEditor((s) => s.run?.workspace_id);
+  const workspace = useWorkspace(workspaceId);
+  const denied = cannotRunReason(workspace?.role, workspace?.name);
   if (!pending.length || isTerminal(status)) return null;
   return (
     <section className="approvals" aria-labelledby={headingId} data-testid="pending-approvals">
       <h3 id={headingId}>
         Waiting for you <span className="pill small">{plural(pending.length, 'call')}</span>
       </h3>
-      <p className="muted small">An agent asked to run these tools and waits for an answer. Anyone who may control this run can answer.</p>
+      <p className="muted small" data-testid="approvals-who">
+        {denied ? `An agent asked to run these tools and waits for an answer. ${denied}` : 'An agent asked to run these tools and waits for an answer. Anyone who may control this run can answer.'}
+      </p>
       <ul className="approval-list">
         {pending.map((p) => (
-          <PendingCall key={p.callId} runId={runId} call={p} />
+          <PendingCall key={p.callId} runId={runId} call={p} denied={denied} />
         ))}
       </ul>
     </section>
   );
 }
 
-function PendingCall({ runId, call }: { runId: string; call: PendingApproval }) {
+function PendingCall({ runId, call, denied }: { runId: string; call: PendingApproval; denied: string | null }) {
   const [denying, setDenying] = useState(false);
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
@@ -65,10 +73,10 @@ function PendingCall({ runId, call }: { runId: string; call: PendingApproval }) 
           </span>
         ) : (
           <>
-            <button className="btn small primary" disabled={busy} onClick={() => void decide('approve')} data-testid="approve-call">
+            <button className="btn small primary" disabled={busy || !!denied} title={denied ?? undefined} onClick={() => void decide('approve')} data-testid="approve-call">
               Approve
             </button>
-            <button className="btn small danger" disabled={busy} aria-expanded={denying} onClick={() => setDenying(!denying)} data-testid="deny-call">
+            <button className="btn small danger" disabled={busy || !!denied} title={denied ?? undefined} aria-expanded={denying} onClick={() => setDenying(!denying)} data-testid="deny-call">
               Deny…
             </button>
           </>
