@@ -18,7 +18,7 @@ from accounts.models import AuditEntry, Workspace
 from accounts.workspaces import WORDS, Need, allows, role_of
 from runtime.models import Run
 from runtime.providers import keys
-from runtime.providers.failures import label, missing_key
+from runtime.providers.failures import label
 
 # The audit actions that can take a permit away, by what they change.
 _MEMBERSHIP = ("member_removed", "role_changed")
@@ -52,7 +52,7 @@ def take(run: Run) -> Permit:
         raise PermitRefused(refused)
     held = {name: _key_of(workspace, name) for name in keys.KEYED}
     if run.provider in keys.KEYED and held[run.provider][0] is None:
-        raise PermitRefused(missing_key(run.provider))
+        raise PermitRefused(keys.why_missing(workspace, run.provider))
     return Permit(str(run.pk), workspace.pk, run.owner_id, held)
 
 

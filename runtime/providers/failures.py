@@ -13,8 +13,16 @@ def label(name: str) -> str:
     return LABELS.get(name, name)
 
 
-def missing_key(name: str) -> str:
-    return (f"No {label(name)} API key: add one on {ACCOUNT}, or ask the administrator to set "
+def missing_key(name: str, *, workspace_name: str = "", workspace_id: int | None = None, personal: bool = True,
+                server_has_it: bool = False) -> str:
+    """No key for ``name`` where the run would be; the fix named for that place (runtime.providers.keys.why_missing)."""
+    where = f" in workspace {workspace_name!r}" if workspace_name and not personal else ""
+    store = (f"add one on {ACCOUNT}" if personal or workspace_id is None
+             else f"add one in the workspace's settings (/workspaces/{workspace_id})")
+    if server_has_it:
+        return (f"No {label(name)} API key{where}: {store}, or ask the server's owner to grant this workspace the "
+                f"server's keys (the server has one; it is not granted here).")
+    return (f"No {label(name)} API key{where}: {store}, or ask the administrator to set "
             f"{name.upper()}_API_KEY for the server.")
 
 

@@ -12,7 +12,7 @@ from django.conf import settings
 
 from accounts.models import Workspace
 from accounts.provider_keys import PROVIDERS_WITH_KEYS, provider_key
-from runtime.providers.failures import label
+from runtime.providers.failures import label, missing_key
 
 KEYED = PROVIDERS_WITH_KEYS
 
@@ -32,6 +32,14 @@ def resolve(workspace: Workspace, provider: str) -> ResolvedKey:
     if server_key and workspace.server_keys:
         return ResolvedKey(server_key, None, "server")
     return ResolvedKey(None, None, None)
+
+
+def why_missing(workspace: Workspace, provider: str) -> str:
+    """Why a run in ``workspace`` has no key for ``provider``, with the fix that applies there: a server that
+    has the key but has not granted it to this workspace is a grant to ask for, not a key to set."""
+    server_has_it = bool(getattr(settings, f"{provider.upper()}_API_KEY", None))
+    return missing_key(provider, workspace_name=workspace.name, workspace_id=workspace.pk,
+                       personal=workspace.personal_for_id is not None, server_has_it=server_has_it)
 
 
 def availability(workspace: Workspace) -> list[dict]:

@@ -26,7 +26,6 @@ from runtime.execution import server_loop
 from runtime.models import ACTIVE_STATUSES, Run
 from runtime.providers import keys
 from runtime.providers import names as provider_names
-from runtime.providers.failures import missing_key
 from runtime.providers.script import ScriptError, parse_script
 from runtime.runs import limits
 from runtime.runs.access import reachable
@@ -129,7 +128,7 @@ def provider_key(workspace: Workspace, provider: str) -> str | None:
     key_source = keys.resolve(workspace, provider).source if provider in keys.KEYED else None
     if provider in keys.KEYED and key_source is None:
         # Refused before it starts: never billed silently to the server, and a run without a key would only fail later.
-        raise BadRequest(missing_key(provider))
+        raise BadRequest(keys.why_missing(workspace, provider))
     return key_source
 
 

@@ -41,7 +41,11 @@ def test_a_run_without_a_key_is_refused_and_with_the_servers_key_granted_it_runs
         settings.OPENAI_BASE_URL, settings.OPENAI_API_KEY = fake.url + "/v1", "sk-the-servers-own"
         wid = post(member, "/api/v1/workflows", {"source": DOC, "workspace_id": team.pk}).json()["id"]
         refused = post(member, "/api/v1/runs", {"workflow_id": wid, "provider": "openai"})
-        assert refused.status_code == 400 and "No OpenAI API key" in refused.json()["detail"]
+        assert refused.status_code == 400 and "No OpenAI API key in workspace 'Team'" in refused.json()["detail"]
+        # The server has a key, not granted here: the fix is a grant, not the administrator setting a key.
+        assert "grant this workspace the server's keys" in refused.json()["detail"]
+        assert "OPENAI_API_KEY" not in refused.json()["detail"]
+        assert f"/workspaces/{team.pk}" in refused.json()["detail"]
         assert Run.objects.count() == 0 and fake.requests == []
         # The workspace's admin may not grant it; the server's owner may.
         assert member.put(f"/api/v1/workspaces/{team.pk}/server-keys", data=json.dumps({"granted": True}),
