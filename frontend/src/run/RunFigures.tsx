@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { CostFigure } from './CostFigure';
 import type { Run } from '../api/types';
 import { useEditor } from '../store/context';
 import { elapsedMs, pausedTime } from './labels';
@@ -39,7 +40,7 @@ export function RunFigures({ run, status }: { run: Run | null; status: string | 
     <span className="figures muted small" data-testid="run-figures">
       {elapsed !== null ? formatMs(elapsed) : 'queued'}
       {paused ? ' (paused)' : ''} · {total.toLocaleString()} tokens
-      {typeof run.cost_usd === 'number' ? ` · $${run.cost_usd.toFixed(4)}` : ''}
+      <CostFigure cost={run.cost_usd} provider={run.provider} />
       {unpriced.length > 0 && (
         <span className="unpriced" data-testid="unpriced" title={`No known price for ${unpriced.join(', ')}: their tokens are not in the cost.`}>
           {' '}

@@ -1,6 +1,7 @@
 // A row of the runs list: a box to pick it for comparing, the run, its workflow, status, starter, provider,
 // tokens, cost and start time.
 import type { Run } from '../../api/types';
+import { CostFigure } from '../../run/CostFigure';
 import { Link } from '../../components/Link';
 import { when } from '../../format/dates';
 import { shortId } from '../../run/labels';
@@ -62,7 +63,9 @@ export function RunRow({ r, showStarter, me, picked, onPick }: Props) {
       )}
       <td>{r.provider}</td>
       <td>{r.tokens?.total ?? 0}</td>
-      <td>{typeof r.cost_usd === 'number' ? `$${r.cost_usd.toFixed(4)}` : ''}</td>
+      <td>
+        <CostFigure cost={r.cost_usd} provider={r.provider} bare />
+      </td>
       <td className="muted nowrap">{when(r.started_at ?? r.created_at)}</td>
     </tr>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { CostFigure } from '../CostFigure';
 import { api, errorText } from '../../api/client';
 import type { Run } from '../../api/types';
 import { Banner } from '../../components/Banner';
@@ -82,7 +83,7 @@ export function BigRunHeader({ runId, run, viewRun, status, reason, conn, accept
             <span data-testid="big-run-tokens" data-total={tokens.total} title={`${tokens.prompt.toLocaleString()} in, ${tokens.completion.toLocaleString()} out`}>
               {tokens.total.toLocaleString()} tokens
             </span>
-            {typeof cost === 'number' ? ` · $${cost.toFixed(4)}` : ''}
+            <CostFigure cost={cost} provider={run?.provider} />
             {viewRun.tools_running > 0 ? ` · ${viewRun.tools_running} tool call${viewRun.tools_running === 1 ? '' : 's'} running` : ''}
           </span>
           {behind && (

@@ -1,6 +1,7 @@
 // Two runs of one workflow side by side: per step and iteration, status, verdict, tokens, cost, time and a
 // word diff of the outputs; where they parted first; a link to the diff of their workflow versions.
 import { useEffect, useMemo, useState } from 'react';
+import { CostFigure } from '../CostFigure';
 import { api, errorText } from '../../api/client';
 import type { Run } from '../../api/types';
 import { Link } from '../../components/Link';
@@ -49,7 +50,7 @@ function RunCard({ run, side }: { run: Run; side: 'A' | 'B' }) {
       <div className="muted small">
         version {run.version ?? '?'} · {run.provider}
         {run.model ? ` · ${run.model}` : ''} · {(run.tokens?.total ?? 0).toLocaleString()} tokens
-        {typeof run.cost_usd === 'number' ? ` · $${run.cost_usd.toFixed(4)}` : ''}
+        <CostFigure cost={run.cost_usd} provider={run.provider} />
       </div>
     </div>
   );
