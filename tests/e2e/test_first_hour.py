@@ -68,6 +68,9 @@ def test_a_first_hour_from_an_empty_canvas_to_an_export(page):
     assert run.is_disabled()
     assert "syntax error at column" in (run.get_attribute("title") or "")
     assert "can't run" in page.get_by_test_id("validity").inner_text()
+    # The panel counts it as what it does, not as one more warning.
+    assert page.get_by_test_id("blocker-count").inner_text() == "1 blocks Run"
+    assert page.get_by_test_id("warning-count").inner_text() == "0 warnings"
 
     # Fix it from the problems panel: the problem takes us to the field.
     click_node(page, "refine/draft")

@@ -45,6 +45,8 @@ export const ProblemsPanel = memo(function ProblemsPanel() {
   const revision = useEditor((s) => s.revision);
   const store = useEditorStore();
   const all: Diag[] = [...errors, ...warnings];
+  // A warning that blocks Run is counted as what it does (the toolbar says "can't run"), not as a warning.
+  const blockers = warnings.filter((d) => d.blocks_run).length;
 
   return (
     <section
@@ -59,8 +61,13 @@ export const ProblemsPanel = memo(function ProblemsPanel() {
         <span className={`count${errors.length ? ' count-error' : ''}`} data-testid="error-count">
           {errors.length} error{errors.length === 1 ? '' : 's'}
         </span>
-        <span className={`count${warnings.length ? ' count-warning' : ''}`}>
-          {warnings.length} warning{warnings.length === 1 ? '' : 's'}
+        {blockers > 0 && (
+          <span className="count count-error" data-testid="blocker-count" title="Valid zenflow v1 (it exports), but this runtime cannot run it until these are fixed">
+            {blockers} block{blockers === 1 ? 's' : ''} Run
+          </span>
+        )}
+        <span className={`count${warnings.length - blockers ? ' count-warning' : ''}`} data-testid="warning-count">
+          {warnings.length - blockers} warning{warnings.length - blockers === 1 ? '' : 's'}
         </span>
         <span className="muted small problems-state" aria-live="polite">
           {validating ? 'Checking…' : valid === true ? (all.some((d) => d.blocks_run) ? 'Valid zenflow v1 (it exports) · fix what blocks Run to run it' : 'Valid zenflow v1') : ''}
