@@ -8,6 +8,7 @@ An invitation is single use and expires; only its SHA-256 digest is stored.
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 from datetime import timedelta
 from typing import TYPE_CHECKING
@@ -75,9 +76,11 @@ def create(by: User | None, *, workspace: Workspace | None = None, role: str = R
     return invitation, token
 
 
-def link(token: str, request: HttpRequest | None = None) -> str:
-    """The invitation's URL: under PUBLIC_URL when set, else under the address the request came to."""
-    base = settings.PUBLIC_URL or (request.build_absolute_uri("/") if request is not None else "http://127.0.0.1:8000")
+def link(token: str, request: HttpRequest | None = None, base: str | None = None) -> str:
+    """The invitation's URL: under ``base`` when given, else PUBLIC_URL when set, else the address the request
+    came to; without a request (manage.py invite), the port the server was started on (PORT, as `make run`)."""
+    base = base or settings.PUBLIC_URL or (
+        request.build_absolute_uri("/") if request is not None else f"http://127.0.0.1:{os.environ.get('PORT') or 8000}")
     return f"{base.rstrip('/')}/join/{token}/"
 
 

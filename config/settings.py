@@ -336,6 +336,7 @@ AXES_LOCKOUT_CALLABLE = "accounts.login_limits.lockout_response"
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # No admin site here to read a log of every successful sign-in, which would only grow.
 AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False  # its "AXES: BEGIN" banner opened every manage.py command's output (invite's link among them)
 
 # ---------------------------------------------------------------- Content-Security-Policy (django-csp)
 

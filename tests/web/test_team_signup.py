@@ -126,3 +126,19 @@ def test_manage_invite_prints_a_link_that_works(boss):
     assert sign_up(Client(), "friend", invite=token).status_code == 302
     assert Membership.objects.get(workspace=team, user__username="friend").role == "editor"
     assert Invitation.objects.get().email == "friend@example.com"
+
+
+def test_manage_invite_links_to_the_servers_own_address(boss, monkeypatch, settings):
+    settings.PUBLIC_URL = ""
+    monkeypatch.setenv("PORT", "8123")  # `make run PORT=8123`
+    out = io.StringIO()
+    call_command("invite", "a@example.com", stdout=out)
+    assert out.getvalue().strip().startswith("http://127.0.0.1:8123/join/inv_")
+    out = io.StringIO()
+    call_command("invite", "b@example.com", "--url", "https://loops.example.org/", stdout=out)
+    assert out.getvalue().strip().startswith("https://loops.example.org/join/inv_")
+
+
+def test_manage_commands_print_no_login_limit_banner(settings):
+    # django-axes announced itself ("AXES: BEGIN ...") above every command's output, the invite link's too.
+    assert settings.AXES_VERBOSE is False

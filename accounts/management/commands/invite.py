@@ -1,4 +1,4 @@
-"""manage.py invite EMAIL [--workspace ID] [--role ROLE] [--days N]: print a single-use link to join."""
+"""manage.py invite EMAIL [--workspace ID] [--role ROLE] [--days N] [--url BASE]: print a single-use link to join."""
 from __future__ import annotations
 
 from typing import Any
@@ -19,8 +19,11 @@ class Command(BaseCommand):
         parser.add_argument("--workspace", type=int, help="a team workspace to join (its id); default: none")
         parser.add_argument("--role", default=Role.EDITOR, choices=Role.values, help="the role in that workspace")
         parser.add_argument("--days", type=float, default=invitations.DEFAULT_DAYS, help="how long the link works")
+        parser.add_argument("--url", default="", help="the server's address as people reach it (default: PUBLIC_URL, "
+                                                      "else http://127.0.0.1:$PORT, PORT as `make run` uses it)")
 
-    def handle(self, *args: Any, email: str, workspace: int | None, role: str, days: float, **options: Any) -> None:
+    def handle(self, *args: Any, email: str, workspace: int | None, role: str, days: float, url: str,
+               **options: Any) -> None:
         workspace_row = None
         if workspace is not None:
             workspace_row = Workspace.objects.filter(pk=workspace).first()
@@ -34,4 +37,4 @@ class Command(BaseCommand):
             _, token = invitations.create(owner, workspace=workspace_row, role=role, email=email, days=days)
         except BadRequest as exc:
             raise CommandError(str(exc)) from None
-        self.stdout.write(invitations.link(token))
+        self.stdout.write(invitations.link(token, base=url or None))
