@@ -204,3 +204,18 @@ def test_load_more_brings_the_next_page_of_runs_by_the_cursor(page):
     shown = [href.rsplit("/", 1)[1] for href in (a.get_attribute("href") or "" for a in links.all())]
     assert len(set(shown)) == 52 and set(shown) == set(made)
     expect(page.get_by_test_id("load-more")).to_have_count(0)
+
+
+def test_two_workflows_of_one_name_are_told_apart_by_their_number(page):
+    t = tag()
+    page.goto("/")
+    first = api(page, "POST", "/workflows", {"source": VALID.format(name=f"{t} twin")})
+    second = api(page, "POST", "/workflows", {"source": VALID.format(name=f"{t} twin")})
+    api(page, "POST", "/workflows", {"source": VALID.format(name=f"{t} single")})
+    page.goto(f"/?q={t}")
+    settled(page, f"/?q={t}")
+    ids = page.get_by_test_id("workflow-table").get_by_test_id("workflow-twin-id")
+    expect(ids).to_have_count(2)
+    assert sorted(s.strip() for s in ids.all_inner_texts()) == sorted([f"#{first['id']}", f"#{second['id']}"])
+    titles = [ids.nth(i).get_attribute("title") or "" for i in range(2)]
+    assert any(title.endswith(f"this one is workflow #{first['id']}") for title in titles)

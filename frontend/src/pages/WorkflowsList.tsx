@@ -43,6 +43,8 @@ export function WorkflowsList() {
   const blocked = cannotEditReason(workspace?.role, workspace?.name);
   // Shown only when the list mixes workspaces (not filtered to one).
   const showWorkspace = !!items && new Set(items.map((w) => w.workspace_id ?? null)).size > 1;
+  // Two workflows of one name are told apart by their number (their names stay as their authors wrote them).
+  const twins = useMemo(() => namesSeenTwice(items ?? []), [items]);
   const { chooseImport, clash, resolveClash, bundle, openBundle } = useWorkflowImport(scope.id, setError);
   const where = workspace && !workspace.personal ? ` in ${workspace.name}` : '';
 
@@ -148,6 +150,7 @@ export function WorkflowsList() {
           <WorkflowRow
             w={w}
             showWorkspace={showWorkspace}
+            twin={twins.has(w.name)}
             open={open === w.id}
             onToggleHistory={() => setOpen(open === w.id ? null : w.id)}
             onDuplicate={() => duplicate(w)}
@@ -177,4 +180,11 @@ export function WorkflowsList() {
       {clash && <ImportClashDialog clash={clash} onCancel={() => resolveClash()} onSeparate={(f) => resolveClash(f)} onNewVersion={(f, into) => resolveClash(f, into)} />}
     </div>
   );
+}
+
+function namesSeenTwice(items: { name: string }[]): Set<string> {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const { name } of items) (seen.has(name) ? twice : seen).add(name);
+  return twice;
 }

@@ -23,6 +23,8 @@ export function WorkflowColumns({ showWorkspace }: { showWorkspace: boolean }) {
 interface Props {
   w: WorkflowSummary;
   showWorkspace: boolean;
+  /** Another workflow in the list has the same name: its number tells them apart. */
+  twin?: boolean;
   /** Its version history shows under it. */
   open: boolean;
   onToggleHistory(): void;
@@ -34,7 +36,7 @@ interface Props {
   onRestored(): void;
 }
 
-export function WorkflowRow({ w, showWorkspace, open, onToggleHistory, onDuplicate, onDelete, canEdit, blocked, onRestored }: Props) {
+export function WorkflowRow({ w, showWorkspace, twin = false, open, onToggleHistory, onDuplicate, onDelete, canEdit, blocked, onRestored }: Props) {
   return (
     <>
       <tr>
@@ -42,6 +44,11 @@ export function WorkflowRow({ w, showWorkspace, open, onToggleHistory, onDuplica
           <Link to={`/workflows/${w.id}`} className="strong ellipsis" title={w.name || 'Untitled'}>
             {w.name || 'Untitled'}
           </Link>
+          {twin && (
+            <span className="muted small mono twin-id" title={`Another workflow here is also named “${w.name}”: this one is workflow #${w.id}`} data-testid="workflow-twin-id">
+              {' '}#{w.id}
+            </span>
+          )}
         </td>
         {showWorkspace && (
           <td className="muted nowrap" data-testid="workflow-workspace">
