@@ -40,6 +40,7 @@ function sources(over: Partial<CommandSources> = {}): CommandSources {
     undo: act(),
     redo: act(),
     showShortcuts: act(),
+    showProblems: act(),
     pieces: {
       copy: act(),
       cut: act(),
@@ -187,5 +188,15 @@ describe('SHORTCUTS', () => {
     expect(isShortcut('help', key('?', { shiftKey: true }))).toBe(true);
     expect(isShortcut('undo', key('z', { ctrlKey: true, shiftKey: true }))).toBe(false);
     expect(isShortcut('redo', key('Z', { ctrlKey: true, shiftKey: true }))).toBe(true);
+  });
+});
+
+describe('finding the problems', () => {
+  it('answers "valid" (and "errors") with the problems panel first', () => {
+    const src = sources();
+    const cs = buildCommands(src);
+    for (const q of ['valid', 'errors', 'warnings']) expect(filterCommands(cs, q)[0]?.id).toBe('problems');
+    filterCommands(cs, 'valid')[0].run();
+    expect(src.showProblems.run).toHaveBeenCalled();
   });
 });

@@ -44,6 +44,8 @@ export interface CommandSources {
   undo: Action;
   redo: Action;
   showShortcuts: Action;
+  /** Takes the user to the problems panel (what is valid, what blocks Run). */
+  showProblems: Action;
   /** Copy, cut, paste, duplicate, wrap and unwrap of the selected steps. */
   pieces: PieceActions;
 }
@@ -103,6 +105,7 @@ export function buildCommands(src: CommandSources): Command[] {
     action('fit', 'Fit the workflow in view', ['zoom', 'view', 'centre', 'center'], src.fit),
     action('undo', 'Undo', ['back'], src.undo, shortcut('undo').keys),
     action('redo', 'Redo', ['again'], src.redo, shortcut('redo').keys),
+    action('problems', 'Show problems (is it valid? what blocks Run?)', ['valid', 'validate', 'validation', 'check', 'errors', 'warnings', 'problems', 'lint'], src.showProblems),
     action('shortcuts', 'Show keyboard shortcuts', ['help', 'keys', 'hotkeys'], src.showShortcuts, shortcut('help').keys),
     action('copy', 'Copy the selected steps', ['copy', 'clipboard', 'yaml', 'selection'], src.pieces.copy, shortcut('copy').keys),
     action('cut', 'Cut the selected steps', ['cut', 'clipboard', 'move'], src.pieces.cut, shortcut('cut').keys),

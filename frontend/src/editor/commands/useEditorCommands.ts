@@ -71,7 +71,21 @@ export function useEditorCommands(h: EditorCommandHandlers): Command[] {
       undo: { run: () => store.getState().undo(), disabled: canUndo ? null : 'Nothing to undo' },
       redo: { run: () => store.getState().redo(), disabled: canRedo ? null : 'Nothing to redo' },
       showShortcuts: { run: h.showShortcuts },
+      showProblems: { run: showProblems },
       pieces: pieceActions(store, selected, editDenied, centre),
     });
   }, [h, doc, readOnly, store, flow, tidy, fit, gates.runBlocked, gates.runTitle, gates.exportBlocked, gates.exportTitle, canUndo, canRedo, selected, centre]);
+}
+
+/** The problems panel into view, its first problem (or the panel) focused for the keyboard. */
+function showProblems(): void {
+  const panel = document.querySelector<HTMLElement>('[data-testid=problems]');
+  if (!panel) return;
+  panel.scrollIntoView({ block: 'nearest' });
+  const first = panel.querySelector<HTMLElement>('[data-testid=problem]');
+  if (first) first.focus();
+  else {
+    panel.tabIndex = -1;
+    panel.focus();
+  }
 }
