@@ -65,7 +65,9 @@ def _signup(request: HttpRequest, *, lost_race: bool = False) -> HttpResponse:
             address_failed(request, sender=signup)
         return render(request, "signup_closed.html", {"reason": _closed_reason(mode)}, status=403)
     if request.method != "POST":
-        return _form(request, SignupForm(), first_user, invitation, token)
+        # An invitation made for an address fills it in (the person may still change it).
+        initial = {"email": invitation.email} if invitation is not None and invitation.email else {}
+        return _form(request, SignupForm(initial=initial), first_user, invitation, token)
     if address_locked(request):
         return lockout_response(request)
     form = SignupForm(request.POST)

@@ -142,3 +142,12 @@ def test_manage_invite_links_to_the_servers_own_address(boss, monkeypatch, setti
 def test_manage_commands_print_no_login_limit_banner(settings):
     # django-axes announced itself ("AXES: BEGIN ...") above every command's output, the invite link's too.
     assert settings.AXES_VERBOSE is False
+
+
+def test_an_invitation_made_for_an_address_fills_it_in(boss):
+    team = create_team(boss, "Team")
+    _, token = invitations.create(boss, workspace=team, role="editor", email="ada@example.org")
+    page = Client().get(f"/signup/?invite={token}").content.decode()
+    assert re.search(r'<input[^>]*name="email"[^>]*value="ada@example.org"', page)
+    _, plain = invitations.create(boss, workspace=team, role="editor")
+    assert 'value="ada@example.org"' not in Client().get(f"/signup/?invite={plain}").content.decode()
