@@ -62,3 +62,16 @@ def test_tool_pickers_then_a_run_from_an_uploaded_zip_that_asks_before_bash(page
     assert info["ask_before"] == ["bash"]
     start = info["snapshots"][0]
     assert (start["label"], start["added"]) == ("start", 2)
+
+    # The dialog opened again says what it carried over ("asks before bash"), and starts from defaults on request.
+    page.goto(f"/workflows/{wf_id}")
+    page.wait_for_selector("[data-testid=editor][data-ready='1']")
+    page.get_by_test_id("run").click()
+    dialog.wait_for()
+    carried = dialog.get_by_test_id("run-settings-from")
+    carried.wait_for()
+    assert "asks before bash" in carried.inner_text()
+    assert dialog.get_by_test_id("ask-before-bash").is_checked()
+    carried.get_by_test_id("run-settings-reset").click()
+    assert not dialog.get_by_test_id("ask-before-bash").is_checked()
+    assert dialog.get_by_test_id("run-settings-from").count() == 0

@@ -157,6 +157,23 @@ export function RunDialog({
     rememberRunSettings(workflowId, { provider, model, script, budgets, policies, askBefore });
   }, [workflowId, provider, model, script, budgets, policies, askBefore]);
 
+  // What was carried over that changes how the run behaves: said, never kept silently.
+  const carried = [
+    askBefore.length > 0 ? `asks before ${askBefore.join(', ')}` : null,
+    Object.entries(budgets).some(([k, v]) => v !== DEFAULT_BUDGETS[k as keyof Budgets]) ? 'has its own budgets' : null,
+    JSON.stringify(policies) !== JSON.stringify(EMPTY_POLICIES) ? 'has its own failure policies' : null,
+  ].filter((x): x is string => x !== null);
+  const startFromDefaults = () => {
+    touched.current = true;
+    setProvider('simulated');
+    setModel('');
+    setScript(starterScript(doc));
+    setBudgets(DEFAULT_BUDGETS);
+    setPolicies(EMPTY_POLICIES);
+    setAskBefore([]);
+    setFrom(null);
+  };
+
   const chosen = providers?.find((p) => p.name === provider) ?? null;
   const missingKey = chosen !== null && chosen.needs_key && !chosen.ready;
   const touch = <T,>(set: (v: T) => void) => (v: T) => {
@@ -237,7 +254,11 @@ export function RunDialog({
         </div>
         {from && (
           <p className="muted small" data-testid="run-settings-from">
-            Filled in from {from}.
+            Filled in from {from}
+            {carried.length > 0 ? `, which still ${carried.join('; ')}` : ''}.{' '}
+            <button type="button" className="btn ghost small" onClick={startFromDefaults} data-testid="run-settings-reset">
+              Start from defaults
+            </button>
           </p>
         )}
         {limits && (
