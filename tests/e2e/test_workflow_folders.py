@@ -73,6 +73,12 @@ def test_import_a_folder_edit_a_prompt_file_and_download_it(page, tmp_path):
         assert zf.read("workflows/deploy.yaml") == (EXAMPLES / "workflows/deploy.yaml").read_bytes()
         assert zf.read("include-reuse.yaml") == (EXAMPLES / "include-reuse.yaml").read_bytes()
     assert {"fixtures/sample.png", "instructions/plan-feature.md"} <= names
+    # Export offers the same folder, beside YAML and JSON.
+    page.get_by_test_id("export").click()
+    with page.expect_download() as exported:
+        page.get_by_test_id("export-folder").click()
+    with zipfile.ZipFile(io.BytesIO(exported.value.path().read_bytes())) as zf:
+        assert set(zf.namelist()) == names
 
 
 def test_importing_every_example_lists_what_was_made(page, tmp_path):

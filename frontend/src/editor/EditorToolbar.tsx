@@ -4,6 +4,7 @@ import { blockingRun } from '../api/types';
 import { tidyUp } from '../canvas/arrange';
 import { READABLE_ZOOM } from '../canvas/Canvas';
 import { useFitAll } from '../canvas/fitAll';
+import { bundleZipUrl } from '../nodes/folder/folderApi';
 import { useEditor, useEditorStore } from '../store/context';
 import { isDirty } from '../store/editorStore';
 import { CompareVersionsLink } from '../versions/CompareVersionsLink';
@@ -163,6 +164,18 @@ export function EditorToolbar({
               <button role="menuitem" onClick={() => exportAs('yaml', true)}>
                 Copy YAML
               </button>
+              {workflowId !== null && (
+                <a
+                  role="menuitem"
+                  href={bundleZipUrl(workflowId)}
+                  download
+                  onClick={() => setExportOpen(false)}
+                  title="The saved version's folder: the workflow and its files (prompts, includes, context files), as a zip"
+                  data-testid="export-folder"
+                >
+                  Download the folder (.zip)
+                </a>
+              )}
             </div>
           )}
         </div>
