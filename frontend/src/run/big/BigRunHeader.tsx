@@ -22,10 +22,12 @@ export interface BigRunHeaderProps {
   reason: string | null;
   conn: ViewConn;
   acceptRun(run: Run): void;
+  /** Failed items and rounds over all loops (the run may have completed past them). */
+  failedItems?: number;
 }
 
 /** The big-run page's toolbar: which run, its status, the server's figures, the connection, and the control actions. */
-export function BigRunHeader({ runId, run, viewRun, status, reason, conn, acceptRun }: BigRunHeaderProps) {
+export function BigRunHeader({ runId, run, viewRun, status, reason, conn, acceptRun, failedItems = 0 }: BigRunHeaderProps) {
   const [actionError, setActionError] = useState<string | null>(null);
   // The run's workspace and the user's role there: a viewer watches, and cannot control runs.
   const workspace = useWorkspace(run?.workspace_id);
@@ -75,6 +77,11 @@ export function BigRunHeader({ runId, run, viewRun, status, reason, conn, accept
             big run
           </span>
           <RunStatusWords status={status} reason={reason} testId="big-run-status" />
+          {failedItems > 0 && (
+            <span className="pill small pill-bad" data-testid="big-run-failed-items" title="The run went on past them (its failure policy): see Failed items below">
+              {failedItems.toLocaleString()} failed
+            </span>
+          )}
         </div>
         <div className="toolbar-actions">
           <span className="figures muted small" data-testid="big-run-figures">

@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { isTerminal } from '../socket';
 import type { View } from '../view/merge';
 import type { RunViewLive } from '../view/useRunView';
-import { bigStatus } from './bigLabels';
+import { bigStatus, failedItemCount } from './bigLabels';
 import { BigEventsPanel } from './BigEventsPanel';
 import { BigRunHeader } from './BigRunHeader';
 import { ForEachLoop } from './ForEachLoop';
@@ -46,7 +46,7 @@ export function BigRunPage({ runId, live }: { runId: string; live: RunViewLive }
   const latestSeq = Math.max(view.seq, run?.last_seq ?? 0);
   return (
     <div className="run-page big-run" data-testid="big-run" data-seq={view.seq} data-status={status ?? ''} data-conn={conn}>
-      <BigRunHeader runId={runId} run={run} viewRun={view.run} status={status} reason={reason} conn={conn} acceptRun={acceptRun} />
+      <BigRunHeader runId={runId} run={run} viewRun={view.run} status={status} reason={reason} conn={conn} acceptRun={acceptRun} failedItems={failedItemCount(view.loops)} />
       <div className="big-body">
         <main className="big-main">
           {status === 'queued' && <p className="muted">Waiting for a worker to pick the run up…</p>}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Run } from '../../api/types';
 import type { ViewRun } from '../view/merge';
 import { viewLoop as loop } from '../view/testLoops';
-import { bigStatus, countsText, letterStatus, loopCounts } from './bigLabels';
+import { bigStatus, countsText, failedItemCount, letterStatus, loopCounts } from './bigLabels';
 
 const viewRun = (status: string, reason = ''): ViewRun => ({
   status,
@@ -59,5 +59,12 @@ describe('bigStatus', () => {
   it('falls back to the view without a record', () => {
     expect(bigStatus(null, viewRun('running')).status).toBe('running');
     expect(bigStatus(null, null).status).toBeUndefined();
+  });
+});
+
+describe('failedItemCount', () => {
+  it('adds the failed items and rounds of every loop', () => {
+    expect(failedItemCount({ a: { counts: { completed: 10, failed: 2 } }, b: { counts: { failed: 1 } }, c: { counts: {} } })).toBe(3);
+    expect(failedItemCount({})).toBe(0);
   });
 });

@@ -51,3 +51,8 @@ export function bigStatus(run: Run | null, viewRun: ViewRun | null): { status: s
   if (!run && !end) return { status: viewRun?.status, reason: viewRun?.reason || null };
   return shownStatus(run, { end });
 }
+
+/** Items or rounds that failed in every loop of the run: a run the skip policy carried past them still says so at the top. */
+export function failedItemCount(loops: Record<string, Pick<ViewLoop, 'counts'>>): number {
+  return Object.values(loops).reduce((n, l) => n + (l.counts.failed ?? 0), 0);
+}
