@@ -42,6 +42,7 @@ from designer import bundles
 from designer.errors import BadRequest
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent, ToolApproval, WorkspaceBlob, WorkspaceSnapshot, WorkspaceUpload
 from runtime.tools import ToolSettings
+from runtime.tools import disk as disks
 from runtime.tools.approvals import Approvals, AskHook
 from runtime.tools.mcp import deployment as mcp_deployment
 from runtime.tools.session import RUN, Existing, RunTools, SnapshotRecord, Stored, remove_file, write_file
@@ -208,14 +209,21 @@ def build_run_tools(run: Run, document: dict) -> RunTools:
     stored = recorded(run)
     notices: list[str] = []
     failed: list[str] = []
+    if stored.base is None:
+        # It went on from before it recorded any files: from its start again, on a fresh filesystem.
+        if os.path.lexists(disks.home_of(root)):
+            disks.remove(root)
+        if os.path.lexists(root):
+            notices += _set_aside(run, root)
+    disk = attach_disk(root)
+    if disk is not None and not disk.mounted:
+        notices.append(disk.fallback_notice())
     if stored.base is not None:
         # Put back here, where it executes: the resume did it where the run was found lost, maybe another machine.
         put_back(run, stored.base, failed)
         if failed:
             notices.append(files_notice(failed, f"put back as snapshot {stored.base} left them"))
     else:
-        if os.path.lexists(root):  # it went on from before it recorded any files: from its start again
-            notices += _set_aside(run, root)
         seed(run, root, failed)
         seed_folder(run, root, failed)
         if failed:
@@ -226,7 +234,8 @@ def build_run_tools(run: Run, document: dict) -> RunTools:
     tools = RunTools(root, settings=tool_settings(),
                      isolation=isolation if isolation in (RUN, "step") else RUN, ask_before=list(run.ask_before or []),
                      store=DatabaseStore(run.id), approvals=Approvals(on_ask=_asker(run.id)),
-                     mcp_servers=servers, mcp_options=mcp_deployment.options(), stored=stored)
+                     mcp_servers=servers, mcp_options=mcp_deployment.options(), stored=stored,
+                     disk=disk if disk is not None and disk.mounted else None)
     tools.mcp_notices += problems
     tools.notices += notices  # said as warnings when the run starts (RunTools.open)
     run_id = run.id
@@ -236,6 +245,15 @@ def build_run_tools(run: Run, document: dict) -> RunTools:
 
     tools.on_first_use = first_use
     return tools
+
+
+def attach_disk(root: Path) -> disks.Disk | None:
+    """The run's workspace on a filesystem of AGENT_WORKSPACE_MB (:mod:`runtime.tools.disk`); None when there is no
+    limit or the administrator chose snapshots only (AGENT_WORKSPACE_DISK=off), a Disk that is not mounted (and says
+    why) when the kernel could not be asked."""
+    if not settings.AGENT_WORKSPACE_MB or settings.AGENT_WORKSPACE_DISK != "auto":
+        return None
+    return disks.attach(root, settings.AGENT_WORKSPACE_MB)
 
 
 # -- a run that goes on from what it stored (resumed) ------------------------------------
@@ -467,9 +485,8 @@ def _record_ask(run_id: RunId, call_id: str, tool: str, step_id: str) -> None:
 # -- housekeeping ---------------------------------------------------------------------
 
 def delete_files(run_id: RunId) -> None:
-    root = workspace_dir(run_id)
-    for path in (root, root.with_name(root.name + ".steps")):
-        shutil.rmtree(path, ignore_errors=True)
+    """The run's workspace, its step copies and its filesystem image, unmounted first."""
+    disks.remove(workspace_dir(run_id))
 
 
 def prune(days: float | None = None, now: float | None = None) -> list[str]:
@@ -481,12 +498,20 @@ def prune(days: float | None = None, now: float | None = None) -> list[str]:
         return []
     cutoff = (now or time.time()) - days * 86400
     active = {str(i) for i in Run.objects.filter(status__in=ACTIVE_STATUSES).values_list("id", flat=True)}
-    pruned = []
+    runs: dict[str, list[Path]] = {}
     for entry in base.iterdir():
-        run_id = entry.name.removesuffix(".steps")
-        if run_id in active or not entry.is_dir() or entry.stat().st_mtime > cutoff:
+        name = entry.name
+        run_id = name if ".discarded-" in name else name.removesuffix(".steps").removesuffix(".disk")
+        runs.setdefault(run_id, []).append(entry)
+    pruned = []
+    for run_id, entries in runs.items():
+        if run_id in active or not all(entry.is_dir() for entry in entries) or \
+                max(entry.stat().st_mtime for entry in entries) > cutoff:
             continue
-        shutil.rmtree(entry, ignore_errors=True)
+        if ".discarded-" in run_id:
+            shutil.rmtree(base / run_id, ignore_errors=True)
+        else:
+            disks.remove(base / run_id)  # unmounted before anything is deleted: its image goes with its files
         pruned.append(run_id)
     return sorted(set(pruned))
 

@@ -28,6 +28,7 @@ from runtime.tools.workspace import Workspace
 log = logging.getLogger(__name__)
 
 WRITERS = frozenset({"write", "edit"})  # refused while the workspace is over its size (bash stays, to delete)
+FILLERS = WRITERS | {"bash"}  # what may meet the workspace's quota (its own filesystem refuses the write)
 EVENT_OUTPUT_CAP = 64 * 1024  # characters of a tool's output kept in its event (the model gets up to 1 MB)
 
 
@@ -171,7 +172,18 @@ async def _carry_out(ctx: RunContext, call: ToolCall, allowed: list[str], worksp
         raise ToolError(full)
     if call.name in run_tools.ask_before:
         await _ask(ctx, call, who)
-    return await registry.get(call.name).run(call.arguments, workspace, run_tools.settings)
+    try:
+        result = await registry.get(call.name).run(call.arguments, workspace, run_tools.settings)
+    except ToolError as exc:
+        # A write the kernel refused at the workspace's quota (its own filesystem): the model hears which limit.
+        note = run_tools.full_note(str(exc)) if call.name in FILLERS else None
+        if note is None:
+            raise
+        raise ToolError(f"{exc} ({note})") from None
+    note = run_tools.full_note(result.output) if call.name in FILLERS else None
+    if note is not None:
+        result.output = f"{result.output.rstrip()}\n[{note}]".lstrip("\n")
+    return result
 
 
 async def _ask(ctx: RunContext, call: ToolCall, who: dict) -> None:

@@ -47,6 +47,7 @@ from common import beneath
 from common.redact import scrub
 from runtime import tools as registry
 from runtime.tools import ToolSettings
+from runtime.tools import disk as disks
 from runtime.tools.approvals import Approvals
 from runtime.tools.mcp.config import McpOptions, ServerConfig
 from runtime.tools.snapshots import Changes, Manifest, compare, scan
@@ -119,8 +120,11 @@ class RunTools:
     def __init__(self, root: Path | str, *, settings: ToolSettings | None = None, isolation: str = RUN,
                  ask_before: list[str] | tuple[str, ...] = (), store: SnapshotStore | None = None,
                  approvals: Approvals | None = None, mcp_servers: list[ServerConfig] | None = None,
-                 mcp_options: McpOptions | None = None, stored: Stored | None = None) -> None:
+                 mcp_options: McpOptions | None = None, stored: Stored | None = None,
+                 disk: disks.Disk | None = None) -> None:
         self.workspace = Workspace(root)
+        # The size-limited filesystem the workspace is on (runtime.tools.disk), when the server could mount one.
+        self.disk = disk
         self.settings = settings or ToolSettings()
         self.isolation = isolation if isolation in (RUN, "step") else RUN
         self.ask_before = frozenset(ask_before)
@@ -181,10 +185,13 @@ class RunTools:
         return self.notices + [scrub(notice, hidden, MCP_NOTICE_LIMIT) for notice in about_servers]
 
     async def close(self) -> None:
-        """Stop the run's MCP servers (their whole process trees); safe to call more than once."""
+        """Stop the run's MCP servers (their whole process trees) and unmount its workspace's filesystem (its files
+        stay in the image, for a resume); safe to call more than once."""
         if self.mcp is not None:
             await self.mcp.close()
             registry.use_run_tools({})
+        if self.disk is not None and self.disk.mounted:
+            await asyncio.to_thread(self.disk.detach)
 
     # -- workspaces ------------------------------------------------------------
     async def begin(self, step_path: str) -> StepCopy | None:
@@ -238,6 +245,16 @@ class RunTools:
         if cap and self.size > cap * 2**20:
             return (f"the workspace holds {self.size / 2**20:.0f} MB, over its {cap} MB limit; delete files "
                     "with bash (read, glob and grep still work) before writing more")
+        return None
+
+    def full_note(self, said: str) -> str | None:
+        """What to add to a tool's answer when the kernel refused a write at the workspace's quota (``said``, the
+        tool's output or error, names ENOSPC; or the filesystem has no room left), or None."""
+        disk = self.disk
+        if disk is None or not disk.mounted:
+            return None
+        if any(words in said for words in disks.FULL_ERRNO_WORDS) or disks.is_full(self.workspace.root):
+            return disks.quota_words(disk.mb)
         return None
 
     # -- snapshots ---------------------------------------------------------------
