@@ -35,6 +35,7 @@ from django.db.models import Sum
 from django.http import Http404
 from django.utils import timezone
 
+from accounts.models import Workspace
 from common import archive, beneath
 from common.orm import off_loop
 from common.types import RunId
@@ -418,44 +419,79 @@ def tool_settings() -> ToolSettings:
 
 
 class DatabaseStore:
+    """A run's snapshots in the database, their file contents bounded by RUN_SNAPSHOT_MB for the run and
+    WORKSPACE_SNAPSHOT_MB over all its workspace's runs (0: no limit). Contents arrive a chunk at a time
+    (:meth:`save_blobs`, from :meth:`RunTools._scan`), each chunk in one short transaction in a worker thread."""
+
     def __init__(self, run_id: RunId) -> None:
         self.run_id = run_id
+
+    async def room(self) -> tuple[int | None, str]:
+        return await off_loop(self._room)()
+
+    async def save_blobs(self, blobs: dict[str, bytes]) -> tuple[int, str]:
+        return await off_loop(self._save_blobs)(blobs)
 
     async def save(self, record: SnapshotRecord) -> None:
         await off_loop(self._save)(record)
 
-    def _save(self, record: SnapshotRecord) -> None:
+    def _room(self) -> tuple[int | None, str]:
+        caps = self._caps()
+        if not caps:
+            return None, ""
+        room, cap, whose = min(caps)
+        return max(0, room), _full(cap, whose)
+
+    def _save_blobs(self, blobs: dict[str, bytes]) -> tuple[int, str]:
+        if not blobs:
+            return 0, ""
         with transaction.atomic():
-            kept, record.note = self._within_caps(record.blobs)
-            record.not_stored = len(record.blobs) - len(kept)
+            # Runs of one workspace storing at once take turns here (the workspace's row is locked; SQLite takes
+            # its write lock at BEGIN): each sees what the others stored, so together they never pass the cap.
+            workspace_id = self._workspace_id(lock=True)
+            kept, note = self._within_caps(blobs, workspace_id)
             if kept:
                 WorkspaceBlob.objects.bulk_create(
                     [WorkspaceBlob(run_id=self.run_id, digest=d, data=data, size=len(data)) for d, data in kept.items()],
                     ignore_conflicts=True)
+        return len(blobs) - len(kept), note
+
+    def _save(self, record: SnapshotRecord) -> None:
+        if record.blobs:  # contents that came with the record rather than through save_blobs
+            refused, said = self._save_blobs(record.blobs)
+            record.not_stored += refused
+            record.note = record.note or said
+        with transaction.atomic():
             counts = record.changes.counts()
             WorkspaceSnapshot.objects.create(
                 run_id=self.run_id, number=record.number, label=record.label[:300], step_id=(record.step_id or "")[:300],
                 workspace=record.workspace[:300], base=record.base, manifest=to_json(record.manifest),
                 files=len(record.manifest), partial=record.partial, note=record.note[:300], **counts)
 
-    def _within_caps(self, blobs: dict[str, bytes]) -> tuple[dict[str, bytes], str]:
-        """The contents that fit this run's and its workspace's snapshot storage (RUN_SNAPSHOT_MB,
-        WORKSPACE_SNAPSHOT_MB; 0: no limit), in the order scanned, and why the others do not ("" if all fit).
+    def _workspace_id(self, *, lock: bool = False) -> int | None:
+        workspace_id = Run.objects.filter(pk=self.run_id).values_list("workspace_id", flat=True).first()
+        if lock and workspace_id is not None and settings.WORKSPACE_SNAPSHOT_MB:
+            list(Workspace.objects.select_for_update().filter(pk=workspace_id).values_list("pk", flat=True))
+        return workspace_id
 
-        Runs of one workspace saving at the same moment may each take the last room: the cap is passed by at most
-        one snapshot's contents per run."""
-        if not blobs:
-            return {}, ""
+    def _caps(self, workspace_id: int | None = None) -> list[tuple[int, int, str]]:
+        """(room left in bytes, cap in MB, whose) for each cap there is."""
         run_cap, workspace_cap = settings.RUN_SNAPSHOT_MB, settings.WORKSPACE_SNAPSHOT_MB
-        caps: list[tuple[int, int, str]] = []  # (room left in bytes, cap in MB, whose)
+        caps: list[tuple[int, int, str]] = []
         if run_cap:
             used = WorkspaceBlob.objects.filter(run_id=self.run_id).aggregate(n=Sum("size"))["n"] or 0
             caps.append((run_cap * 2**20 - used, run_cap, "this run's"))
         if workspace_cap:
-            workspace_id = Run.objects.filter(pk=self.run_id).values_list("workspace_id", flat=True).first()
+            workspace_id = workspace_id if workspace_id is not None else self._workspace_id()
             used = (WorkspaceBlob.objects.filter(run__workspace_id=workspace_id).aggregate(n=Sum("size"))["n"] or 0
                     if workspace_id is not None else 0)
             caps.append((workspace_cap * 2**20 - used, workspace_cap, "its workspace's (all its runs')"))
+        return caps
+
+    def _within_caps(self, blobs: dict[str, bytes], workspace_id: int | None) -> tuple[dict[str, bytes], str]:
+        """The contents that fit this run's and its workspace's snapshot storage, in the order scanned, and why the
+        others do not ("" if all fit)."""
+        caps = self._caps(workspace_id)
         rooms = [room for room, _, _ in caps]
         kept: dict[str, bytes] = {}
         full = ""
@@ -464,11 +500,15 @@ class DatabaseStore:
             if over:
                 if not full:
                     _, cap, whose = caps[over[0]]
-                    full = f"{whose} snapshot storage ({cap} MB) is full"
+                    full = _full(cap, whose)
                 continue
             kept[digest] = data
             rooms = [room - len(data) for room in rooms]
-        return kept, f"not stored: {full}" if full else ""
+        return kept, full
+
+
+def _full(cap: int, whose: str) -> str:
+    return f"not stored: {whose} snapshot storage ({cap} MB) is full"
 
 
 def _asker(run_id: RunId) -> AskHook:

@@ -50,12 +50,11 @@ from runtime.tools import ToolSettings
 from runtime.tools import disk as disks
 from runtime.tools.approvals import Approvals
 from runtime.tools.mcp.config import McpOptions, ServerConfig
-from runtime.tools.snapshots import Changes, Manifest, compare, scan
+from runtime.tools.snapshots import Changes, Manifest, Scan, Scanner, compare, scan
 from runtime.tools.workspace import Workspace
 
 RUN = "run"
 MCP_NOTICE_LIMIT = 2000  # characters of one notice about the run's MCP servers (as an account's check error)
-INLINE_FILES = 64  # workspaces smaller than this (at their last snapshot) are scanned on the event loop
 
 
 @dataclass
@@ -80,13 +79,27 @@ class SnapshotRecord:
 
 
 class SnapshotStore(Protocol):
-    async def save(self, record: SnapshotRecord) -> None: ...
+    async def room(self) -> tuple[int | None, str]:
+        """Bytes of contents it can still take (None: no limit), and why not in words once that is spent."""
+
+    async def save_blobs(self, blobs: dict[str, bytes]) -> tuple[int, str]:
+        """Keep what fits of one chunk's contents; how many it did not keep, and why in words ("" if all were)."""
+
+    async def save(self, record: SnapshotRecord) -> None:
+        """Keep the snapshot (its contents came through save_blobs, or are in ``record.blobs``)."""
 
 
 @dataclass
 class MemoryStore:
     records: list[SnapshotRecord] = field(default_factory=list)
     blobs: dict[str, bytes] = field(default_factory=dict)
+
+    async def room(self) -> tuple[int | None, str]:
+        return None, ""
+
+    async def save_blobs(self, blobs: dict[str, bytes]) -> tuple[int, str]:
+        self.blobs.update(blobs)
+        return 0, ""
 
     async def save(self, record: SnapshotRecord) -> None:
         self.records.append(record)
@@ -274,11 +287,8 @@ class RunTools:
             return None
         first = name not in self._manifests
         previous = self._manifests.get(name) or (copy.base if copy is not None else {})
-        if len(previous) < INLINE_FILES:
-            found = scan(root, previous, self._known)  # a few files: a thread hop would cost more than the walk
-        else:
-            found = await asyncio.to_thread(scan, root, previous, self._known)
-        changes = compare(previous, found.manifest)
+        found, not_stored, note = await self._scan(root, previous)
+        changes, size = await asyncio.to_thread(_compare_and_size, previous, found.manifest)
         if changes.empty and not always:
             return None
         self._number += 1
@@ -287,13 +297,42 @@ class RunTools:
         self._last[name] = self._number
         if name == RUN:
             self.by_label[label] = self._number
-            self.size = sum(state.size for state in found.manifest.values())
-        record = SnapshotRecord(self._number, label, step_id, name, found.manifest, found.blobs, changes, base,
-                                found.partial)
+            self.size = size
+        record = SnapshotRecord(self._number, label, step_id, name, found.manifest, {}, changes, base, found.partial,
+                                not_stored=not_stored, note=note)
         await self.store.save(record)
         if self.on_record is not None:
             await self.on_record(record)
         return record
+
+    async def _scan(self, root: Path, previous: Manifest) -> tuple[Scan, int, str]:
+        """Scan ``root`` a chunk at a time, each in a worker thread with the event loop free between them (a
+        30,000-file workspace never holds it), storing each chunk's new contents before the next chunk reads more:
+        never more than the store has room for is read into memory. Returns the scan (its contents already stored),
+        how many new contents were not kept and why."""
+        room, full = await self.store.room()
+        scanner = Scanner(root, previous, self._known, room=room)
+        not_stored, note = 0, ""
+        try:
+            while True:
+                done = await asyncio.to_thread(scanner.step)
+                blobs = scanner.take_blobs()
+                if blobs:
+                    refused, said = await self.store.save_blobs(blobs)
+                    not_stored, note = not_stored + refused, note or said
+                if done:
+                    break
+        except BaseException:
+            # A chunk may still be running in its thread: the walk is closed there, once it is through.
+            asyncio.get_running_loop().run_in_executor(None, scanner.close)
+            raise
+        if scanner.skipped:
+            not_stored, note = not_stored + scanner.skipped, note or full
+        return Scan(scanner.manifest, {}, scanner.partial, scanner.skipped), not_stored, note
+
+
+def _compare_and_size(previous: Manifest, now: Manifest) -> tuple[Changes, int]:
+    return compare(previous, now), sum(state.size for state in now.values())
 
 
 # -- writing beneath a workspace, never through a link -----------------------------------
