@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Sum
 from django.http import Http404
 from django.utils import timezone
@@ -47,7 +47,7 @@ from runtime.tools import disk as disks
 from runtime.tools.approvals import Approvals, AskHook
 from runtime.tools.mcp import deployment as mcp_deployment
 from runtime.tools.session import RUN, Existing, RunTools, SnapshotRecord, Stored, remove_file, write_file
-from runtime.tools.snapshots import MAX_STORED_BYTES, FileState, from_json, text_of, to_json, unified
+from runtime.tools.snapshots import MAX_STORED_BYTES, FileState, from_json, json_text, text_of, unified
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -461,12 +461,17 @@ class DatabaseStore:
             refused, said = self._save_blobs(record.blobs)
             record.not_stored += refused
             record.note = record.note or said
+        manifest = json_text(record.manifest)  # in slices, before the transaction: it takes a while
         with transaction.atomic():
             counts = record.changes.counts()
-            WorkspaceSnapshot.objects.create(
+            row = WorkspaceSnapshot.objects.create(
                 run_id=self.run_id, number=record.number, label=record.label[:300], step_id=(record.step_id or "")[:300],
-                workspace=record.workspace[:300], base=record.base, manifest=to_json(record.manifest),
+                workspace=record.workspace[:300], base=record.base, manifest={},
                 files=len(record.manifest), partial=record.partial, note=record.note[:300], **counts)
+            # The text as encoded: the ORM would encode the whole manifest again, in one call.
+            table, cast = WorkspaceSnapshot._meta.db_table, "::jsonb" if connection.vendor == "postgresql" else ""
+            with connection.cursor() as cursor:
+                cursor.execute(f"UPDATE {table} SET manifest = %s{cast} WHERE id = %s", [manifest, row.pk])  # noqa: S608 - our own table name
 
     def _workspace_id(self, *, lock: bool = False) -> int | None:
         workspace_id = Run.objects.filter(pk=self.run_id).values_list("workspace_id", flat=True).first()
