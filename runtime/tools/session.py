@@ -55,6 +55,10 @@ from runtime.tools.workspace import Workspace
 
 RUN = "run"
 MCP_NOTICE_LIMIT = 2000  # characters of one notice about the run's MCP servers (as an account's check error)
+# A snapshot's new contents go to the store in batches of about this many (or this many bytes): one short
+# transaction each, fewer than one per scan chunk (each costs a thread, a connection and the caps' sums).
+SAVE_FILES = 512
+SAVE_BYTES = 4 * 2**20
 
 
 @dataclass
@@ -307,19 +311,21 @@ class RunTools:
 
     async def _scan(self, root: Path, previous: Manifest) -> tuple[Scan, int, str]:
         """Scan ``root`` a chunk at a time, each in a worker thread with the event loop free between them (a
-        30,000-file workspace never holds it), storing each chunk's new contents before the next chunk reads more:
-        never more than the store has room for is read into memory. Returns the scan (its contents already stored),
+        30,000-file workspace never holds it), storing new contents in batches (SAVE_FILES, SAVE_BYTES) as the scan
+        goes: never more than a batch, nor more than the store has room for, is held in memory. Returns the scan (its contents already stored),
         how many new contents were not kept and why."""
         room, full = await self.store.room()
         scanner = Scanner(root, previous, self._known, room=room)
         not_stored, note = 0, ""
+        pending: dict[str, bytes] = {}
         try:
             while True:
                 done = await asyncio.to_thread(scanner.step)
-                blobs = scanner.take_blobs()
-                if blobs:
-                    refused, said = await self.store.save_blobs(blobs)
+                pending.update(scanner.take_blobs())
+                if pending and (done or len(pending) >= SAVE_FILES or sum(map(len, pending.values())) >= SAVE_BYTES):
+                    refused, said = await self.store.save_blobs(pending)
                     not_stored, note = not_stored + refused, note or said
+                    pending = {}
                 if done:
                     break
         except BaseException:

@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from runtime.tools import snapshots
+from runtime.tools import session, snapshots
 from runtime.tools.session import MemoryStore, RunTools
 
 FILES = 3000
@@ -118,11 +118,13 @@ async def test_contents_past_the_stores_room_are_never_held_in_memory_and_the_sn
     assert len(record.manifest) == 10  # all listed, with sizes and digests
 
 
-async def test_contents_reach_the_store_a_chunk_at_a_time(tmp_path):
-    make_files(tmp_path / "ws", count=1000)
+async def test_contents_reach_the_store_in_batches_as_the_scan_goes(tmp_path):
+    make_files(tmp_path / "ws", count=FILES)
     store = CountingStore(room=None)
     await RunTools(tmp_path / "ws", store=store).snapshot("all")
-    assert sum(store.chunks) == 1000 and max(store.chunks) <= snapshots.CHUNK_FILES and len(store.chunks) > 1
+    # A batch is handed over once it holds SAVE_FILES contents: never all of a big workspace's at once.
+    assert sum(store.chunks) == FILES and len(store.chunks) >= FILES // session.SAVE_FILES
+    assert max(store.chunks) < session.SAVE_FILES + snapshots.CHUNK_FILES
 
 
 async def test_a_cancelled_snapshot_closes_its_walk(tmp_path, monkeypatch):
