@@ -316,6 +316,9 @@ def put_back(run: Run, number: int, failed: list[str] | None = None) -> int:
     snapshot = WorkspaceSnapshot.objects.get(run=run, number=number)
     failures = failed if failed is not None else []
     before = len(failures)
+    # Onto the run's own filesystem (a resume after a reboot finds its image unmounted): files written beside it
+    # would be hidden under the mount once the run attaches it, taking the data disk's space unseen.
+    attach_disk(workspace_dir(run.pk))
     changed = put_files_back(workspace_dir(run.pk), dict(snapshot_contents(snapshot)), partial=snapshot.partial,
                              failed=failures)
     _log_failures(run, f"put back as snapshot {number} left them", failures[before:])

@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+from runtime.durability import run_files
 from runtime.models import Run
 from runtime.tools import disk as disks
 from runtime.tools.sandbox import probe
@@ -64,7 +65,11 @@ def test_bash_past_the_quota_is_refused_by_the_kernel_and_the_run_says_which_lim
     assert [f["path"] for f in files] == ["big.bin"] and files[0]["size"] <= 9 * 2**20
     assert not disks.mounted(root) and not disks.mounted(disks.steps_of(root))
     assert os.path.exists(disks.home_of(root) / "image")
+    # Put back for a resume (after a reboot: nothing mounted), it is written onto its own filesystem again.
+    run_files.put_back(Run.objects.get(pk=run_id), snapshot)
+    assert disks.mounted(root) and (root / "big.bin").stat().st_size == files[0]["size"]
     Run.objects.get(pk=run_id).delete()
+    assert not disks.mounted(root)
     assert not os.path.lexists(root) and not os.path.lexists(disks.home_of(root))
 
 
