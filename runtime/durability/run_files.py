@@ -450,15 +450,21 @@ class DatabaseStore:
         if not blobs:
             return 0, ""
         workspace_id = self._workspace_id()
-        rows = {digest: WorkspaceBlob(run_id=self.run_id, digest=digest, data=data, size=len(data))
-                for digest, data in blobs.items()}  # made before the transaction: it holds SQLite's one write lock
+        run = Run._meta.pk.get_db_prep_value(self.run_id, connection)
         with transaction.atomic():
             # Runs of one workspace storing at once take turns here (the workspace's row is locked; SQLite takes
             # its write lock at BEGIN): each sees what the others stored, so together they never pass the cap.
             self._lock(workspace_id)
             kept, note = self._within_caps(blobs, workspace_id)
             if kept:
-                WorkspaceBlob.objects.bulk_create([rows[digest] for digest in kept], ignore_conflicts=True)
+                # One executemany, not the ORM's bulk_create: a model instance and its SQL per row is Python work
+                # that holds the GIL (and the server's event loop waiting on it) for 20,000-file snapshots.
+                table = WorkspaceBlob._meta.db_table
+                with connection.cursor() as cursor:
+                    cursor.executemany(
+                        f"INSERT INTO {table} (run_id, digest, data, size) VALUES (%s, %s, %s, %s) "  # noqa: S608 - our own table name
+                        "ON CONFLICT (run_id, digest) DO NOTHING",
+                        [(run, digest, data, len(data)) for digest, data in kept.items()])
         return len(blobs) - len(kept), note
 
     def _save(self, record: SnapshotRecord) -> None:
