@@ -124,3 +124,18 @@ def test_a_workspace_with_files_from_before_is_not_hidden_under_a_mount(tmp_path
     left = disks.attach(root, QUOTA_MB)
     assert not left.mounted and "before it could be limited" in left.reason
     assert (root / "old.txt").read_text() == "from before"
+
+
+async def test_a_step_copy_that_does_not_fit_fails_the_step_naming_the_quota(disk):
+    (disk.root / "half.bin").write_bytes(b"\0" * 5 * 2**20)  # a step's copy of it would need 10 MB of the 8
+    tools = RunTools(disk.root, settings=ToolSettings(workspace_mb=QUOTA_MB), store=MemoryStore(), isolation="step",
+                     disk=disk)
+    replies = script("""
+        replies:
+          fill:
+            - "never asked: the step fails before its first turn"
+    """)
+    result, sink = await run(doc(QUOTA_DOC), replies, tools=tools)
+    assert result.status == "failed"
+    said = result.reason + " ".join(str(e.get("error") or "") for e in sink.events)
+    assert "fill: its copy of the workspace could not be made: the workspace is full: it holds at most 8 MB" in said
