@@ -100,7 +100,7 @@ api-types: install frontend
 
 # Every benchmark, one after another (15 to 25 minutes, with the machine's load); each prints its figures beside its baseline
 # and the load average. The README's table is what they printed last.
-BENCHES := validate runtime events editor hostile tools liveview lists bundles mcp durable
+BENCHES := validate runtime events editor hostile tools liveview lists bundles mcp durable snapshot
 bench: install services sandbox chromium frontend
 	@for b in $(BENCHES); do echo "== bench/$$b.py (load $$(cut -d' ' -f1-3 /proc/loadavg))"; \
 		$(BIN)/python bench/$$b.py || exit 1; done

@@ -222,6 +222,12 @@ AGENT_CPU_SECONDS = envint("AGENT_CPU_SECONDS", 600)
 AGENT_MEMORY_MB = envint("AGENT_MEMORY_MB", 4096)
 AGENT_FILE_MB = envint("AGENT_FILE_MB", 1024)
 AGENT_WORKSPACE_MB = envint("AGENT_WORKSPACE_MB", 2048)
+# auto: each run's workspace is a loop-mounted ext4 image of AGENT_WORKSPACE_MB, so the kernel refuses the
+# write past it (bash and file tools alike) when the server runs as root with a loop device; where it cannot,
+# the size is measured at each snapshot and the run says so. off: measured at snapshots only (docs/tools.md).
+AGENT_WORKSPACE_DISK = envstr("AGENT_WORKSPACE_DISK", "auto")
+if AGENT_WORKSPACE_DISK not in ("auto", "off"):
+    raise ImproperlyConfiguredEnv(f"AGENT_WORKSPACE_DISK must be auto or off, not {AGENT_WORKSPACE_DISK!r}")
 # Snapshots keep the contents of a run's files in the database (runtime.models.WorkspaceBlob) for the
 # run page's file viewer, diffs and zip. Past RUN_SNAPSHOT_MB of contents for one run, or
 # WORKSPACE_SNAPSHOT_MB over all the runs of one (team) workspace, new contents are not kept: the

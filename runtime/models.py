@@ -197,6 +197,9 @@ class WorkspaceBlob(models.Model):
 
     class Meta:
         constraints = (models.UniqueConstraint(fields=["run", "digest"], name="unique_run_blob"),)
+        # The caps' sums read the index alone: size sits after data in the row, and reading it there walks each
+        # content's overflow pages (SQLite), gigabytes for a workspace at its cap.
+        indexes = (models.Index(fields=["run", "size"], name="blob_run_size"),)
 
     def __str__(self) -> str:
         return self.digest

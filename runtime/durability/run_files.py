@@ -30,11 +30,12 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Sum
 from django.http import Http404
 from django.utils import timezone
 
+from accounts.models import Workspace
 from common import archive, beneath
 from common.orm import off_loop
 from common.types import RunId
@@ -42,10 +43,11 @@ from designer import bundles
 from designer.errors import BadRequest
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent, ToolApproval, WorkspaceBlob, WorkspaceSnapshot, WorkspaceUpload
 from runtime.tools import ToolSettings
+from runtime.tools import disk as disks
 from runtime.tools.approvals import Approvals, AskHook
 from runtime.tools.mcp import deployment as mcp_deployment
 from runtime.tools.session import RUN, Existing, RunTools, SnapshotRecord, Stored, remove_file, write_file
-from runtime.tools.snapshots import MAX_STORED_BYTES, FileState, from_json, text_of, to_json, unified
+from runtime.tools.snapshots import MAX_STORED_BYTES, FileState, from_json, json_text, text_of, unified
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -208,14 +210,21 @@ def build_run_tools(run: Run, document: dict) -> RunTools:
     stored = recorded(run)
     notices: list[str] = []
     failed: list[str] = []
+    if stored.base is None:
+        # It went on from before it recorded any files: from its start again, on a fresh filesystem.
+        if os.path.lexists(disks.home_of(root)):
+            disks.remove(root)
+        if os.path.lexists(root):
+            notices += _set_aside(run, root)
+    disk = attach_disk(root)
+    if disk is not None and not disk.mounted:
+        notices.append(disk.fallback_notice())
     if stored.base is not None:
         # Put back here, where it executes: the resume did it where the run was found lost, maybe another machine.
         put_back(run, stored.base, failed)
         if failed:
             notices.append(files_notice(failed, f"put back as snapshot {stored.base} left them"))
     else:
-        if os.path.lexists(root):  # it went on from before it recorded any files: from its start again
-            notices += _set_aside(run, root)
         seed(run, root, failed)
         seed_folder(run, root, failed)
         if failed:
@@ -226,7 +235,8 @@ def build_run_tools(run: Run, document: dict) -> RunTools:
     tools = RunTools(root, settings=tool_settings(),
                      isolation=isolation if isolation in (RUN, "step") else RUN, ask_before=list(run.ask_before or []),
                      store=DatabaseStore(run.id), approvals=Approvals(on_ask=_asker(run.id)),
-                     mcp_servers=servers, mcp_options=mcp_deployment.options(), stored=stored)
+                     mcp_servers=servers, mcp_options=mcp_deployment.options(), stored=stored,
+                     disk=disk if disk is not None and disk.mounted else None)
     tools.mcp_notices += problems
     tools.notices += notices  # said as warnings when the run starts (RunTools.open)
     run_id = run.id
@@ -236,6 +246,15 @@ def build_run_tools(run: Run, document: dict) -> RunTools:
 
     tools.on_first_use = first_use
     return tools
+
+
+def attach_disk(root: Path) -> disks.Disk | None:
+    """The run's workspace on a filesystem of AGENT_WORKSPACE_MB (:mod:`runtime.tools.disk`); None when there is no
+    limit or the administrator chose snapshots only (AGENT_WORKSPACE_DISK=off), a Disk that is not mounted (and says
+    why) when the kernel could not be asked."""
+    if not settings.AGENT_WORKSPACE_MB or settings.AGENT_WORKSPACE_DISK != "auto":
+        return None
+    return disks.attach(root, settings.AGENT_WORKSPACE_MB)
 
 
 # -- a run that goes on from what it stored (resumed) ------------------------------------
@@ -297,6 +316,9 @@ def put_back(run: Run, number: int, failed: list[str] | None = None) -> int:
     snapshot = WorkspaceSnapshot.objects.get(run=run, number=number)
     failures = failed if failed is not None else []
     before = len(failures)
+    # Onto the run's own filesystem (a resume after a reboot finds its image unmounted): files written beside it
+    # would be hidden under the mount once the run attaches it, taking the data disk's space unseen.
+    attach_disk(workspace_dir(run.pk))
     changed = put_files_back(workspace_dir(run.pk), dict(snapshot_contents(snapshot)), partial=snapshot.partial,
                              failed=failures)
     _log_failures(run, f"put back as snapshot {number} left them", failures[before:])
@@ -400,44 +422,95 @@ def tool_settings() -> ToolSettings:
 
 
 class DatabaseStore:
+    """A run's snapshots in the database, their file contents bounded by RUN_SNAPSHOT_MB for the run and
+    WORKSPACE_SNAPSHOT_MB over all its workspace's runs (0: no limit). Contents arrive a chunk at a time
+    (:meth:`save_blobs`, from :meth:`RunTools._scan`), each chunk in one short transaction in a worker thread."""
+
     def __init__(self, run_id: RunId) -> None:
         self.run_id = run_id
+        self._workspace: int | None = None  # the run's (team) workspace, looked up once
+
+    async def room(self) -> tuple[int | None, str]:
+        return await off_loop(self._room)()
+
+    async def save_blobs(self, blobs: dict[str, bytes]) -> tuple[int, str]:
+        return await off_loop(self._save_blobs)(blobs)
 
     async def save(self, record: SnapshotRecord) -> None:
         await off_loop(self._save)(record)
 
-    def _save(self, record: SnapshotRecord) -> None:
-        with transaction.atomic():
-            kept, record.note = self._within_caps(record.blobs)
-            record.not_stored = len(record.blobs) - len(kept)
-            if kept:
-                WorkspaceBlob.objects.bulk_create(
-                    [WorkspaceBlob(run_id=self.run_id, digest=d, data=data, size=len(data)) for d, data in kept.items()],
-                    ignore_conflicts=True)
-            counts = record.changes.counts()
-            WorkspaceSnapshot.objects.create(
-                run_id=self.run_id, number=record.number, label=record.label[:300], step_id=(record.step_id or "")[:300],
-                workspace=record.workspace[:300], base=record.base, manifest=to_json(record.manifest),
-                files=len(record.manifest), partial=record.partial, note=record.note[:300], **counts)
+    def _room(self) -> tuple[int | None, str]:
+        caps = self._caps()
+        if not caps:
+            return None, ""
+        room, cap, whose = min(caps)
+        return max(0, room), _full(cap, whose)
 
-    def _within_caps(self, blobs: dict[str, bytes]) -> tuple[dict[str, bytes], str]:
-        """The contents that fit this run's and its workspace's snapshot storage (RUN_SNAPSHOT_MB,
-        WORKSPACE_SNAPSHOT_MB; 0: no limit), in the order scanned, and why the others do not ("" if all fit).
-
-        Runs of one workspace saving at the same moment may each take the last room: the cap is passed by at most
-        one snapshot's contents per run."""
+    def _save_blobs(self, blobs: dict[str, bytes]) -> tuple[int, str]:
         if not blobs:
-            return {}, ""
+            return 0, ""
+        workspace_id = self._workspace_id()
+        run = Run._meta.pk.get_db_prep_value(self.run_id, connection)
+        with transaction.atomic():
+            # Runs of one workspace storing at once take turns here (the workspace's row is locked; SQLite takes
+            # its write lock at BEGIN): each sees what the others stored, so together they never pass the cap.
+            self._lock(workspace_id)
+            kept, note = self._within_caps(blobs, workspace_id)
+            if kept:
+                # One executemany, not the ORM's bulk_create: a model instance and its SQL per row is Python work
+                # that holds the GIL (and the server's event loop waiting on it) for 20,000-file snapshots.
+                table = WorkspaceBlob._meta.db_table
+                with connection.cursor() as cursor:
+                    cursor.executemany(
+                        f"INSERT INTO {table} (run_id, digest, data, size) VALUES (%s, %s, %s, %s) "  # noqa: S608 - our own table name
+                        "ON CONFLICT (run_id, digest) DO NOTHING",
+                        [(run, digest, data, len(data)) for digest, data in kept.items()])
+        return len(blobs) - len(kept), note
+
+    def _save(self, record: SnapshotRecord) -> None:
+        if record.blobs:  # contents that came with the record rather than through save_blobs
+            refused, said = self._save_blobs(record.blobs)
+            record.not_stored += refused
+            record.note = record.note or said
+        manifest = json_text(record.manifest)  # in slices, before the transaction: it takes a while
+        with transaction.atomic():
+            counts = record.changes.counts()
+            row = WorkspaceSnapshot.objects.create(
+                run_id=self.run_id, number=record.number, label=record.label[:300], step_id=(record.step_id or "")[:300],
+                workspace=record.workspace[:300], base=record.base, manifest={},
+                files=len(record.manifest), partial=record.partial, note=record.note[:300], **counts)
+            # The text as encoded: the ORM would encode the whole manifest again, in one call.
+            table, cast = WorkspaceSnapshot._meta.db_table, "::jsonb" if connection.vendor == "postgresql" else ""
+            with connection.cursor() as cursor:
+                cursor.execute(f"UPDATE {table} SET manifest = %s{cast} WHERE id = %s", [manifest, row.pk])  # noqa: S608 - our own table name
+
+    def _workspace_id(self) -> int | None:
+        if self._workspace is None:
+            self._workspace = Run.objects.filter(pk=self.run_id).values_list("workspace_id", flat=True).first()
+        return self._workspace
+
+    @staticmethod
+    def _lock(workspace_id: int | None) -> None:
+        if workspace_id is not None and settings.WORKSPACE_SNAPSHOT_MB:
+            list(Workspace.objects.select_for_update().filter(pk=workspace_id).values_list("pk", flat=True))
+
+    def _caps(self, workspace_id: int | None = None) -> list[tuple[int, int, str]]:
+        """(room left in bytes, cap in MB, whose) for each cap there is."""
         run_cap, workspace_cap = settings.RUN_SNAPSHOT_MB, settings.WORKSPACE_SNAPSHOT_MB
-        caps: list[tuple[int, int, str]] = []  # (room left in bytes, cap in MB, whose)
+        caps: list[tuple[int, int, str]] = []
         if run_cap:
-            used = WorkspaceBlob.objects.filter(run_id=self.run_id).aggregate(n=Sum("size"))["n"] or 0
+            used = _stored(run_id=self.run_id)
             caps.append((run_cap * 2**20 - used, run_cap, "this run's"))
         if workspace_cap:
-            workspace_id = Run.objects.filter(pk=self.run_id).values_list("workspace_id", flat=True).first()
-            used = (WorkspaceBlob.objects.filter(run__workspace_id=workspace_id).aggregate(n=Sum("size"))["n"] or 0
-                    if workspace_id is not None else 0)
+            workspace_id = workspace_id if workspace_id is not None else self._workspace_id()
+            used = _stored(run__workspace_id=workspace_id) if workspace_id is not None else 0
             caps.append((workspace_cap * 2**20 - used, workspace_cap, "its workspace's (all its runs')"))
+        return caps
+
+    def _within_caps(self, blobs: dict[str, bytes], workspace_id: int | None) -> tuple[dict[str, bytes], str]:
+        """The contents that fit this run's and its workspace's snapshot storage, in the order scanned, and why the
+        others do not ("" if all fit)."""
+        caps = self._caps(workspace_id)
         rooms = [room for room, _, _ in caps]
         kept: dict[str, bytes] = {}
         full = ""
@@ -446,11 +519,21 @@ class DatabaseStore:
             if over:
                 if not full:
                     _, cap, whose = caps[over[0]]
-                    full = f"{whose} snapshot storage ({cap} MB) is full"
+                    full = _full(cap, whose)
                 continue
             kept[digest] = data
             rooms = [room - len(data) for room in rooms]
-        return kept, f"not stored: {full}" if full else ""
+        return kept, full
+
+
+def _stored(**where: object) -> int:
+    """The bytes of contents stored for these runs: read from the index ``blob_run_size`` alone, a few milliseconds
+    for 20,000 contents, summed again for each chunk a snapshot stores."""
+    return WorkspaceBlob.objects.filter(**where).aggregate(n=Sum("size"))["n"] or 0
+
+
+def _full(cap: int, whose: str) -> str:
+    return f"not stored: {whose} snapshot storage ({cap} MB) is full"
 
 
 def _asker(run_id: RunId) -> AskHook:
@@ -467,9 +550,8 @@ def _record_ask(run_id: RunId, call_id: str, tool: str, step_id: str) -> None:
 # -- housekeeping ---------------------------------------------------------------------
 
 def delete_files(run_id: RunId) -> None:
-    root = workspace_dir(run_id)
-    for path in (root, root.with_name(root.name + ".steps")):
-        shutil.rmtree(path, ignore_errors=True)
+    """The run's workspace, its step copies and its filesystem image, unmounted first."""
+    disks.remove(workspace_dir(run_id))
 
 
 def prune(days: float | None = None, now: float | None = None) -> list[str]:
@@ -481,12 +563,20 @@ def prune(days: float | None = None, now: float | None = None) -> list[str]:
         return []
     cutoff = (now or time.time()) - days * 86400
     active = {str(i) for i in Run.objects.filter(status__in=ACTIVE_STATUSES).values_list("id", flat=True)}
-    pruned = []
+    runs: dict[str, list[Path]] = {}
     for entry in base.iterdir():
-        run_id = entry.name.removesuffix(".steps")
-        if run_id in active or not entry.is_dir() or entry.stat().st_mtime > cutoff:
+        name = entry.name
+        run_id = name if ".discarded-" in name else name.removesuffix(".steps").removesuffix(".disk")
+        runs.setdefault(run_id, []).append(entry)
+    pruned = []
+    for run_id, entries in runs.items():
+        if run_id in active or not all(entry.is_dir() for entry in entries) or \
+                max(entry.stat().st_mtime for entry in entries) > cutoff:
             continue
-        shutil.rmtree(entry, ignore_errors=True)
+        if ".discarded-" in run_id:
+            shutil.rmtree(base / run_id, ignore_errors=True)
+        else:
+            disks.remove(base / run_id)  # unmounted before anything is deleted: its image goes with its files
         pruned.append(run_id)
     return sorted(set(pruned))
 

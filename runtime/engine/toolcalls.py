@@ -11,6 +11,7 @@ stop ends it.
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -18,16 +19,17 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from runtime import tools as registry
-from runtime.engine.context import RunContext, held_deadlines
+from runtime.engine.context import RunContext, StepError, held_deadlines
 from runtime.providers import ToolCall
 from runtime.tools import ToolError, ToolResult
 from runtime.tools.results import SUBMIT_RESULT
-from runtime.tools.session import StepCopy
+from runtime.tools.session import RunTools, StepCopy
 from runtime.tools.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
 WRITERS = frozenset({"write", "edit"})  # refused while the workspace is over its size (bash stays, to delete)
+FILLERS = WRITERS | {"bash"}  # what may meet the workspace's quota (its own filesystem refuses the write)
 EVENT_OUTPUT_CAP = 64 * 1024  # characters of a tool's output kept in its event (the model gets up to 1 MB)
 
 
@@ -57,7 +59,10 @@ async def step_workspace(ctx: RunContext, step_path: str, agent: dict) -> AsyncI
     if run_tools is None or not offered(ctx, agent):
         yield None
         return
-    copy = await run_tools.begin(step_path)
+    try:
+        copy = await run_tools.begin(step_path)
+    except OSError as exc:
+        raise _full(run_tools, exc, f"{step_path}: its copy of the workspace could not be made") from None
     try:
         yield copy.workspace if copy is not None else run_tools.workspace
     except asyncio.CancelledError:
@@ -68,11 +73,20 @@ async def step_workspace(ctx: RunContext, step_path: str, agent: dict) -> AsyncI
     await _after_step(ctx, step_path, copy)
 
 
+def _full(run_tools: RunTools, exc: OSError, what: str) -> Exception:
+    """The step's failure, in words naming the quota, when the workspace's own filesystem is full; else ``exc``."""
+    note = run_tools.full_note(exc.strerror or "") if exc.errno in (errno.ENOSPC, errno.EDQUOT) else None
+    return StepError(f"{what}: {note}") if note is not None else exc
+
+
 async def _after_step(ctx: RunContext, step_path: str, copy: StepCopy | None) -> None:
     run_tools = ctx.tools
     if copy is not None:
         await run_tools.snapshot(step_path, step_id=step_path, copy=copy)
-        conflicts = await run_tools.finish(copy)
+        try:
+            conflicts = await run_tools.finish(copy)
+        except OSError as exc:
+            raise _full(run_tools, exc, f"{step_path}: its changes could not be applied to the workspace") from None
         if conflicts:
             shown = ", ".join(conflicts[:10]) + (f" and {len(conflicts) - 10} more" if len(conflicts) > 10 else "")
             await ctx.warn(f"{step_path}: {len(conflicts)} file(s) changed meanwhile by another step were kept in "
@@ -171,7 +185,18 @@ async def _carry_out(ctx: RunContext, call: ToolCall, allowed: list[str], worksp
         raise ToolError(full)
     if call.name in run_tools.ask_before:
         await _ask(ctx, call, who)
-    return await registry.get(call.name).run(call.arguments, workspace, run_tools.settings)
+    try:
+        result = await registry.get(call.name).run(call.arguments, workspace, run_tools.settings)
+    except ToolError as exc:
+        # A write the kernel refused at the workspace's quota (its own filesystem): the model hears which limit.
+        note = run_tools.full_note(str(exc)) if call.name in FILLERS else None
+        if note is None:
+            raise
+        raise ToolError(f"{exc} ({note})") from None
+    note = run_tools.full_note(result.output) if call.name in FILLERS else None
+    if note is not None:
+        result.output = f"{result.output.rstrip()}\n[{note}]".lstrip("\n")
+    return result
 
 
 async def _ask(ctx: RunContext, call: ToolCall, who: dict) -> None:

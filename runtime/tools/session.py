@@ -47,14 +47,18 @@ from common import beneath
 from common.redact import scrub
 from runtime import tools as registry
 from runtime.tools import ToolSettings
+from runtime.tools import disk as disks
 from runtime.tools.approvals import Approvals
 from runtime.tools.mcp.config import McpOptions, ServerConfig
-from runtime.tools.snapshots import Changes, Manifest, compare, scan
+from runtime.tools.snapshots import Changes, Manifest, Scan, Scanner, compare, scan
 from runtime.tools.workspace import Workspace
 
 RUN = "run"
 MCP_NOTICE_LIMIT = 2000  # characters of one notice about the run's MCP servers (as an account's check error)
-INLINE_FILES = 64  # workspaces smaller than this (at their last snapshot) are scanned on the event loop
+# A snapshot's new contents go to the store in batches of about this many (or this many bytes): one short
+# transaction each, fewer than one per scan chunk (each costs a thread, a connection and the caps' sums).
+SAVE_FILES = 512
+SAVE_BYTES = 4 * 2**20
 
 
 @dataclass
@@ -79,13 +83,27 @@ class SnapshotRecord:
 
 
 class SnapshotStore(Protocol):
-    async def save(self, record: SnapshotRecord) -> None: ...
+    async def room(self) -> tuple[int | None, str]:
+        """Bytes of contents it can still take (None: no limit), and why not in words once that is spent."""
+
+    async def save_blobs(self, blobs: dict[str, bytes]) -> tuple[int, str]:
+        """Keep what fits of one chunk's contents; how many it did not keep, and why in words ("" if all were)."""
+
+    async def save(self, record: SnapshotRecord) -> None:
+        """Keep the snapshot (its contents came through save_blobs, or are in ``record.blobs``)."""
 
 
 @dataclass
 class MemoryStore:
     records: list[SnapshotRecord] = field(default_factory=list)
     blobs: dict[str, bytes] = field(default_factory=dict)
+
+    async def room(self) -> tuple[int | None, str]:
+        return None, ""
+
+    async def save_blobs(self, blobs: dict[str, bytes]) -> tuple[int, str]:
+        self.blobs.update(blobs)
+        return 0, ""
 
     async def save(self, record: SnapshotRecord) -> None:
         self.records.append(record)
@@ -119,8 +137,11 @@ class RunTools:
     def __init__(self, root: Path | str, *, settings: ToolSettings | None = None, isolation: str = RUN,
                  ask_before: list[str] | tuple[str, ...] = (), store: SnapshotStore | None = None,
                  approvals: Approvals | None = None, mcp_servers: list[ServerConfig] | None = None,
-                 mcp_options: McpOptions | None = None, stored: Stored | None = None) -> None:
+                 mcp_options: McpOptions | None = None, stored: Stored | None = None,
+                 disk: disks.Disk | None = None) -> None:
         self.workspace = Workspace(root)
+        # The size-limited filesystem the workspace is on (runtime.tools.disk), when the server could mount one.
+        self.disk = disk
         self.settings = settings or ToolSettings()
         self.isolation = isolation if isolation in (RUN, "step") else RUN
         self.ask_before = frozenset(ask_before)
@@ -181,10 +202,13 @@ class RunTools:
         return self.notices + [scrub(notice, hidden, MCP_NOTICE_LIMIT) for notice in about_servers]
 
     async def close(self) -> None:
-        """Stop the run's MCP servers (their whole process trees); safe to call more than once."""
+        """Stop the run's MCP servers (their whole process trees) and unmount its workspace's filesystem (its files
+        stay in the image, for a resume); safe to call more than once."""
         if self.mcp is not None:
             await self.mcp.close()
             registry.use_run_tools({})
+        if self.disk is not None and self.disk.mounted:
+            await asyncio.to_thread(self.disk.detach)
 
     # -- workspaces ------------------------------------------------------------
     async def begin(self, step_path: str) -> StepCopy | None:
@@ -240,6 +264,16 @@ class RunTools:
                     "with bash (read, glob and grep still work) before writing more")
         return None
 
+    def full_note(self, said: str) -> str | None:
+        """What to add to a tool's answer when the kernel refused a write at the workspace's quota (``said``, the
+        tool's output or error, names ENOSPC; or the filesystem has no room left), or None."""
+        disk = self.disk
+        if disk is None or not disk.mounted:
+            return None
+        if any(words in said for words in disks.FULL_ERRNO_WORDS) or disks.is_full(self.workspace.root):
+            return disks.quota_words(disk.mb)
+        return None
+
     # -- snapshots ---------------------------------------------------------------
     async def snapshot(self, label: str, *, step_id: str | None = None, copy: StepCopy | None = None,
                        always: bool = False) -> SnapshotRecord | None:
@@ -257,11 +291,8 @@ class RunTools:
             return None
         first = name not in self._manifests
         previous = self._manifests.get(name) or (copy.base if copy is not None else {})
-        if len(previous) < INLINE_FILES:
-            found = scan(root, previous, self._known)  # a few files: a thread hop would cost more than the walk
-        else:
-            found = await asyncio.to_thread(scan, root, previous, self._known)
-        changes = compare(previous, found.manifest)
+        found, not_stored, note = await self._scan(root, previous)
+        changes, size = await asyncio.to_thread(_compare_and_size, previous, found.manifest)
         if changes.empty and not always:
             return None
         self._number += 1
@@ -270,13 +301,44 @@ class RunTools:
         self._last[name] = self._number
         if name == RUN:
             self.by_label[label] = self._number
-            self.size = sum(state.size for state in found.manifest.values())
-        record = SnapshotRecord(self._number, label, step_id, name, found.manifest, found.blobs, changes, base,
-                                found.partial)
+            self.size = size
+        record = SnapshotRecord(self._number, label, step_id, name, found.manifest, {}, changes, base, found.partial,
+                                not_stored=not_stored, note=note)
         await self.store.save(record)
         if self.on_record is not None:
             await self.on_record(record)
         return record
+
+    async def _scan(self, root: Path, previous: Manifest) -> tuple[Scan, int, str]:
+        """Scan ``root`` a chunk at a time, each in a worker thread with the event loop free between them (a
+        30,000-file workspace never holds it), storing new contents in batches (SAVE_FILES, SAVE_BYTES) as the scan
+        goes: never more than a batch, nor more than the store has room for, is held in memory. Returns the scan (its contents already stored),
+        how many new contents were not kept and why."""
+        room, full = await self.store.room()
+        scanner = Scanner(root, previous, self._known, room=room)
+        not_stored, note = 0, ""
+        pending: dict[str, bytes] = {}
+        try:
+            while True:
+                done = await asyncio.to_thread(scanner.step)
+                pending.update(scanner.take_blobs())
+                if pending and (done or len(pending) >= SAVE_FILES or sum(map(len, pending.values())) >= SAVE_BYTES):
+                    refused, said = await self.store.save_blobs(pending)
+                    not_stored, note = not_stored + refused, note or said
+                    pending = {}
+                if done:
+                    break
+        except BaseException:
+            # A chunk may still be running in its thread: the walk is closed there, once it is through.
+            asyncio.get_running_loop().run_in_executor(None, scanner.close)
+            raise
+        if scanner.skipped:
+            not_stored, note = not_stored + scanner.skipped, note or full
+        return Scan(scanner.manifest, {}, scanner.partial, scanner.skipped), not_stored, note
+
+
+def _compare_and_size(previous: Manifest, now: Manifest) -> tuple[Changes, int]:
+    return compare(previous, now), sum(state.size for state in now.values())
 
 
 # -- writing beneath a workspace, never through a link -----------------------------------

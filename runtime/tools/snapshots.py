@@ -17,9 +17,12 @@ from __future__ import annotations
 import difflib
 import errno
 import hashlib
+import json
 import os
 import stat
-from contextlib import closing
+import threading
+import time
+from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,52 +51,146 @@ class Scan:
     manifest: Manifest
     blobs: dict[str, bytes]          # digest -> content, for digests not seen before and small enough
     partial: bool = False            # more than MAX_FILES files
+    skipped: int = 0                 # new contents not kept: past the room the store had
+
+
+# One chunk of a scan (Scanner.step): about this many entries looked at, or this many bytes read, whichever first.
+# A chunk of new small files takes a few milliseconds; the caller hands the thread back to the event loop between
+# chunks and stores each chunk's contents before the next, so neither the loop nor the memory waits on the whole
+# workspace.
+CHUNK_FILES = 256
+CHUNK_BYTES = 8 * 2**20
+CHUNK_SECONDS = 0.005   # and at most about this long: a thread holding the GIL longer would hold the loop's requests
+
+
+class Scanner:
+    """A scan (:func:`scan`) taken a chunk at a time: :meth:`step` goes on from where the last one stopped.
+
+    Contents of new digests are kept (up to :data:`MAX_STORED_BYTES` each) only while they fit ``room``, the bytes
+    the store said it can take (None: no limit), checked before a file is read, so a workspace of many new files is
+    never held in memory past what will be stored; :meth:`take_blobs` hands over each chunk's. A content that did
+    not fit is counted in ``skipped`` and not tried again (its digest goes in ``known_digests`` all the same).
+    :meth:`step` and :meth:`close` may be called from any thread, one at a time (a lock sees to it)."""
+
+    def __init__(self, root: Path, previous: Manifest | None = None, known_digests: set[str] | None = None, *,
+                 room: int | None = None) -> None:
+        self.previous = previous or {}
+        self.known = known_digests if known_digests is not None else set()
+        self.room = room
+        self.manifest: Manifest = {}
+        self.blobs: dict[str, bytes] = {}
+        self.partial = False
+        self.skipped = 0
+        self.chunks = 0
+        self.done = False
+        self._root = root
+        self._walk: Generator[tuple[str, int, list[os.DirEntry[str]]], None, None] | None = None
+        self._current: tuple[str, int, list[os.DirEntry[str]]] | None = None
+        self._index = 0
+        self._lock = threading.Lock()
+
+    def step(self, files: int = CHUNK_FILES, read: int = CHUNK_BYTES, seconds: float = CHUNK_SECONDS) -> bool:
+        """Look at about ``files`` more entries, read about ``read`` more bytes or go on about ``seconds``, whichever
+        comes first; True once the walk is over."""
+        with self._lock:
+            if self.done:
+                return True
+            self.chunks += 1
+            looked = taken = 0
+            until = time.monotonic() + seconds
+            try:
+                if self._walk is None:
+                    self._walk = walk_beneath(self._root)
+                while looked < files and taken < read and (looked % 16 or time.monotonic() < until):
+                    if self._current is None:
+                        self._current = next(self._walk, None)
+                        self._index = 0
+                        if self._current is None:
+                            self._finish()
+                            return True
+                    rel_dir, dir_fd, entries = self._current
+                    if self._index >= len(entries):
+                        self._current = None
+                        continue
+                    entry = entries[self._index]
+                    self._index += 1
+                    looked += 1
+                    taken += self._one(dir_fd, f"{rel_dir}/{entry.name}" if rel_dir else entry.name, entry)
+            except OSError:
+                self._finish()  # the root itself is missing or unreadable: nothing (more) to record
+                return True
+            return False
+
+    def _one(self, dir_fd: int, rel: str, entry: os.DirEntry[str]) -> int:
+        """Record one listed entry; the bytes read for it."""
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            return 0
+        if not stat.S_ISREG(info.st_mode):
+            return 0  # directories are walked; links, FIFOs, sockets and devices are listed nowhere
+        if len(self.manifest) >= MAX_FILES:
+            self.partial = True
+            return 0
+        before = self.previous.get(rel)
+        if before is not None and before.size == info.st_size and before.mtime_ns == info.st_mtime_ns:
+            self.manifest[rel] = before  # the stat read no content: a link swapped in since shows nothing
+            return 0
+        fits = self.room is None or info.st_size <= self.room
+        hashed = _hash_at(dir_fd, entry.name, keep=fits)
+        if hashed is None:
+            return 0  # gone, or no longer a regular file, since the listing
+        state, data = hashed
+        self.manifest[rel] = state
+        if state.digest in self.known or state.digest == "unreadable" or state.size > MAX_STORED_BYTES:
+            return state.size
+        if data is not None and (self.room is None or len(data) <= self.room):
+            self.known.add(state.digest)
+            self.blobs[state.digest] = data
+            if self.room is not None:
+                self.room -= len(data)
+        elif data is not None or not fits:
+            self.known.add(state.digest)
+            self.skipped += 1  # the store had no room for it: not kept in memory, not tried again
+        return state.size
+
+    def take_blobs(self) -> dict[str, bytes]:
+        """The contents kept since the last call (the caller stores them)."""
+        blobs, self.blobs = self.blobs, {}
+        return blobs
+
+    def _finish(self) -> None:
+        self.done = True
+        self._current = None
+        if self._walk is not None:
+            self._walk.close()  # its open directories with it
+
+    def close(self) -> None:
+        """Stop the walk where it is (its directories are closed); safe to call more than once, from any thread."""
+        with self._lock:
+            if not self.done:
+                self._finish()
 
 
 def scan(root: Path, previous: Manifest | None = None, known_digests: set[str] | None = None) -> Scan:
-    """Walk ``root`` (symlinks are listed nowhere and never followed) and hash what changed.
+    """Walk ``root`` (symlinks are listed nowhere and never followed) and hash what changed, in one go.
 
     The agents' ``bash`` may swap any entry for a symlink while this runs: directories are opened on descriptors
     beneath the root with links refused (:func:`common.beneath.walk_beneath`), and a file is opened relative to its
     directory's descriptor with ``O_NOFOLLOW`` and described by ``fstat`` of what was opened, so what is hashed and
-    stored is always the file the manifest names, never a link's target (the server's secret key, say)."""
-    previous = previous or {}
-    known = known_digests if known_digests is not None else set()
-    manifest: Manifest = {}
-    blobs: dict[str, bytes] = {}
-    partial = False
+    stored is always the file the manifest names, never a link's target (the server's secret key, say).
+    :class:`Scanner` does the same a chunk at a time."""
+    scanner = Scanner(root, previous, known_digests)
     try:
-        with closing(walk_beneath(root)) as walk:
-            for rel_dir, dir_fd, entries in walk:
-                for entry in entries:
-                    rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
-                    try:
-                        info = entry.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    if not stat.S_ISREG(info.st_mode):
-                        continue  # directories are walked; links, FIFOs, sockets and devices are listed nowhere
-                    if len(manifest) >= MAX_FILES:
-                        partial = True
-                        continue
-                    before = previous.get(rel)
-                    if before is not None and before.size == info.st_size and before.mtime_ns == info.st_mtime_ns:
-                        manifest[rel] = before  # the stat read no content: a link swapped in since shows nothing
-                        continue
-                    hashed = _hash_at(dir_fd, entry.name)
-                    if hashed is None:
-                        continue  # gone, or no longer a regular file, since the listing
-                    state, data = hashed
-                    manifest[rel] = state
-                    if data is not None and state.digest not in known:
-                        blobs[state.digest] = data
-                        known.add(state.digest)
-    except OSError:
-        pass  # the root itself is missing or unreadable: nothing to record
-    return Scan(manifest, blobs, partial)
+        while not scanner.step(files=1 << 62, read=1 << 62, seconds=float("inf")):
+            pass
+    finally:
+        scanner.close()
+    return Scan(scanner.manifest, scanner.take_blobs(), scanner.partial, scanner.skipped)
 
 
-def _hash_at(dir_fd: int, name: str) -> tuple[FileState, bytes | None] | None:
+def _hash_at(dir_fd: int, name: str, *, keep: bool = True) -> tuple[FileState, bytes | None] | None:
+    """The file ``name``'s state, and its content when ``keep`` and it is at most MAX_STORED_BYTES (else None)."""
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, dir_fd=dir_fd)
     except OSError as exc:
@@ -109,7 +206,7 @@ def _hash_at(dir_fd: int, name: str) -> tuple[FileState, bytes | None] | None:
         if not stat.S_ISREG(info.st_mode):
             return None
         digest = hashlib.sha256()
-        keep = info.st_size <= MAX_STORED_BYTES
+        keep = keep and info.st_size <= MAX_STORED_BYTES
         parts: list[bytes] = []
         try:
             while chunk := os.read(fd, 1 << 20):
@@ -148,6 +245,19 @@ def compare(old: Manifest, new: Manifest) -> Changes:
 
 def to_json(manifest: Manifest) -> dict[str, list]:
     return {path: state.as_list() for path, state in manifest.items()}
+
+
+def json_text(manifest: Manifest, slice_size: int = 500) -> str:
+    """``json.dumps(to_json(manifest))``, encoded a slice at a time with the GIL let go between slices: a
+    20,000-file manifest is 2 MB of JSON, and encoding it in one call holds every other thread (the event loop's
+    requests) for tens of milliseconds."""
+    paths = list(manifest)
+    parts = []
+    for start in range(0, len(paths), slice_size):
+        piece = json.dumps({path: manifest[path].as_list() for path in paths[start:start + slice_size]})
+        parts.append(piece[1:-1])
+        time.sleep(0)  # lets another thread have the GIL
+    return "{" + ", ".join(part for part in parts if part) + "}"
 
 
 def from_json(data: dict) -> Manifest:

@@ -21,6 +21,10 @@ if not os.environ.get("DESIGNER_DATA_DIR") or os.environ["DESIGNER_DATA_DIR"] !=
     _made = tempfile.mkdtemp(prefix="designer-test-")
     os.environ["DESIGNER_DATA_DIR"] = os.environ["DESIGNER_TEST_DATA_DIR"] = _made
     atexit.register(shutil.rmtree, _made, True)
+# Runs' workspaces on loop-mounted filesystems (AGENT_WORKSPACE_DISK=auto) only in the tests that say so
+# (tests/tools/test_workspace_quota_is_enforced_by_the_kernel.py): a test killed mid-run would leave its mounts.
+# Servers started with this environment inherit it.
+os.environ.setdefault("AGENT_WORKSPACE_DISK", "off")
 _worker = os.environ.get("PYTEST_XDIST_WORKER")
 if _worker and os.path.basename(os.environ["DESIGNER_DATA_DIR"]) != _worker:
     _mine = os.path.join(os.environ["DESIGNER_DATA_DIR"], _worker)

@@ -9,15 +9,18 @@ workspace directories, and ``manage.py reclaim_space`` gives the freed space bac
 from __future__ import annotations
 
 import io
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, connections
 from django.db.models import Sum
 from django.db.models.functions import Length
 
 from accounts.models import Workspace
 from designer.models import Workflow
+from runtime.durability.run_files import DatabaseStore
 from runtime.management.commands.reclaim_space import sqlite_bytes
 from runtime.models import Run, WorkspaceBlob
 from tests.support.api_calls import post, wait_for
@@ -112,6 +115,32 @@ def test_the_workspaces_cap_counts_every_run_in_it(owner_client, workflow_id, se
     assert stored_bytes(run__workspace_id=workspace) <= 2**20
     assert last_snapshot(owner_client, second)["note"] == \
         "not stored: its workspace's (all its runs') snapshot storage (1 MB) is full"
+
+
+def test_runs_of_one_workspace_storing_at_once_never_pass_its_cap_together(owner_client, workflow_id, settings):
+    """Each chunk of contents is stored in turn with the workspace's row locked: eight runs' snapshots landing at
+    the same moment share the room, none of them counting on the room another is taking."""
+    settings.RUN_SNAPSHOT_MB = 0
+    settings.WORKSPACE_SNAPSHOT_MB = 1
+    runs = [run_writing(owner_client, workflow_id, 0) for _ in range(8)]
+    stores = [DatabaseStore(run_id) for run_id in runs]
+    start = threading.Barrier(len(stores))
+
+    def store(index: int) -> tuple[int, str]:
+        start.wait()
+        try:
+            return stores[index]._save_blobs({f"{index}-{n}": bytes([index, n]) * (KB300 // 2) for n in range(2)})
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(len(stores)) as pool:
+        answers = list(pool.map(store, range(len(stores))))
+    workspace = Run.objects.get(pk=runs[0]).workspace_id
+    assert 0 < stored_bytes(run__workspace_id=workspace) <= 2**20
+    assert WorkspaceBlob.objects.filter(run_id__in=runs).count() == 3  # 3 x 300 KB, whoever came first
+    assert sum(refused for refused, _ in answers) == 2 * len(stores) - 3
+    assert {said for refused, said in answers if refused} == \
+        {"not stored: its workspace's (all its runs') snapshot storage (1 MB) is full"}
 
 
 def test_deleting_runs_in_bulk_or_with_their_workflow_or_workspace_removes_their_directories(owner_client, workflow_id,
