@@ -54,6 +54,10 @@ def require(user: User, workspace_id: int | None, need: Need, what: str = "this"
     if role is None:
         raise Http404(f"{what} not found")
     if not allows(role, need):
+        # A refused action is something someone tried in the workspace: the log keeps it (reads are not actions).
+        if need != Need.READ:
+            audit.record(workspace_id, user, "action_refused", needs=str(LOWEST[need]), role=role, tried=WORDS[need],
+                         what=what)
         raise Forbidden(f"your role in this workspace is {role}: it cannot {WORDS[need]} "
                         f"(that needs {LOWEST[need]!s} or above)")
     return role

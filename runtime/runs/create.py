@@ -99,7 +99,7 @@ def create_run(user: User, *, workflow_id: int, version: int | None, provider: s
         raise Http404(f"workflow {workflow_id} has no version {number}")
     mcp_tools = tool_specs.known_names(mcp_servers.tool_catalogue(user))
     check_runnable(found.document, f"version {number}", mcp_tools, folder=found)
-    key_source = provider_key(workspace, provider)
+    key_source = provider_key(workspace, provider, user=user, workflow=workflow.name)
     checked_budgets, checked_script, checked_policies = _budgets(budgets), _script(script), _policies(policies)
     gated = _ask_before(ask_before, mcp_tools)
     earlier = None
@@ -120,14 +120,15 @@ def check_runnable(document: Any, what: str, mcp_tools: list[str] | None = None,
     runnable.check_runnable(document, what, folder=folder, mcp_tools=mcp_tools)
 
 
-def provider_key(workspace: Workspace, provider: str) -> str | None:
+def provider_key(workspace: Workspace, provider: str, *, user: User | None = None, workflow: str = "") -> str | None:
     """Where the provider's key comes from for a run in ``workspace`` (None: it needs none); refuses an
-    unknown provider, and a keyed one without a key."""
+    unknown provider, and a keyed one without a key (written to the audit log, as a limit's refusal is)."""
     if provider not in provider_names():
         raise BadRequest(f"unknown provider `{provider}` (known: {', '.join(provider_names())})")
     key_source = keys.resolve(workspace, provider).source if provider in keys.KEYED else None
     if provider in keys.KEYED and key_source is None:
         # Refused before it starts: never billed silently to the server, and a run without a key would only fail later.
+        audit.record(workspace.pk, user, "run_refused", workflow=workflow, provider=provider, reason="no key")
         raise BadRequest(keys.why_missing(workspace, provider))
     return key_source
 

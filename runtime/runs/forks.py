@@ -67,7 +67,7 @@ def fork(user: User, run_id: RunId, *, at: Any, document: Any = None, patch: Any
         raise BadRequest("give `document` or `patch`, not both")
     point, checkpoint = point_of(parent, step, iteration, input)
     provider = provider or parent.provider
-    key_source = create.provider_key(parent.workspace, provider)
+    key_source = create.provider_key(parent.workspace, provider, user=user, workflow=parent.workflow.name)
     checked_script = create.check_script(script) if script is not None else parent.script
     version = parent.version
     if document is not None or patch is not None:

@@ -50,6 +50,11 @@ def test_each_action_is_recorded_once_with_its_actor(settings):
     for action in ("pause", "resume", "stop"):
         assert call(joiner, "post", f"/api/v1/runs/{run['id']}/{action}", {}).status_code == 200
     assert call(joiner, "post", "/api/v1/runs", {"workflow_id": wid}).status_code == 429
+    # Refusals are actions too: a role too low (the joiner is a runner: no edits) and a missing key.
+    assert call(joiner, "put", f"/api/v1/workspaces/{tid}/limits", {"max_runs_per_day": 9}).status_code == 403
+    assert call(owner, "put", f"/api/v1/workspaces/{tid}/limits", {"max_runs_per_day": 5}).status_code == 200
+    no_key = call(joiner, "post", "/api/v1/runs", {"workflow_id": wid, "provider": "openai"})
+    assert no_key.status_code == 400
     assert call(owner, "post", f"/api/v1/workflows/{wid}/move", {"workspace_id": call(owner, "get", "/api/v1/workspaces").json()[0]["id"]}).status_code == 200
     assert call(owner, "delete", f"/api/v1/workspaces/{tid}/members/{joiner_id}").status_code == 204
 
@@ -60,10 +65,17 @@ def test_each_action_is_recorded_once_with_its_actor(settings):
         ("member_added", "joiner"), ("role_changed", "boss"), ("key_stored", "boss"), ("key_deleted", "boss"),
         ("server_keys_granted", "boss"), ("server_keys_revoked", "boss"), ("limits_changed", "boss"),
         ("run_started", "joiner"), ("run_paused", "joiner"), ("run_resumed", "joiner"), ("run_stopped", "joiner"),
-        ("run_refused", "joiner"), ("workflow_moved", "boss"), ("member_removed", "boss"),
+        ("run_refused", "joiner"), ("workflow_moved", "boss"), ("member_removed", "boss"), ("action_refused", "joiner"),
     }
-    # signed_up is written to the joiner's own workspace: everything else here, each once.
-    assert {k: v for k, v in counts.items() if k[0] != "signed_in"} == {k: 1 for k in expected - {("signed_up", "joiner")}}
+    # signed_up is written to the joiner's own workspace: everything else here, each once (a refused run and
+    # a changed limit twice: the limit, then the missing key; the limit set, then raised again).
+    twice = {("run_refused", "joiner"), ("limits_changed", "boss")}
+    assert {k: v for k, v in counts.items() if k[0] != "signed_in"} == {
+        k: 2 if k in twice else 1 for k in expected - {("signed_up", "joiner")}}
+    refused = {e["detail"].get("reason") or e["detail"].get("limit") for e in log if e["action"] == "run_refused"}
+    assert "no key" in refused and len(refused) == 2
+    role = next(e["detail"] for e in log if e["action"] == "action_refused")
+    assert role["role"] == "runner" and role["needs"] == "admin"
     assert AuditEntry.objects.filter(action="signed_up", actor_name="joiner").count() == 1
     # A sign-in is written to every workspace the user is in at that moment: the joiner's (after joining)
     # reaches the team; the owner's came before the team existed.
