@@ -139,3 +139,23 @@ def test_renaming_an_inner_step_rewrites_the_until_that_names_it_and_undo_restor
     page.keyboard.press("Control+z")
     page.locator("[data-testid='node-refine/work']").wait_for()
     yaml_has(page, "steps.work.content.contains('DONE')")
+
+
+def test_a_duplicate_id_is_said_as_it_is_typed_and_never_applied(page):
+    open_new_editor(page)
+    type_yaml(page, JUDGE_LOOP)
+    page.locator("[data-testid='node-refine/critic']").wait_for()
+    wait_checked(page)
+    page.locator("[data-testid='node-refine/critic'] .node-title").click()
+    rename = page.locator("#f-id")
+    rename.fill("draft")  # the other inner step's id: said before leaving the field
+    clash = page.get_by_test_id("f-id-clash")
+    clash.wait_for()
+    assert "already called “draft”" in clash.inner_text()
+    rename.press("Enter")
+    # Not applied: no duplicate id, and critic's dependsOn still names draft.
+    wait_checked(page)
+    yaml_has(page, "- id: critic")
+    assert page.get_by_test_id("error-count").inner_text().startswith("0 errors")
+    rename.press("Escape")
+    assert rename.input_value() == "critic" and clash.count() == 0

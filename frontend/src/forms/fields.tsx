@@ -223,7 +223,20 @@ export function Section({ title, children, actions }: { title: string; children:
  * rewrites those references, so it happens once, on blur or Enter, not per keystroke.
  * Empty or unchanged text goes back to the current name.
  */
-export function RenameInput({ field, value, mono, onRename }: { field: string; value: string; mono?: boolean; onRename: (next: string) => void }) {
+export function RenameInput({
+  field,
+  value,
+  mono,
+  onRename,
+  taken,
+}: {
+  field: string;
+  value: string;
+  mono?: boolean;
+  onRename: (next: string) => void;
+  /** Why a name cannot be used (another step has it), said as it is typed; null: it can. */
+  taken?: (next: string) => string | null;
+}) {
   const [text, setText] = useState(value);
   const [shown, setShown] = useState(value);
   if (value !== shown) {
@@ -231,18 +244,34 @@ export function RenameInput({ field, value, mono, onRename }: { field: string; v
     setShown(value);
     setText(value);
   }
+  const next = text.trim();
+  // Said while typing, not after the rename made three errors of one mistake (a duplicate id, and the
+  // references that followed the old name to the other step).
+  const clash = next && next !== value && taken ? taken(next) : null;
   return (
-    <input
-      id={`f-${field}`}
-      className={`input${mono ? ' mono' : ''}`}
-      value={text}
-      onChange={(e) => setText(e.target.value)}
-      onBlur={() => {
-        const next = text.trim();
-        if (next && next !== value) onRename(next);
-        else setText(value);
-      }}
-      onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
-    />
+    <>
+      <input
+        id={`f-${field}`}
+        className={`input${mono ? ' mono' : ''}${clash ? ' input-invalid' : ''}`}
+        value={text}
+        aria-invalid={clash ? true : undefined}
+        aria-describedby={clash ? `f-${field}-clash` : undefined}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={() => {
+          if (clash) return; // kept as typed, with the reason beside it, until it is changed or Escape
+          if (next && next !== value) onRename(next);
+          else setText(value);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
+          if (e.key === 'Escape') setText(value);
+        }}
+      />
+      {clash && (
+        <span className="field-problem error" id={`f-${field}-clash`} role="alert" data-testid={`f-${field}-clash`}>
+          {clash}
+        </span>
+      )}
+    </>
   );
 }

@@ -25,6 +25,10 @@ export function StepHeading({ title, stepKey, found, problems, children }: Panel
     s.applyDoc(renamed.doc, { select: { kind: 'step', key: renamed.key } });
     restoreFocus(INSPECTOR, headed.current, '#f-id');
   };
+  const takenBy = (next: string) =>
+    found.siblings.some((s) => s !== found.step && s && typeof s === 'object' && s.id === next)
+      ? `Another step${found.scope ? ` of loop “${found.scope}”` : ''} is already called “${next}”: ids must differ (Escape keeps “${str(found.step.id)}”).`
+      : null;
   const remove = () => {
     store.getState().applyDoc(removeSteps(store.getState().doc, [stepKey]), { select: null });
     // The inspector shows the workflow's tabs next: focus goes to the open one, not to the page body.
@@ -40,7 +44,7 @@ export function StepHeading({ title, stepKey, found, problems, children }: Panel
       {found.scope && <p className="muted small">Inner step of loop “{found.scope}”.</p>}
       <Field field="id" label="Id" help={HELP['step.id']} problems={problems('id')}>
         <div onBlurCapture={noteWhereFocusGoes}>
-          <RenameInput field="id" mono value={str(found.step.id)} onRename={renameTo} />
+          <RenameInput field="id" mono value={str(found.step.id)} onRename={renameTo} taken={takenBy} />
         </div>
       </Field>
       {children}
