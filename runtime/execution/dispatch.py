@@ -8,8 +8,8 @@ from concurrent.futures import Future
 from twisted.internet import defer
 
 from runtime.engine import RunControl
+from runtime.execution import tasks
 from runtime.execution.server_loop import daphne_reactor, run_loop
-from runtime.execution.tasks import execute_run_task
 from runtime.execution.worker import apply_control, execute_run, hand_back_all
 from runtime.models import Run
 
@@ -20,7 +20,7 @@ _tasks: set = set()
 
 def dispatch(run: Run) -> None:
     if run.backend == "celery":
-        execute_run_task.delay(str(run.id))
+        tasks.send(str(run.id))  # refused while the broker is down: sent again by the reaper (lost_messages)
         return
     loop = run_loop()
     run_id = str(run.id)

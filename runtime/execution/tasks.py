@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 
 from celery import shared_task
+from kombu.exceptions import ChannelError
 
 from runtime.execution.worker import execute_run_in_worker
 from runtime.models import Run
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(name="runtime.execute_run", acks_late=True)
@@ -17,4 +21,31 @@ def execute_run_task(run_id: str) -> str | None:
 
 def _requeue(run: Run) -> None:
     """A run this worker handed back while stopping goes to the queue at once, for another worker."""
-    execute_run_task.delay(str(run.id))
+    send(str(run.id))
+
+
+def send(run_id: str) -> bool:
+    """Queue the run's task; False, logged, when the broker cannot take it (it is down or restarting): the run stays
+    queued in the database and the reaper sends it again once the broker is back (runtime.execution.reaper)."""
+    try:
+        execute_run_task.delay(run_id)  # a blip is retried a few times within a second
+    except Exception as exc:  # kombu's and redis's connection errors have no common base but Exception
+        log.warning("run %s: the broker did not take its task (%s); it is sent again when the broker is back", run_id,
+                    type(exc).__name__)
+        return False
+    return True
+
+
+def broker_waiting() -> int | None:
+    """How many task messages wait in the broker's queue (not yet taken by a worker); None when it cannot be asked."""
+    app = execute_run_task.app
+    try:
+        with app.connection_for_read() as connection:
+            connection.ensure_connection(max_retries=1)
+            try:
+                return connection.default_channel.queue_declare(app.conf.task_default_queue, passive=True).message_count
+            except ChannelError:
+                return 0  # no such queue: a broker that restarted empty has none until a task is sent
+    except Exception as exc:
+        log.warning("the broker could not be asked how many tasks wait (%s)", type(exc).__name__)
+        return None
