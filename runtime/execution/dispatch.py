@@ -26,13 +26,19 @@ def dispatch(run: Run) -> None:
     run_id = str(run.id)
 
     async def start() -> None:
+        entry: tuple[asyncio.AbstractEventLoop, RunControl] | None = None
+
         def remember(control: RunControl) -> None:
-            _live[run_id] = (loop, control)
+            nonlocal entry
+            entry = _live[run_id] = (loop, control)
 
         try:
             await execute_run(run_id, on_start=remember)
         finally:
-            _live.pop(run_id, None)
+            # Only its own entry: an attempt that took the run over (it resumed while this one was thought lost)
+            # may execute here too.
+            if entry is not None and _live.get(run_id) is entry:
+                _live.pop(run_id, None)
 
     future: Future = asyncio.run_coroutine_threadsafe(start(), loop)
     _tasks.add(future)
