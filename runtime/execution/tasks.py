@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import socket
 
+from billiard.exceptions import WorkerLostError
 from celery import shared_task
+from celery.signals import task_failure
 from kombu.exceptions import ChannelError
 
 from runtime.execution.worker import execute_run_in_worker
@@ -14,9 +17,30 @@ from runtime.models import Run
 log = logging.getLogger(__name__)
 
 
+def process_label(pid: int | None = None) -> str:
+    """The run's ``worker`` while a Celery pool process executes it: the host and that process's id, so that the
+    worker's main process can tell, when the process dies, whether the run was still its (:func:`_process_lost`)."""
+    return f"celery@{socket.gethostname()}:{pid or os.getpid()}"
+
+
 @shared_task(name="runtime.execute_run", acks_late=True)
 def execute_run_task(run_id: str) -> str | None:
-    return asyncio.run(execute_run_in_worker(run_id, worker=f"celery@{socket.gethostname()}", requeue=_requeue))
+    return asyncio.run(execute_run_in_worker(run_id, worker=process_label(), requeue=_requeue))
+
+
+@task_failure.connect
+def _process_lost(sender: object = None, exception: BaseException | None = None, args: tuple = (), **_: object) -> None:
+    """In the worker's main process: the pool process executing a run died (the out-of-memory killer's SIGKILL, a
+    crash). Its run resumes at once from its last boundary, or fails past its resumes, with a reason saying how the
+    process ended, instead of waiting RUN_LOST_AFTER_S to be found silent by the reaper."""
+    if getattr(sender, "name", None) != execute_run_task.name or not isinstance(exception, WorkerLostError) or not args:
+        return
+    from runtime.execution import reaper  # noqa: PLC0415 - lazy: the reaper imports this module
+
+    try:
+        reaper.process_died(str(args[0]), str(exception))
+    except Exception:
+        log.exception("run %s: its lost process could not be handled; the reaper finds it", args[0])
 
 
 def _requeue(run: Run) -> None:

@@ -327,3 +327,30 @@ def _gaps(seqs: list[int]) -> str:
     missing = sorted(set(range(min(seqs, default=1), max(seqs, default=0) + 1)) - set(seqs))
     out_of_order = [b for a, b in itertools.pairwise(seqs) if b < a]
     return f"duplicated {dupes[:10]}, missing {missing[:10]}, out of order at {out_of_order[:10]} (of {len(seqs)})"
+
+
+# -- The out-of-memory killer -------------------------------------------------------------------------------------
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        line = next(x for x in status if x.startswith("VmRSS:"))
+    return int(line.split()[1]) / 1024
+
+
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def oom_kill(worker: subprocess.Popen) -> tuple[int, float]:
+    """What the kernel's out-of-memory killer does when the machine runs short of memory: SIGKILL, without warning,
+    to the process using the most memory, here the Celery pool process executing a run (its main process, small,
+    lives on and forks another). Answers (pid, its resident MB when killed)."""
+    pool = children(worker.pid)
+    assert pool, "the worker has no pool process"
+    sizes = {pid: rss_mb(pid) for pid in pool}
+    victim = max(sizes, key=sizes.__getitem__)
+    os.kill(victim, signal.SIGKILL)
+    return victim, sizes[victim]
