@@ -52,7 +52,11 @@ T = TypeVar("T")
 @transaction.atomic
 def claim(run_id: RunId, worker: str) -> Run | None:
     """Move a queued run to running for this worker; None when someone else has it."""
-    run = Run.objects.select_for_update().select_related("version", "owner", "workflow", "workspace").filter(pk=run_id).first()
+    # The run's row alone, and as an update of no key: locking the joined rows too (its owner's, its workspace's)
+    # deadlocked with a start in the same workspace, which locks the workspace and then, committing, checks its
+    # foreign keys against the owner's row (PostgreSQL's KEY SHARE).
+    run = (Run.objects.select_for_update(of=("self",), no_key=True).select_related("version", "owner", "workflow", "workspace")
+           .filter(pk=run_id).first())
     if run is None or run.status != RunStatus.QUEUED:
         return None
     now = timezone.now()

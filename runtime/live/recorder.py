@@ -201,7 +201,7 @@ def persist_events(run_id: RunId, batch: Sequence[StoredEvent] | Sequence[RawEve
     row lock, which a resume takes too): else :class:`Superseded`, and nothing of the batch is stored."""
     batch = cast("Sequence[StoredEvent]", batch)  # where plain dicts enter (a fork's copies): read as events
     texts = texts or [event_json(e) for e in batch]
-    if attempt is not None and not Run.objects.select_for_update().filter(
+    if attempt is not None and not Run.objects.select_for_update(no_key=True).filter(
             pk=run_id, resumes=attempt, status__in=(RunStatus.RUNNING, RunStatus.PAUSED)).exists():
         raise Superseded(str(run_id))
     connection = connections[router.db_for_write(RunEvent)]
