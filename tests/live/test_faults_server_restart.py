@@ -18,13 +18,13 @@ RUNS = 50
 pytestmark = pytest.mark.timeout(1200)
 
 
-def start_runs(client, n: int) -> list[str]:
-    """``n`` runs of one judge loop, each some 10 s long (8 rounds of three model calls of 0.3 s)."""
+def start_runs(client, n: int, latency: float) -> list[str]:
+    """``n`` runs of one judge loop, each 8 rounds of three model calls of ``latency`` seconds."""
     workflow = client.post("/workflows", json={"source": judge_loop("fifty", 8, review=True)})
     assert workflow.status_code == 201, workflow.text
     ids = []
     for _ in range(n):
-        run = client.post("/runs", json={"workflow_id": workflow.json()["id"], "script": script(0.3, 8)})
+        run = client.post("/runs", json={"workflow_id": workflow.json()["id"], "script": script(latency, 8)})
         assert run.status_code == 201, run.text
         ids.append(run.json()["id"])
     return ids
@@ -47,7 +47,9 @@ def test_fifty_live_runs_survive_the_server_being_killed(backend):
             try:
                 with server_process(env, tokens) as first, first.client("owner") as client:
                     where["ws"] = first.ws_url
-                    ids = start_runs(client, RUNS)
+                    # On Celery six execute at a time and the rest wait; inline all fifty execute at once, so each
+                    # lasts longer (some 25 s) to be still live once the last is started.
+                    ids = start_runs(client, RUNS, latency=0.3 if backend == "celery" else 1.0)
                     for run_id in ids:
                         watchers.watch(run_id)
                     wait_until(watchers.connected, 120, "every watcher to connect")
