@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import re
 import socket
 import threading
 import time
@@ -57,45 +56,6 @@ def resume_at_start() -> list[str]:
     for run in waiting:
         dispatch(run)
     return [str(r) for r in ours]
-
-
-def process_died(run_id: str, how: str) -> str:
-    """A Celery pool process of this host died while executing ``run_id`` (``how``: billiard's "Worker exited
-    prematurely: signal 9 (SIGKILL) ..."). When the run is still that process's, it resumes now or fails past its
-    resumes, the reason in words. Returns resume_or_fail's answer, or "alive" when the run is not that process's."""
-    run = Run.objects.filter(pk=run_id).values("status", "worker").first()
-    if run is None or run["status"] not in (RunStatus.RUNNING, RunStatus.PAUSED):
-        return "gone"
-    pid = run["worker"].rpartition(":")[2]
-    if not pid.isdigit() or run["worker"] != tasks.process_label(int(pid)) or _alive(int(pid)):
-        return "alive"  # another host's process, or one that still runs: its heartbeat tells
-    outcome = continuation.resume_or_fail(run_id, f"worker lost: {_death(how)}", worker=run["worker"])
-    if outcome == "resumed":
-        dispatch(Run.objects.get(pk=run_id))
-    if outcome != "gone":
-        log.warning("run %s: %s (%s)", run_id, _death(how), outcome)
-        announce_status_sync(run_id)
-    return outcome
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rpartition(")")[2].split()[0] != "Z"  # a zombie is dead, only not yet reaped
-    except OSError:
-        return False
-
-
-def _death(how: str) -> str:
-    """How a pool process ended, in words, from billiard's message."""
-    killed = re.search(r"signal (\d+) \((\w+)\)", how)
-    if killed and killed.group(2) == "SIGKILL":
-        return ("its process was killed (SIGKILL), as the out-of-memory killer does when the machine runs short of "
-                "memory")
-    if killed:
-        return f"its process was killed by signal {killed.group(1)} ({killed.group(2)})"
-    code = re.search(r"exitcode (\d+)", how)
-    return f"its process exited with code {code.group(1)}" if code else "its process ended unexpectedly"
 
 
 # Queued run id -> when this process last sent its task again (time.monotonic()).

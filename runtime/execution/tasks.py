@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import socket
 
 from billiard.exceptions import WorkerLostError
@@ -11,8 +12,10 @@ from celery import shared_task
 from celery.signals import task_failure
 from kombu.exceptions import ChannelError
 
+from runtime.durability import continuation
 from runtime.execution.worker import execute_run_in_worker
-from runtime.models import Run
+from runtime.live.announce import announce_status_sync
+from runtime.models import Run, RunStatus
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +38,8 @@ def _process_lost(sender: object = None, exception: BaseException | None = None,
     process ended, instead of waiting RUN_LOST_AFTER_S to be found silent by the reaper."""
     if getattr(sender, "name", None) != execute_run_task.name or not isinstance(exception, WorkerLostError) or not args:
         return
-    from runtime.execution import reaper  # noqa: PLC0415 - lazy: the reaper imports this module
-
     try:
-        reaper.process_died(str(args[0]), str(exception))
+        process_died(str(args[0]), str(exception))
     except Exception:
         log.exception("run %s: its lost process could not be handled; the reaper finds it", args[0])
 
@@ -73,3 +74,42 @@ def broker_waiting() -> int | None:
     except Exception as exc:
         log.warning("the broker could not be asked how many tasks wait (%s)", type(exc).__name__)
         return None
+
+
+def process_died(run_id: str, how: str) -> str:
+    """A Celery pool process of this host died while executing ``run_id`` (``how``: billiard's "Worker exited
+    prematurely: signal 9 (SIGKILL) ..."). When the run is still that process's, it resumes now or fails past its
+    resumes, the reason in words. Returns resume_or_fail's answer, or "alive" when the run is not that process's."""
+    run = Run.objects.filter(pk=run_id).values("status", "worker").first()
+    if run is None or run["status"] not in (RunStatus.RUNNING, RunStatus.PAUSED):
+        return "gone"
+    pid = run["worker"].rpartition(":")[2]
+    if not pid.isdigit() or run["worker"] != process_label(int(pid)) or _alive(int(pid)):
+        return "alive"  # another host's process, or one that still runs: its heartbeat tells
+    outcome = continuation.resume_or_fail(run_id, f"worker lost: {_death(how)}", worker=run["worker"])
+    if outcome == "resumed":
+        send(run_id)
+    if outcome != "gone":
+        log.warning("run %s: %s (%s)", run_id, _death(how), outcome)
+        announce_status_sync(run_id)
+    return outcome
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"  # a zombie is dead, only not yet reaped
+    except OSError:
+        return False
+
+
+def _death(how: str) -> str:
+    """How a pool process ended, in words, from billiard's message."""
+    killed = re.search(r"signal (\d+) \((\w+)\)", how)
+    if killed and killed.group(2) == "SIGKILL":
+        return ("its process was killed (SIGKILL), as the out-of-memory killer does when the machine runs short of "
+                "memory")
+    if killed:
+        return f"its process was killed by signal {killed.group(1)} ({killed.group(2)})"
+    code = re.search(r"exitcode (\d+)", how)
+    return f"its process exited with code {code.group(1)}" if code else "its process ended unexpectedly"
