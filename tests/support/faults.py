@@ -306,7 +306,7 @@ def check_run(client: httpx.Client, final: dict) -> list[dict]:
     events = all_events(client, final["id"])
     seqs = [e["seq"] for e in events]
     assert seqs == list(range(1, len(seqs) + 1)), f"run {final['id']}: stored events not one stream: {_gaps(seqs)}"
-    assert seqs[-1] == final["last_seq"], (final["id"], seqs[-1], final["last_seq"])
+    assert (seqs[-1] if seqs else 0) == final["last_seq"], (final["id"], seqs[-1:], final["last_seq"])
     ends = [e for e in events if e["type"] == "workflow_end"]
     # Once: a run executed twice at the same time (a worker thought lost that was not) would end twice.
     assert len(ends) == (1 if final["status"] == "completed" else len(ends[:1])), f"run {final['id']} ended {len(ends)} times"
