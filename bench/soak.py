@@ -14,7 +14,7 @@ all on the simulated provider, and ``--watchers`` websocket watchers, each follo
 
 Every ``--every`` seconds it prints, for the server and for the workers (each worker's main process and its pool
 processes together): resident memory (MB) and open files; the database's size (MB); runs started, ended, failed;
-the load average. Then the first sample after warm-up (the first fifth of the time) against the last: what memory,
+the connections open to the database; the load average. Then the first sample after warm-up (the first fifth of the time) against the last: what memory,
 open files and database size grew by, per run for the database. Flat after warm-up is the target for memory and open
 files; the database grows with what it stores (events, snapshots), by about the same per run. Every run must end:
 the bench fails naming any run still active 120 s after the last was started, or any watcher whose stream had a gap
@@ -91,9 +91,12 @@ def process_figures(pid: int, with_children: bool) -> tuple[float, int]:
     return rss, files
 
 
-def database_mb(url: str) -> float:
+def database_figures(url: str) -> tuple[float, int]:
+    """(the database's size in MB, the connections open to it, this one left out)."""
     with psycopg.connect(url) as conn:
-        return conn.execute("SELECT pg_database_size(current_database())").fetchone()[0] / 2**20
+        size = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0] / 2**20
+        held = conn.execute("SELECT count(*) - 1 FROM pg_stat_activity WHERE datname = current_database()").fetchone()[0]
+    return size, held
 
 
 def main() -> None:
@@ -156,7 +159,7 @@ def drive(args, server, client: httpx.Client, procs, database_url: str) -> None:
     drained_since: float | None = None  # when the last run was started
     order = itertools.cycle(["judge", "each", "tools"])
     header = (f"{'min':>5} {'started':>7} {'ended':>6} {'failed':>6} {'live':>5} {'server MB':>9} {'files':>5} "
-              f"{'workers MB':>10} {'files':>5} {'db MB':>7} {'load':>5}")
+              f"{'workers MB':>10} {'files':>5} {'db MB':>7} {'conns':>5} {'load':>5}")
     print(header, flush=True)
     try:
         while True:
@@ -203,11 +206,12 @@ def sample(args, begin: float, started, ended, live, server, procs, database_url
         "failed": sum(1 for b in ended.values() if b["status"] != "completed"), "live": len(live),
         "server_mb": server_mb, "server_files": server_files,
         "workers_mb": sum(m for m, _ in worker_figures), "workers_files": sum(f for _, f in worker_figures),
-        "db_mb": database_mb(database_url), "load": os.getloadavg()[0],
+        "load": os.getloadavg()[0],
     }
+    row["db_mb"], row["db_connections"] = database_figures(database_url)
     print(f"{row['minutes']:5.1f} {row['started']:7d} {row['ended']:6d} {row['failed']:6d} {row['live']:5d} "
           f"{row['server_mb']:9.1f} {row['server_files']:5d} {row['workers_mb']:10.1f} {row['workers_files']:5d} "
-          f"{row['db_mb']:7.1f} {row['load']:5.2f}", flush=True)
+          f"{row['db_mb']:7.1f} {row['db_connections']:5d} {row['load']:5.2f}", flush=True)
     return row
 
 
@@ -235,7 +239,7 @@ def report(args, samples: list[dict], started: dict, ended: dict, watchers: Watc
     print(f"after warm-up ({warm['minutes']:.1f} min) to the end ({last['minutes']:.1f} min), {runs_between} runs ended:")
     for key, label in (("server_mb", "server resident MB"), ("server_files", "server open files"),
                        ("workers_mb", "workers resident MB"), ("workers_files", "workers open files"),
-                       ("db_mb", "database MB")):
+                       ("db_mb", "database MB"), ("db_connections", "database connections")):
         print(f"  {label:22s} {warm[key]:9.1f} -> {last[key]:9.1f}   ({last[key] - warm[key]:+.1f})")
     print(f"  database per run ended  {(last['db_mb'] - warm['db_mb']) * 1024 / runs_between:.1f} KB")
     if failed or broken:

@@ -6,6 +6,7 @@ import logging
 import os
 import re
 import socket
+from concurrent.futures import ThreadPoolExecutor
 
 from billiard.exceptions import WorkerLostError
 from celery import shared_task
@@ -26,9 +27,32 @@ def process_label(pid: int | None = None) -> str:
     return f"celery@{socket.gethostname()}:{pid or os.getpid()}"
 
 
+class _KeptExecutor(ThreadPoolExecutor):
+    """The threads a pool process's runs do their database work on (``off_loop``), kept from one task to the next.
+    Each task's event loop shuts its default executor down when it ends; with a new one per task, every task left
+    its threads' database connections open behind it (Django keeps one per thread for CONN_MAX_AGE): a soak of a
+    few hundred runs held hundreds and PostgreSQL refused new ones. Kept, a process holds at most one per thread."""
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        return None  # the next task's loop uses it again; the process's end takes the threads
+
+
+_executor: _KeptExecutor | None = None  # made in the pool process, after the fork, at its first task
+
+
+def _task_loop() -> asyncio.AbstractEventLoop:
+    global _executor
+    if _executor is None:
+        _executor = _KeptExecutor(thread_name_prefix="run-orm")
+    loop = asyncio.new_event_loop()
+    loop.set_default_executor(_executor)
+    return loop
+
+
 @shared_task(name="runtime.execute_run", acks_late=True)
 def execute_run_task(run_id: str) -> str | None:
-    return asyncio.run(execute_run_in_worker(run_id, worker=process_label(), requeue=_requeue))
+    with asyncio.Runner(loop_factory=_task_loop) as runner:
+        return runner.run(execute_run_in_worker(run_id, worker=process_label(), requeue=_requeue))
 
 
 @task_failure.connect
