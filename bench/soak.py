@@ -3,7 +3,7 @@
 The scaled-out stack as deployed, with real processes: a PostgreSQL cluster of the bench's own (initdb in a
 temporary folder), a Redis database, a daphne server and Celery workers (``--workers`` of ``--concurrency``
 processes each; heartbeats every second, the reaper every 2 s). Runs of mixed loops go through it for ``--minutes``
-or until ``--runs`` have been started, whichever comes first, ``--in-flight`` at a time:
+or until ``--runs`` have been started, whichever comes first, ``--in-flight`` (50) queued or executing at a time:
 
 - a judged repeat-until loop (draft, review, judge; six rounds),
 - a forEach of twelve items, four at a time,
@@ -104,7 +104,7 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=30.0)
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--watchers", type=int, default=50)
-    parser.add_argument("--in-flight", type=int, default=20)
+    parser.add_argument("--in-flight", type=int, default=50, help="runs queued or executing at once (each watched)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--concurrency", type=int, default=3)
     parser.add_argument("--latency", type=float, default=0.05, help="seconds per simulated model call")
@@ -113,6 +113,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.minutes, args.runs, args.watchers, args.every = min(args.minutes, 1.0), min(args.runs, 60), min(args.watchers, 10), 10.0
+        args.in_flight = min(args.in_flight, 20)
     soak(args)
 
 
