@@ -346,8 +346,8 @@ async def _execute(run: Run, control: RunControl) -> str:
         if run.model:
             document = _with_default_model(document, run.model)
         start, resumed = continuation.start_of(run)
-        if run.control_request == "pause":  # a run resumed as it was left, paused: before its first step, not after
-            await apply_control(run.id, control, "pause")
+        if run.control_request == "pause":  # paused while queued, or resumed as it was left: before its first step
+            await apply_control(run.id, control, "pause", run.control_by or None)
         if start is not None and "simulated" in providers:
             await off_loop(continuation.replay_script)(providers["simulated"], run)
         saved = SavedWorkflowResolver(run.workspace_id)
