@@ -190,6 +190,9 @@ RUN_LOST_AFTER_S = float(envstr("RUN_LOST_AFTER_S", "30"))
 RUN_REAPER_INTERVAL_S = float(envstr("RUN_REAPER_INTERVAL_S", "10"))
 RESUME_LOST_RUNS = envbool("RESUME_LOST_RUNS", True)
 RUN_MAX_RESUMES = envint("RUN_MAX_RESUMES", 3)
+# A database out of reach (a restart, a failover) is waited for this long where a run needs it between its model
+# calls (the permit checked before each call); past it the run fails with the reason in words.
+RUN_DATABASE_WAIT_S = float(envstr("RUN_DATABASE_WAIT_S", "120"))
 PROVIDER_KEYS_SECRET = envstr("PROVIDER_KEYS_SECRET")
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"

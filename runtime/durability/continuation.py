@@ -126,13 +126,15 @@ def _requeue(run: Run, reason: str, upto: int | None, attempt: int) -> None:
                       "it executes", run.pk, at)
 
 
-def resume_or_fail(run_id: RunId, reason: str) -> str:
+def resume_or_fail(run_id: RunId, reason: str, worker: str | None = None) -> str:
     """A run whose worker was lost: queued to resume from its last boundary, or failed for good (the
     setting is off, or it already resumed ``RUN_MAX_RESUMES`` times). Returns "resumed", "failed" or
-    "gone" (it had finished or was already handled)."""
+    "gone" (it had finished or was already handled, or, with ``worker``, another worker holds it now)."""
     with transaction.atomic():
         run = Run.objects.select_for_update().filter(pk=run_id).first()
         if run is None or run.status not in (RunStatus.RUNNING, RunStatus.PAUSED):
+            return "gone"
+        if worker is not None and run.worker != worker:
             return "gone"
         now = timezone.now()
         if not settings.RESUME_LOST_RUNS or run.resumes >= settings.RUN_MAX_RESUMES:

@@ -8,8 +8,8 @@ from concurrent.futures import Future
 from twisted.internet import defer
 
 from runtime.engine import RunControl
+from runtime.execution import tasks
 from runtime.execution.server_loop import daphne_reactor, run_loop
-from runtime.execution.tasks import execute_run_task
 from runtime.execution.worker import apply_control, execute_run, hand_back_all
 from runtime.models import Run
 
@@ -20,19 +20,25 @@ _tasks: set = set()
 
 def dispatch(run: Run) -> None:
     if run.backend == "celery":
-        execute_run_task.delay(str(run.id))
+        tasks.send(str(run.id))  # refused while the broker is down: sent again by the reaper (lost_messages)
         return
     loop = run_loop()
     run_id = str(run.id)
 
     async def start() -> None:
+        entry: tuple[asyncio.AbstractEventLoop, RunControl] | None = None
+
         def remember(control: RunControl) -> None:
-            _live[run_id] = (loop, control)
+            nonlocal entry
+            entry = _live[run_id] = (loop, control)
 
         try:
             await execute_run(run_id, on_start=remember)
         finally:
-            _live.pop(run_id, None)
+            # Only its own entry: an attempt that took the run over (it resumed while this one was thought lost)
+            # may execute here too.
+            if entry is not None and _live.get(run_id) is entry:
+                _live.pop(run_id, None)
 
     future: Future = asyncio.run_coroutine_threadsafe(start(), loop)
     _tasks.add(future)

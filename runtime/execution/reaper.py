@@ -1,5 +1,6 @@
 """From the server process: resumes the runs its earlier life was executing, finds runs whose worker died (no
-heartbeat) and resumes them (or marks them failed past their resumes), and prunes old workspaces."""
+heartbeat) and resumes them (or marks them failed past their resumes), sends again the tasks of queued runs the
+broker lost, and prunes old workspaces."""
 from __future__ import annotations
 
 import functools
@@ -14,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from runtime.durability import continuation, run_files
-from runtime.execution import server_loop
+from runtime.execution import server_loop, tasks
 from runtime.execution.dispatch import dispatch
 from runtime.live.announce import announce_status_sync
 from runtime.models import Run, RunStatus
@@ -57,7 +58,41 @@ def resume_at_start() -> list[str]:
     return [str(r) for r in ours]
 
 
+# Queued run id -> when this process last sent its task again (time.monotonic()).
+_resent: dict[str, float] = {}
+
+
+def resend_lost_tasks() -> list[str]:
+    """Celery: queued runs whose task the broker no longer holds are sent again. A Redis that restarts without its
+    data (the default: no RDB, no AOF) forgets every waiting task, and a start made while it was down could not send
+    one; such runs would wait forever. When fewer tasks wait in the broker than runs have waited queued for
+    RUN_LOST_AFTER_S, each of those runs is sent again (at most once per RUN_LOST_AFTER_S): one sent twice still
+    executes once, as only one worker can claim it (runtime.execution.worker.claim)."""
+    if server_loop.backend_name() != "celery":
+        return []
+    now = time.monotonic()
+    cutoff = timezone.now() - timedelta(seconds=settings.RUN_LOST_AFTER_S)
+    queued = dict(Run.objects.filter(backend="celery", status=RunStatus.QUEUED).values_list("id", "created_at"))
+    for gone in set(_resent) - {str(r) for r in queued}:
+        del _resent[gone]
+    waited = [str(r) for r, created in queued.items() if created < cutoff]
+    if not waited:
+        return []
+    waiting = tasks.broker_waiting()
+    if waiting is None or waiting >= len(queued):
+        return []  # the broker is out of reach (asked again next sweep), or holds a task for every queued run
+    again = [r for r in waited if now - _resent.get(r, -1e9) >= settings.RUN_LOST_AFTER_S]
+    sent = [r for r in again if tasks.send(r)]
+    for run_id in sent:
+        _resent[run_id] = now
+    if sent:
+        log.warning("sent the tasks of %d queued run(s) again: the broker held %d for %d queued runs", len(sent), waiting,
+                    len(queued))
+    return sent
+
+
 def reap_once() -> list[str]:
+    resend_lost_tasks()
     lost = reap_lost_runs()
     for run_id in lost:
         log.warning("run %s: worker lost", run_id)

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
 from types import SimpleNamespace
+from typing import TypeVar
 
 from django.conf import settings
 from django.db import transaction
@@ -45,12 +46,17 @@ from runtime.tools.session import RunTools
 log = logging.getLogger(__name__)
 
 CONTROL_POLL_SECONDS = 0.25
+T = TypeVar("T")
 
 
 @transaction.atomic
 def claim(run_id: RunId, worker: str) -> Run | None:
     """Move a queued run to running for this worker; None when someone else has it."""
-    run = Run.objects.select_for_update().select_related("version", "owner", "workflow", "workspace").filter(pk=run_id).first()
+    # The run's row alone, and as an update of no key: locking the joined rows too (its owner's, its workspace's)
+    # deadlocked with a start in the same workspace, which locks the workspace and then, committing, checks its
+    # foreign keys against the owner's row (PostgreSQL's KEY SHARE).
+    run = (Run.objects.select_for_update(of=("self",), no_key=True).select_related("version", "owner", "workflow", "workspace")
+           .filter(pk=run_id).first())
     if run is None or run.status != RunStatus.QUEUED:
         return None
     now = timezone.now()
@@ -94,29 +100,81 @@ async def apply_control(run_id: RunId, control: RunControl, action: str, actor: 
     await announce_status(run_id)
 
 
-def _beat_and_read_request(run_id: RunId, beat: bool) -> tuple[str, str]:
+def _beat_and_read_request(run_id: RunId, beat: bool, attempt: int | None = None) -> tuple[str, str] | None:
+    """Beat (when ``beat``) and read a pending control request; None when the run is no longer this attempt's
+    (``attempt``: its resumes when claimed): it was found lost and resumed, or failed, while this one executed."""
     if beat:
-        Run.objects.filter(pk=run_id).update(heartbeat_at=timezone.now())
+        mine = Run.objects.filter(pk=run_id)
+        if attempt is not None:
+            mine = mine.filter(resumes=attempt, status__in=(RunStatus.RUNNING, RunStatus.PAUSED))
+        if not mine.update(heartbeat_at=timezone.now()):
+            return None
     request, actor = Run.objects.filter(pk=run_id).values_list("control_request", "control_by").first() or ("", "")
     if request:
         Run.objects.filter(pk=run_id, control_request=request).update(control_request="", control_by="")
     return request, actor
 
 
-async def _watch(run_id: RunId, control: RunControl, approvals: Approvals | None = None) -> None:
-    """Heartbeat, and pick up control requests and tool-call decisions written to the database by the API."""
+async def _watch(run_id: RunId, control: RunControl, approvals: Approvals | None = None, attempt: int | None = None,
+                 on_superseded: Callable[[], None] | None = None) -> None:
+    """Heartbeat, and pick up control requests and tool-call decisions written to the database by the API. A
+    database out of reach for a while (a restart) does not end it: it beats again as soon as it can, else the run
+    would be found lost and resumed elsewhere while it still executes here."""
     loop = asyncio.get_running_loop()
-    last_beat = loop.time()
+    last_beat = loop.time() - settings.RUN_HEARTBEAT_S
+    failing = False
     while True:
         beat = loop.time() - last_beat >= settings.RUN_HEARTBEAT_S
-        if beat:
-            last_beat = loop.time()
-        request, actor = await off_loop(_beat_and_read_request)(run_id, beat)
-        if request:
-            await apply_control(run_id, control, request, actor or None)
-        if approvals is not None and approvals.pending():
-            await off_loop(tool_decisions.deliver)(run_id, approvals)
+        try:
+            found = await off_loop(_beat_and_read_request)(run_id, beat, attempt)
+            if found is None:
+                if on_superseded is not None:
+                    on_superseded()
+                return
+            request, actor = found
+            if request:
+                await apply_control(run_id, control, request, actor or None)
+            if approvals is not None and approvals.pending():
+                await off_loop(tool_decisions.deliver)(run_id, approvals)
+        except Exception as exc:
+            if storage_failure(exc) is None:
+                raise
+            if not failing:  # once per outage: it is retried every poll
+                log.warning("run %s: no heartbeat while the database is out of reach (%s)", run_id, storage_failure(exc).cause)
+            failing = True
+        else:
+            failing = False
+            if beat:
+                last_beat = loop.time()
         await asyncio.sleep(CONTROL_POLL_SECONDS)
+
+
+async def patiently(fn: Callable[..., T], *args: object) -> T:
+    """``fn(*args)`` off the loop, asked again while the database is out of reach (a restart, a failover: not a full
+    disk nor a read-only database) for at most RUN_DATABASE_WAIT_S; then its error is raised."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + settings.RUN_DATABASE_WAIT_S
+    while True:
+        try:
+            return await off_loop(fn)(*args)
+        except Exception as exc:
+            failure = storage_failure(exc)
+            if failure is None or failure.unsaved or loop.time() >= deadline:
+                raise
+        await asyncio.sleep(0.5)
+
+
+async def _check_permit(permit: permits.Permit, provider: str) -> str | None:
+    """The permit, checked before a model call (RunOptions.permit): a database out of reach is waited for; one that
+    stays out of reach fails the run in words rather than as an internal error."""
+    try:
+        return await patiently(permits.still_holds, permit, provider)
+    except Exception as exc:
+        failure = storage_failure(exc)
+        if failure is None:
+            raise
+        log.error("run %s: its permit could not be checked (%s)", permit.run_id, failure.cause, exc_info=exc)
+        return f"the run could not check that it may still call its model ({failure.cause}); {failure.advice}"
 
 
 def _providers_for(run: Run) -> dict[str, Provider]:
@@ -149,7 +207,7 @@ def _tools_for(run: Run, document: dict) -> RunTools:
 
 
 @transaction.atomic
-def _finish(run_id: RunId, result: RunResult) -> None:
+def _finish(run_id: RunId, result: RunResult, attempt: int | None = None) -> None:
     now = timezone.now()
     fields = {
         "status": result.status if result.status in FINAL_STATUSES else RunStatus.FAILED,
@@ -163,14 +221,32 @@ def _finish(run_id: RunId, result: RunResult) -> None:
         "control_request": "",
         **_paused_fields(run_id, False, now),  # stopped while paused: that pause ends too
     }
-    # A run already marked lost keeps that verdict.
-    Run.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES).update(**fields)
+    # A run already marked lost keeps that verdict, and one resumed elsewhere meanwhile is not this attempt's to end.
+    mine = Run.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES)
+    if attempt is not None:
+        mine = mine.filter(resumes=attempt)
+    mine.update(**fields)
 
 
 HANDED_BACK = "handed back"
+SUPERSEDED = "superseded"
 # Runs executing in this process: run id -> (its task, its recorder); and the seq a hand-back drew its line at.
 _executing: dict[str, tuple[asyncio.Task, Recorder]] = {}
 _handing_back: dict[str, int] = {}
+# Attempts executing here whose run was resumed elsewhere meanwhile (this process was thought lost): their tasks.
+_superseded: set[asyncio.Task] = set()
+
+
+def _give_up(run_id: RunId, task: asyncio.Task | None, recorder: Recorder) -> None:
+    """This attempt is no longer the run's (it was found lost and resumed or failed while it still executed, say
+    through a database outage longer than RUN_LOST_AFTER_S): it stops at once, storing and announcing nothing more.
+    The attempt, not the run: on the inline backend the one that took the run over may execute in this process too."""
+    if task is None or task in _superseded or task.done() or _handing_back.get(str(run_id)) is not None:
+        return
+    log.warning("run %s was resumed elsewhere while it still executed here: this attempt stops", run_id)
+    _superseded.add(task)
+    recorder.stop_after(0)
+    task.cancel()
 
 
 async def execute_run(run_id: RunId, *, worker: str | None = None, control: RunControl | None = None,
@@ -191,6 +267,9 @@ async def execute_run(run_id: RunId, *, worker: str | None = None, control: RunC
         try:
             return await _execute(run, control)
         except asyncio.CancelledError:
+            if asyncio.current_task() in _superseded:
+                _superseded.discard(asyncio.current_task())
+                return SUPERSEDED
             if key not in _handing_back:
                 raise
             upto = _handing_back.pop(key)
@@ -199,7 +278,8 @@ async def execute_run(run_id: RunId, *, worker: str | None = None, control: RunC
             await announce_status(run_id)
             return HANDED_BACK
         finally:
-            _executing.pop(key, None)
+            if _executing.get(key, (None,))[0] is asyncio.current_task():
+                _executing.pop(key, None)
 
 
 def request_hand_back(run_id: RunId) -> bool:
@@ -248,8 +328,9 @@ async def _execute(run: Run, control: RunControl) -> str:
         # ends failed with the reason below.
         control.request("stop")
 
-    recorder = Recorder(run.id, on_storage_failure=unstorable)
     task = asyncio.current_task()
+    recorder = Recorder(run.id, on_storage_failure=unstorable, attempt=run.resumes,
+                        on_superseded=lambda: _give_up(run_id, task, recorder))
     if task is not None:
         _executing[str(run_id)] = (task, recorder)
     document = run.version.document
@@ -260,13 +341,13 @@ async def _execute(run: Run, control: RunControl) -> str:
         await off_loop(_still_runnable)(run)
         permit = await off_loop(permits.take)(run)  # who started it may still run here, with the key it had
         tools = await off_loop(_tools_for)(run, document)
-        watcher = asyncio.create_task(_watch(run.id, control, tools.approvals))
+        watcher = asyncio.create_task(_watch(run.id, control, tools.approvals, run.resumes, lambda: _give_up(run_id, task, recorder)))
         providers = await off_loop(_providers_for)(run)
         if run.model:
             document = _with_default_model(document, run.model)
         start, resumed = continuation.start_of(run)
-        if run.control_request == "pause":  # a run resumed as it was left, paused: before its first step, not after
-            await apply_control(run.id, control, "pause")
+        if run.control_request == "pause":  # paused while queued, or resumed as it was left: before its first step
+            await apply_control(run.id, control, "pause", run.control_by or None)
         if start is not None and "simulated" in providers:
             await off_loop(continuation.replay_script)(providers["simulated"], run)
         saved = SavedWorkflowResolver(run.workspace_id)
@@ -278,7 +359,7 @@ async def _execute(run: Run, control: RunControl) -> str:
             resolver=FolderResolver(run_files.workspace_dir(run.id), saved) if base_dir else saved,
             prices=getattr(settings, "MODEL_PRICES", {}), default_provider=run.provider, policies=run.policies,
             tools=tools, start=start, first_seq=run.last_seq if start is not None else 0, resumed=resumed,
-            permit=lambda provider: off_loop(permits.still_holds)(permit, provider),
+            permit=lambda provider: _check_permit(permit, provider),
         ))
     except permits.PermitRefused as exc:
         result = RunResult(status="failed", reason=f"the run could not start: {exc}", code="permit")
@@ -297,15 +378,16 @@ async def _execute(run: Run, control: RunControl) -> str:
     finally:
         if watcher is not None:
             watcher.cancel()
-        await _unless_storage_fails(run_id, "its waiting tool calls could not be cancelled",
-                                    off_loop(tool_decisions.cancel_waiting)(run.id))
+        if task not in _superseded:  # the calls waiting then are the attempt's that took the run over
+            await _unless_storage_fails(run_id, "its waiting tool calls could not be cancelled",
+                                        off_loop(tool_decisions.cancel_waiting)(run.id))
         await recorder.close()
         if providers:
             await close_all(providers)
     if recorder.storage_failure is not None:
         result = dataclasses.replace(result, status="failed", reason=recorder.storage_failure.run_reason, code="storage")
     if not await _unless_storage_fails(run_id, f"its end ({result.status}: {result.reason or 'no reason'}) could not be stored",
-                                       off_loop(_finish)(run.id, result)):
+                                       off_loop(_finish)(run.id, result, run.resumes)):
         # Nothing more can be recorded: the run stays "running" in the database until the reaper finds it lost.
         return result.status
     await announce_status(run.id)

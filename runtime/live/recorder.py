@@ -27,7 +27,7 @@ from common.orm import off_loop
 from common.storage_errors import StorageFailure, storage_failure
 from runtime.engine.shapes import IterationEndData, IterationStartData, JudgeVerdictData, RawEvent, StoredEvent, Tokens
 from runtime.live import broadcast
-from runtime.models import Run, RunEvent, RunIteration
+from runtime.models import Run, RunEvent, RunIteration, RunStatus
 
 log = logging.getLogger(__name__)
 
@@ -73,15 +73,26 @@ def events_frame(event_texts: list[str]) -> str:
     return '{"kind":"events","events":[' + ",".join(event_texts) + "]}"
 
 
+class Superseded(Exception):
+    """The run is no longer this attempt's: it was found lost and resumed (or failed) while this attempt still
+    executed. Nothing more of this attempt is stored."""
+
+
 class Recorder:
     # How long ``close`` goes on retrying a write that fails before it gives the unstored events up.
     close_timeout_s = 60.0
 
     def __init__(self, run_id: RunId, *, interval: float = 0.01, max_batch: int = 500,
-                 on_storage_failure: Callable[[StorageFailure], None] | None = None) -> None:
+                 on_storage_failure: Callable[[StorageFailure], None] | None = None, attempt: int | None = None,
+                 on_superseded: Callable[[], None] | None = None) -> None:
         """``on_storage_failure`` is called once, on the loop, when a write is first refused because the disk is
-        full or the database read-only (common.storage_errors); ``storage_failure`` keeps it."""
+        full or the database read-only (common.storage_errors); ``storage_failure`` keeps it. With ``attempt`` (the
+        run's ``resumes`` when this attempt claimed it) a batch is stored only while the run is still this attempt's,
+        active, with as many resumes; else it is dropped, nothing more is stored and ``on_superseded`` is called."""
         self.run_id = run_id
+        self.attempt = attempt
+        self.superseded = False
+        self._on_superseded = on_superseded
         self.interval = interval
         self.max_batch = max_batch
         self._buffer: list[StoredEvent] = []
@@ -103,6 +114,8 @@ class Recorder:
     async def emit(self, event: RawEvent) -> None:
         # A sink (runtime.events.Sink) is handed the emitter's plain dict; it is stamped, so it is a StoredEvent.
         stored = cast(StoredEvent, event)
+        if self.superseded:
+            return
         if self._stop_after is not None and stored.get("seq", 0) > self._stop_after:
             return
         self.last_seq = stored.get("seq", self.last_seq)
@@ -120,6 +133,14 @@ class Recorder:
                 await asyncio.sleep(self.interval)
             try:
                 await self.flush()
+            except Superseded:
+                self._buffer.clear()
+                self.superseded = True
+                log.warning("run %s was resumed elsewhere while this attempt still executed: it stores nothing more",
+                            self.run_id)
+                if self._on_superseded is not None:
+                    self._on_superseded()
+                return
             except Exception as exc:
                 self._failed(exc)
                 await asyncio.sleep(0.5)
@@ -149,7 +170,7 @@ class Recorder:
             # Shielded: once a write is under way it finishes, even if this task is cancelled,
             # so a batch is never both written and kept for another attempt.
             texts = [event_json(e) for e in batch]
-            write = asyncio.ensure_future(off_loop(persist_events)(self.run_id, batch, texts))
+            write = asyncio.ensure_future(off_loop(persist_events)(self.run_id, batch, texts, attempt=self.attempt))
             try:
                 await asyncio.shield(write)
             except asyncio.CancelledError:
@@ -174,9 +195,15 @@ class Recorder:
 
 
 @transaction.atomic
-def persist_events(run_id: RunId, batch: Sequence[StoredEvent] | Sequence[RawEvent], texts: list[str] | None = None) -> None:
+def persist_events(run_id: RunId, batch: Sequence[StoredEvent] | Sequence[RawEvent], texts: list[str] | None = None, *,
+                   attempt: int | None = None) -> None:
+    """Store a batch. With ``attempt``, only while the run is active with that many resumes (checked under the run's
+    row lock, which a resume takes too): else :class:`Superseded`, and nothing of the batch is stored."""
     batch = cast("Sequence[StoredEvent]", batch)  # where plain dicts enter (a fork's copies): read as events
     texts = texts or [event_json(e) for e in batch]
+    if attempt is not None and not Run.objects.select_for_update(no_key=True).filter(
+            pk=run_id, resumes=attempt, status__in=(RunStatus.RUNNING, RunStatus.PAUSED)).exists():
+        raise Superseded(str(run_id))
     connection = connections[router.db_for_write(RunEvent)]
     run = Run._meta.pk.get_db_prep_value(run_id, connection)
     _execute_many(RunEvent, ["run", "seq", "type", "step_id", "event_json"],

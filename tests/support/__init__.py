@@ -17,6 +17,7 @@ snapshots                workspace snapshots as a lost worker left them
 servers                  real processes: a server, a Celery worker, a fresh PostgreSQL database and Redis db
 races                    many requests at once, released together from threads
 live_runs                runs on a live server over HTTP and websockets
+faults                   a Redis and a PostgreSQL of a test's own to restart, the OOM killer, reconnecting watchers
 browser                  Chromium for tests/e2e and the API called with a signed-in page
 editor_page              the editor in the browser: workflows to type, the YAML panel, the run dialog's script
 run_pages                runs started from the browser: any workflow, a slow polish loop, a finished run

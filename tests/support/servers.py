@@ -199,11 +199,11 @@ def stop(process: subprocess.Popen, sig=signal.SIGTERM) -> None:
 
 
 @contextmanager
-def celery_worker(env: dict, name: str = "w1"):
+def celery_worker(env: dict, name: str = "w1", concurrency: int = 1):
     log = Path(env["DESIGNER_DATA_DIR"]) / f"worker-{name}.log"
     with open(log, "w") as out:
         process = subprocess.Popen(
-            outliving_nothing([sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--concurrency=1", "--pool=prefork",
+            outliving_nothing([sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", f"--concurrency={concurrency}", "--pool=prefork",
                                f"--hostname={name}@%h", "--without-gossip", "--without-mingle"]),
             cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )

@@ -99,7 +99,7 @@ def read_only() -> django.db.OperationalError:
 def test_a_run_whose_end_cannot_be_stored_is_logged_and_the_server_goes_on(owner_client, monkeypatch, caplog):
     # The database turned read-only before the run's end was written: nothing more can be recorded. The run's
     # coroutine ends without raising (the server's run loop goes on) and the log says what was lost.
-    def finish(run_id, result):
+    def finish(run_id, result, *_attempt):
         raise read_only()
 
     monkeypatch.setattr(worker, "_finish", finish)
