@@ -49,7 +49,7 @@ export const ForEachLoop = memo(function ForEachLoop({ runId, loop, letters, rou
       <ItemGrid
         loopId={loop.id}
         letters={letters}
-        summary={countsText(counts)}
+        summary={countsText(counts, 'item', !active)}
         counts={loop.counts}
         cursor={cursor}
         onCursor={setCursor}

@@ -1,6 +1,6 @@
 import { formatMs } from '../reduce';
 import type { ViewLoop } from '../view/merge';
-import { ITEM_STATUSES, type LoopCounts } from './bigLabels';
+import { ITEM_STATUSES, statusWord, type LoopCounts } from './bigLabels';
 import { eta, overallRate, rateText } from './throughput';
 import { useRate } from './useRate';
 
@@ -23,7 +23,7 @@ export function LoopStats({ loop, counts, active, paused, word = 'item', pace = 
         {ITEM_STATUSES.filter((s) => counts[s] > 0 || s === 'completed' || s === 'failed' || s === 'queued').map((s) => (
           <li key={s} data-testid={`count-${s}`} data-count={counts[s]}>
             <span className={`swatch swatch-${s}`} aria-hidden="true" />
-            {s} <strong>{counts[s].toLocaleString()}</strong>
+            {statusWord(s, !active)} <strong>{counts[s].toLocaleString()}</strong>
           </li>
         ))}
       </ul>

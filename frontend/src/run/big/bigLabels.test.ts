@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Run } from '../../api/types';
 import type { ViewRun } from '../view/merge';
 import { viewLoop as loop } from '../view/testLoops';
-import { bigStatus, countsText, failedItemCount, letterStatus, loopCounts } from './bigLabels';
+import { bigStatus, countsText, failedItemCount, letterStatus, loopCounts, statusWord } from './bigLabels';
 
 const viewRun = (status: string, reason = ''): ViewRun => ({
   status,
@@ -66,5 +66,15 @@ describe('failedItemCount', () => {
   it('adds the failed items and rounds of every loop', () => {
     expect(failedItemCount({ a: { counts: { completed: 10, failed: 2 } }, b: { counts: { failed: 1 } }, c: { counts: {} } })).toBe(3);
     expect(failedItemCount({})).toBe(0);
+  });
+});
+
+describe('items a finished run never reached', () => {
+  it('are "not run", not "queued", once the run has ended', () => {
+    const c = loopCounts(loop({ counts: { completed: 368 }, running_count: 0, total: 20_000 }), 20_000);
+    expect(countsText(c)).toBe('20,000 items: 368 completed, 19,632 queued');
+    expect(countsText(c, 'item', true)).toBe('20,000 items: 368 completed, 19,632 not run');
+    expect(statusWord('queued', true)).toBe('not run');
+    expect(statusWord('failed', true)).toBe('failed');
   });
 });

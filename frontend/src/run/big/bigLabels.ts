@@ -39,9 +39,14 @@ export function loopCounts(loop: ViewLoop, letters: number): LoopCounts {
   return { completed, failed, skipped, cancelled, running, queued: Math.max(0, total - done - running), total, done };
 }
 
-/** "20,000 items: 1,204 completed, 3 failed, 8 running, 16,785 queued" (statuses with none left out). */
-export function countsText(counts: LoopCounts, word = 'item'): string {
-  const parts = ITEM_STATUSES.filter((s) => counts[s] > 0).map((s) => `${counts[s].toLocaleString()} ${s}`);
+/** A status in words: items still queued when the run has ended will never run, and say so. */
+export function statusWord(status: ItemStatus, ended = false): string {
+  return ended && status === 'queued' ? 'not run' : status;
+}
+
+/** "20,000 items: 1,204 completed, 3 failed, 8 running, 16,785 queued" (statuses with none left out; "not run" once ended). */
+export function countsText(counts: LoopCounts, word = 'item', ended = false): string {
+  const parts = ITEM_STATUSES.filter((s) => counts[s] > 0).map((s) => `${counts[s].toLocaleString()} ${statusWord(s, ended)}`);
   return `${plural(counts.total, word)}${parts.length ? `: ${parts.join(', ')}` : ''}`;
 }
 
