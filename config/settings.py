@@ -190,6 +190,9 @@ RUN_LOST_AFTER_S = float(envstr("RUN_LOST_AFTER_S", "30"))
 RUN_REAPER_INTERVAL_S = float(envstr("RUN_REAPER_INTERVAL_S", "10"))
 RESUME_LOST_RUNS = envbool("RESUME_LOST_RUNS", True)
 RUN_MAX_RESUMES = envint("RUN_MAX_RESUMES", 3)
+# A run's coordinator (runtime.coordinator) asks its model at most this many times (wake cycles), as upstream's
+# default; past it, messages to it are dropped with max-wake-cycles.
+COORDINATOR_MAX_WAKE_CYCLES = envint("COORDINATOR_MAX_WAKE_CYCLES", 100)
 PROVIDER_KEYS_SECRET = envstr("PROVIDER_KEYS_SECRET")
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"

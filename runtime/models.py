@@ -74,6 +74,11 @@ class Run(models.Model):
     resumes = models.PositiveIntegerField(default=0)
     parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks")
     fork_point = models.JSONField(null=True, blank=True)
+    # Its coordinator (runtime.coordinator): narrate, summary-only or off, as upstream's CLI; and the coordinator's
+    # synthesis when the run ended (its last finalize). shared_memory: its step agents share notes.
+    coordinator = models.CharField(max_length=12, default="narrate")
+    summary = models.TextField(blank=True, default="")
+    shared_memory = models.BooleanField(default=False)
 
     objects = RunQuerySet.as_manager()
 

@@ -53,6 +53,6 @@ async def test_its_tokens_count_against_the_runs_token_budget():
           work: [{latency: 0.05, content: done, tokens: {prompt: 1, completion: 1}}]
           coordinator: [{content: "a long look", tokens: {prompt: 500, completion: 500}}]
     """)
-    result, sink = await run(FLOW, replies, coordinator=CoordinatorSettings(), budgets=Budgets(max_tokens=100))
+    result, _sink = await run(FLOW, replies, coordinator=CoordinatorSettings(), budgets=Budgets(max_tokens=100))
     assert result.status == "failed" and result.code == "budget:max_tokens"
     assert result.tokens["total"] >= 1000

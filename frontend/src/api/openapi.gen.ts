@@ -1463,6 +1463,12 @@ export interface components {
             start_seq: number;
             /** Resumes */
             resumes: number;
+            /** Coordinator */
+            coordinator: string;
+            /** Summary */
+            summary: string;
+            /** Shared Memory */
+            shared_memory: boolean;
         };
         /** TokensOut */
         TokensOut: {
@@ -1502,6 +1508,16 @@ export interface components {
             workspace_upload?: string | null;
             /** Workspace From Run */
             workspace_from_run?: string | null;
+            /**
+             * Coordinator
+             * @default narrate
+             */
+            coordinator?: string;
+            /**
+             * Shared Memory
+             * @default false
+             */
+            shared_memory?: boolean;
         };
         /**
          * ProviderOut
