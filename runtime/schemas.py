@@ -172,7 +172,7 @@ class StepMetricsOut(Schema):
     tokens: int
     duration_ms: Optional[Number]
     status: Optional[str]
-    # A loop judge's row (`<loop>.<iteration>.untilAgent`) says so:
+    # A loop judge's row (`<loop>.<iteration>.untilAgent`) says so, and so does the coordinator's (`coordinator`):
     kind: str = "judge"
     loop: str = ""
     iteration: Any = None

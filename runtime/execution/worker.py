@@ -151,7 +151,7 @@ def _tools_for(run: Run, document: dict) -> RunTools:
 
 def coordinator_settings(mode: str) -> CoordinatorSettings | None:
     """A stored run's coordinator, with the deployment's wake-cycle cap (None: ``off``)."""
-    chosen = parse_mode(mode or "narrate")
+    chosen = parse_mode(mode or "off")
     if chosen == "off":
         return None
     return CoordinatorSettings(mode=chosen, max_wake_cycles=settings.COORDINATOR_MAX_WAKE_CYCLES)

@@ -13,7 +13,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='run',
             name='coordinator',
-            field=models.CharField(default='narrate', max_length=12),
+            field=models.CharField(default='off', max_length=12),
         ),
         migrations.AddField(
             model_name='run',

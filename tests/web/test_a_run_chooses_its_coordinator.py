@@ -55,6 +55,9 @@ def test_by_default_the_coordinator_narrates_and_its_synthesis_is_the_summary(ow
     listed = owner_client.get("/api/v1/runs").json()
     rows = listed["items"] if isinstance(listed, dict) else listed
     assert next(r for r in rows if r["id"] == run["id"])["summary"] == "Work got done."
+    metrics = owner_client.get(f"/api/v1/runs/{run['id']}/metrics").json()
+    assert metrics["steps"]["coordinator"]["kind"] == "coordinator" and metrics["steps"]["coordinator"]["tokens"] > 0
+    assert "" not in metrics["steps"]
 
 
 def test_off_runs_no_coordinator_and_send_message_answers_no_coordinator(owner_client):
