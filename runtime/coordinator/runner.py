@@ -88,7 +88,12 @@ class Coordinator:
         while True:
             await self.inbox.woken.wait()
             async with self._lock:
-                await self.wake()
+                try:
+                    await self.wake()
+                except Exception as exc:  # a bug here must not end the run: its steps go on without narration
+                    log.exception("coordinator wake %s failed", self.cycles)
+                    await self.hooks.warn(f"coordinator: wake {self.cycles} failed inside this runtime "
+                                          f"({exc.__class__.__name__})")
 
     async def finish(self, status: str, *, ask: bool = True) -> Synthesis | None:
         """The steps have ended: stop the loop, then (``ask``) one last wake for the synthesis."""

@@ -126,3 +126,10 @@ async def test_off_means_no_coordinator_no_cost_and_no_coordinator_events(settin
 async def test_an_unknown_mode_is_refused_with_the_choices():
     with pytest.raises(ValueError, match="narrate, summary-only, off"):
         CoordinatorSettings(mode="loud")  # type: ignore[arg-type]
+
+
+async def test_a_failing_coordinator_model_is_said_and_the_run_goes_on():
+    result, sink = await run(FLOW, coordinator_says('{error: "upstream 503"}'), coordinator=CoordinatorSettings())
+    assert result.status == "completed"
+    warnings = [e["message"] for e in sink.of_type("message") if "coordinator: wake" in e.get("message", "")]
+    assert warnings and "upstream 503" in warnings[0]
