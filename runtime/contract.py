@@ -272,7 +272,8 @@ class AgentInboxDrainData(_Open):
 
 
 class CoordinatorInboxMessageData(_Open):
-    """The coordinator drained one item of its inbox: a step's message or a lifecycle notice."""
+    """The coordinator drained one message from its inbox (the lifecycle notices it also reads repeat events the run
+    already has, and are not said again)."""
 
     source: Literal["message", "lifecycle"]
     sender: str             # the step the item is from or about

@@ -2,8 +2,8 @@
 
 :meth:`Coordinator.run` is a task beside the run's steps. Every arrival in the inbox (a lifecycle notice,
 a ``send_message``) sets :attr:`CoordinatorInbox.woken`; the loop then takes everything pending (a
-``coordinator_inbox_message`` per item), tells the model in one user message (with the ids it can target
-now), and runs its tool calls, turn after turn, until a reply calls none (at most
+``coordinator_inbox_message`` per message; a lifecycle notice repeats an event the run already has), tells
+the model in one user message (with the ids it can target now), and runs its tool calls, turn after turn, until a reply calls none (at most
 :data:`TURNS_PER_WAKE`). News that arrives during a wake waits for the next one, so a busy run is
 batched, never queued up one model call per event.
 
@@ -115,8 +115,9 @@ class Coordinator:
             return
         self.cycles += 1
         for item in items:
-            await self._emit("coordinator_inbox_message", step_id=item.sender, agent=COORDINATOR,
-                             message=f"coordinator read: {item.text}", data=_item_data(item, self.cycles))
+            if item.source == "message":  # lifecycle notices repeat events the run already has: not said twice
+                await self._emit("coordinator_inbox_message", step_id=item.sender, agent=COORDINATOR,
+                                 message=f"coordinator read: {item.text}", data=_item_data(item, self.cycles))
         text = prompt.final_prompt(self.cycles, items, final) if final is not None else \
             prompt.wake_prompt(self.cycles, items, self.hooks.targets())
         self.messages.append({"role": "user", "content": text})

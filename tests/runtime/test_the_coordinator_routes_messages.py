@@ -57,9 +57,12 @@ async def test_a_forward_is_drained_at_the_steps_next_turn_with_a_header_naming_
 async def test_the_coordinator_reads_lifecycle_notices_and_messages():
     _result, sink = await run(FLOW, ROUND_TRIP, coordinator=NARRATE)
     read = sink.of_type("coordinator_inbox_message")
-    assert ("lifecycle", "work started") in [(e["data"]["source"], e["data"]["text"]) for e in read]
-    assert ("message", "halfway there") in [(e["data"]["source"], e["data"]["text"]) for e in read]
-    assert any(e["data"]["source"] == "lifecycle" and e["data"]["text"].startswith("work completed") for e in read)
+    assert [(e["data"]["source"], e["data"]["text"]) for e in read] == [("message", "halfway there"),
+                                                                          ("message", "still at it")]
+    told = "\n".join(i for e in sink.of_type("agent_turn") if e.get("agent") == "coordinator"
+                     and e["data"]["phase"] == "request" for i in e["data"]["input"])
+    assert "- work started" in told and "- message msg-send-1 from work: halfway there" in told
+    assert "- work completed: done" in told
 
 
 async def test_a_message_still_in_the_coordinators_inbox_at_the_end_is_read_by_its_last_wake():
