@@ -193,6 +193,9 @@ RUN_MAX_RESUMES = envint("RUN_MAX_RESUMES", 3)
 # A database out of reach (a restart, a failover) is waited for this long where a run needs it between its model
 # calls (the permit checked before each call); past it the run fails with the reason in words.
 RUN_DATABASE_WAIT_S = float(envstr("RUN_DATABASE_WAIT_S", "120"))
+# A run's coordinator (runtime.coordinator) asks its model at most this many times (wake cycles), as upstream's
+# default; past it, messages to it are dropped with max-wake-cycles.
+COORDINATOR_MAX_WAKE_CYCLES = envint("COORDINATOR_MAX_WAKE_CYCLES", 100)
 PROVIDER_KEYS_SECRET = envstr("PROVIDER_KEYS_SECRET")
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"

@@ -7,6 +7,11 @@ offers it (``GET /tools``), and the runtime implements each one
 (:mod:`runtime.tools`). ``bash``, ``read``, ``write``, ``glob`` and ``grep``
 are upstream's, with upstream's parameters and limits; ``edit`` is ours (a
 workflow naming it still exports unchanged; other runners may lack it).
+``send_message``, ``shared_memory_write`` and ``shared_memory_read`` are the
+tools upstream's runner gives its step agents to talk to the coordinator and
+share notes (:mod:`runtime.tools.messaging`): every step agent has
+``send_message`` without listing it, and the shared-memory pair when the run
+has shared memory on.
 """
 from __future__ import annotations
 
@@ -14,7 +19,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-UPSTREAM = ("bash", "read", "write", "glob", "grep")
+UPSTREAM = ("bash", "read", "write", "glob", "grep", "send_message", "shared_memory_write", "shared_memory_read")
+# Given by the engine, not by the workspace: no run needs a workspace for them (runtime.tools.messaging).
+MESSAGING = ("send_message", "shared_memory_write", "shared_memory_read")
 
 
 def _obj(required: list[str], **properties: dict) -> dict:
@@ -64,6 +71,21 @@ SPECS: dict[str, dict] = {
         "parameters": _obj(["path", "old_string", "new_string"], path=_s(f"File path, {REL}"),
                            old_string=_s("The exact text to replace"), new_string=_s("The replacement text"),
                            replace_all=_b("Replace every occurrence (default false)")),
+    },
+    "send_message": {
+        "description": "Send a message to the run's coordinator (progress, findings, a question). It may forward "
+                       "context to other steps; its answers reach you at the start of your next turn.",
+        "parameters": _obj(["text"], text=_s("The message (not empty)")),
+    },
+    "shared_memory_write": {
+        "description": "Store a string in the run's shared memory under your own namespace: key 'found' written "
+                       "by agent 'auditor' is stored as 'auditor/found'. A later write replaces it.",
+        "parameters": _obj(["key", "value"], key=_s("The key, without your agent name"), value=_s("The value")),
+    },
+    "shared_memory_read": {
+        "description": "Read a string from the run's shared memory by its fully qualified key, '<agent>/<key>' "
+                       "(any agent's).",
+        "parameters": _obj(["key"], key=_s("The fully qualified key, such as 'auditor/found'")),
     },
 }
 

@@ -43,7 +43,8 @@ def create_run(request: ApiRequest, payload: RunIn) -> Status[dict]:
     run = create.create_run(request.auth, workflow_id=payload.workflow_id, version=payload.version, provider=payload.provider,
                           model=payload.model, script=payload.script, budgets=payload.budgets, policies=payload.policies,
                           ask_before=payload.ask_before, workspace_upload=payload.workspace_upload,
-                          workspace_from_run=payload.workspace_from_run)
+                          workspace_from_run=payload.workspace_from_run, coordinator=payload.coordinator,
+                          shared_memory=payload.shared_memory)
     return Status(201, run_dict(access.reachable(request.auth, run.id)))
 
 

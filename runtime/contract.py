@@ -119,6 +119,7 @@ class WorkflowEndData(_Open):
     cost_usd: float = 0.0
     loops: dict[str, dict[str, Any]] = {}
     unpriced_models: list[str] = []
+    summary: Optional[str] = None  # the coordinator's synthesis, when the run had one
 
 
 class StepStartData(_Open):
@@ -235,6 +236,83 @@ class RunControlData(_Open):
     actor: Optional[str] = None  # who asked (a username), so everyone watching sees it; absent for budgets and timeouts
 
 
+# ---- messages between step agents and the coordinator (upstream zenflow's event names) ----------------
+
+MessageKindName = Literal["info", "context_update", "cancel"]
+
+
+class MessageSentData(_Open):
+    """A step agent's ``send_message`` was queued for the coordinator (``stepId``: the sender)."""
+
+    id: str                 # msg-send-<n>
+    sender: str             # the sending step execution's namespaced id
+    to: str                 # "coordinator"
+    kind: MessageKindName = "info"
+    text: str = ""
+
+
+class CoordinatorMessageData(_Open):
+    """The coordinator's ``forward_to_agent`` was queued for a running step (``stepId``: the target)."""
+
+    id: str                 # msg-fwd-<n> (one counter with msg-send)
+    sender: str = "coordinator"
+    to: str                 # the resolved, namespaced step execution id
+    kind: MessageKindName = "info"
+    text: str = ""
+
+
+class AgentInboxDrainData(_Open):
+    """A step agent read one message from its inbox at the start of a model turn (``stepId``: the reader)."""
+
+    id: str
+    sender: str
+    kind: MessageKindName = "info"
+    text: str = ""
+    turn: int = 0           # the model turn it was put into
+
+
+class CoordinatorInboxMessageData(_Open):
+    """The coordinator drained one message from its inbox (the lifecycle notices it also reads repeat events the run
+    already has, and are not said again)."""
+
+    source: Literal["message", "lifecycle"]
+    sender: str             # the step the item is from or about
+    text: str = ""
+    id: Optional[str] = None       # a message's id
+    event: Optional[str] = None    # a lifecycle notice's: step_start, step_end, step_skipped, error
+    cycle: int = 0                 # the wake cycle that drained it
+
+
+class MessageDroppedData(_Open):
+    """A message that will never be delivered, and why (one event per message)."""
+
+    reason: Literal["workflow-cancelled", "target-terminal", "unknown-step", "mailbox-closed-by-finalize",
+                    "max-wake-cycles", "hold-timeout", "mailbox-full", "no-transcript", "transcript-too-large",
+                    "resume-shutdown", "resolver-error"]
+    id: str
+    sender: str
+    to: str                 # the mailbox it was meant for, or the id as written when it resolved to none
+    kind: MessageKindName = "info"
+    text: str = ""
+
+
+class CoordinatorNarrationData(_Open):
+    text: str
+    cycle: int = 0
+
+
+class CoordinatorSynthesisData(_Open):
+    """The coordinator's synthesis (``finalize``; the last one is the run's summary)."""
+
+    summary: str
+    source: Literal["finalize", "reply"] = "finalize"   # reply: no finalize call, its last text stands in
+
+
+class MaxWakeCyclesWarningData(_Open):
+    limit: int
+    dropped: int = 0        # messages dropped with max-wake-cycles when the cap was reached
+
+
 class NoData(_Open):
     pass
 
@@ -257,10 +335,20 @@ EVENT_DATA: dict[str, type[BaseModel]] = {
     "judge_verdict": JudgeVerdictData,
     "loop_end": LoopEndData,
     "run_control": RunControlData,
+    "message_sent": MessageSentData,
+    "coordinator_message": CoordinatorMessageData,
+    "agent_inbox_drain": AgentInboxDrainData,
+    "coordinator_inbox_message": CoordinatorInboxMessageData,
+    "message_dropped": MessageDroppedData,
+    "coordinator_narration": CoordinatorNarrationData,
+    "coordinator_synthesis": CoordinatorSynthesisData,
+    "max_wake_cycles_warning": MaxWakeCyclesWarningData,
 }
 EventType = Literal[
     "workflow_start", "workflow_end", "step_start", "step_end", "step_skipped", "error", "agent_turn", "tool_call",
     "tool_approval", "workspace_snapshot", "message", "output", "iteration_start", "iteration_end", "judge_verdict", "loop_end", "run_control",
+    "message_sent", "coordinator_message", "agent_inbox_drain", "coordinator_inbox_message", "message_dropped",
+    "coordinator_narration", "coordinator_synthesis", "max_wake_cycles_warning",
 ]
 
 

@@ -135,6 +135,18 @@ def _short(value: Any, limit: int = 100) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+# Messages and the coordinator in the live view, with the marks upstream's examples show.
+_TALK: dict[str, Callable[[dict, dict], str]] = {
+    "message_sent": lambda e, d: f"  ⇠ [{d.get('sender')}] sent to {d.get('to')}: {_short(d.get('text', ''))}",
+    "coordinator_message": lambda e, d: f"  ⇠ [coordinator] sent to {d.get('to')}: {_short(d.get('text', ''))}",
+    "agent_inbox_drain": lambda e, d: f"  ⇢ [{e.get('stepId')}] received from {d.get('sender')}: {_short(d.get('text', ''))}",
+    "coordinator_narration": lambda e, d: f"  ≋ [coordinator] {_short(d.get('text', ''), 300)}",
+    "coordinator_synthesis": lambda e, d: f"  ∑ [coordinator] {_short(d.get('summary', ''), 1000)}",
+    "message_dropped": lambda e, d: f"  ✗ {d.get('id')} to {d.get('to')} dropped: {d.get('reason')}",
+    "max_wake_cycles_warning": lambda e, d: f"  ! {e.get('message', '')}",
+}
+
+
 class PrintSink:
     """A readable live view: one line per step, loop and verdict, with progress.
 
@@ -196,6 +208,8 @@ class PrintSink:
         elif kind == "agent_turn" and self.verbose and data.get("phase") == "request" and data.get("prompt"):
             prompt = data["prompt"]
             self._line(f"    ┌ prompt for {sid} ({event.get('agent')})\n" + prompt.get("user", ""))
+        elif kind in _TALK:
+            self._line(_TALK[kind](event, data))
         elif kind == "message":
             self._line(f"  ! {event.get('message', '')}")
         elif kind == "error":

@@ -74,6 +74,12 @@ class Run(models.Model):
     resumes = models.PositiveIntegerField(default=0)
     parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks")
     fork_point = models.JSONField(null=True, blank=True)
+    # Its coordinator (runtime.coordinator): narrate, summary-only or off, as upstream's CLI (runs.create gives new runs
+    # upstream's default, narrate; "off" here keeps runs stored before coordinators existed as they ran when resumed);
+    # and the coordinator's synthesis when the run ended (its last finalize). shared_memory: its step agents share notes.
+    coordinator = models.CharField(max_length=12, default="off")
+    summary = models.TextField(blank=True, default="")
+    shared_memory = models.BooleanField(default=False)
 
     objects = RunQuerySet.as_manager()
 

@@ -31,6 +31,8 @@ class RunIn(Schema):
     ask_before: Optional[list[str]] = None      # tools whose calls wait for a person
     workspace_upload: Optional[str] = None      # an upload id (POST /uploads): the files the run starts from
     workspace_from_run: Optional[str] = None    # or an earlier run: the files it ended with
+    coordinator: str = "narrate"                # narrate, summary-only or off (upstream's CLI modes)
+    shared_memory: bool = False                 # the step agents get shared_memory_write / _read
 
 
 class ForkIn(Schema):
@@ -91,6 +93,9 @@ class RunOut(Schema):
     fork_point: Optional[dict[str, Any]]      # {step, iteration?, kind, seq, inherited_events, edited?}
     start_seq: int                            # the event a fork or a resumed run went on from
     resumes: int
+    coordinator: str                          # narrate, summary-only or off
+    summary: str                              # the coordinator's synthesis ('' until it ends, or without one)
+    shared_memory: bool
 
 
 class CountOut(Schema):
@@ -167,7 +172,7 @@ class StepMetricsOut(Schema):
     tokens: int
     duration_ms: Optional[Number]
     status: Optional[str]
-    # A loop judge's row (`<loop>.<iteration>.untilAgent`) says so:
+    # A loop judge's row (`<loop>.<iteration>.untilAgent`) says so, and so does the coordinator's (`coordinator`):
     kind: str = "judge"
     loop: str = ""
     iteration: Any = None

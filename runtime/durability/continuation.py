@@ -27,7 +27,7 @@ from runtime.engine.fork_points import state_at
 from runtime.engine.state import CANCELLED
 from runtime.models import Run, RunEvent, RunStatus
 from runtime.providers import Provider
-from runtime.providers.simulated import script_keys
+from runtime.providers.simulated import COORDINATOR, script_keys
 
 log = logging.getLogger(__name__)
 RESUMED_KEY = "resumed"   # beside the checkpoint in Run.start_checkpoint: why and how often it resumed
@@ -76,6 +76,8 @@ def replay_script(provider: Provider, run: Run) -> int:
         if data.get("phase") != "request" or (data.get("provider") or "simulated") != "simulated":
             continue
         path = event.get("stepId") or ""
+        if not path and event.get("agent") == COORDINATOR:
+            continue  # the coordinator starts its conversation afresh in a resumed run: its script too
         if asked_again(path, start):
             continue
         script.count_given(script_keys(path, path.rsplit(".", 1)[-1] if path else None, event.get("agent")))

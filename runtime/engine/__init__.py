@@ -36,9 +36,11 @@ import time
 from collections.abc import Awaitable, Mapping
 from pathlib import Path
 
+from runtime.engine import coordination
 from runtime.engine.context import DEFAULT_CONCURRENCY, RunContext, Scope, duration
 from runtime.engine.folder import RunFolder
 from runtime.engine.includes import FileResolver
+from runtime.engine.mail import RunMail, lists_memory_tools
 from runtime.engine.options import RunOptions
 from runtime.engine.policies import attach
 from runtime.engine.pricing import PriceBook
@@ -86,7 +88,8 @@ async def run_workflow(document: dict, options: RunOptions) -> RunResult:
                      clock=options.clock or time.monotonic, sleep=options.sleep or asyncio.sleep)
     ctx.run_scope, ctx.run_step = run_scope, run_step
     ctx.permit = options.permit
-    observed.state = ctx.state
+    ctx.mail = RunMail(emitter.emit, shared_memory=options.shared_memory or lists_memory_tools(document))
+    observed.state, observed.mail = ctx.state, ctx.mail
     if start is not None:
         ctx.state.seed(start)
     ctx.state.on_boundary = options.on_boundary
@@ -125,6 +128,7 @@ async def run_workflow(document: dict, options: RunOptions) -> RunResult:
     top = Scope(prefix="", steps=steps, base_dir=ctx.base_dir, includes=document.get("includes") or {},
                 concurrency=concurrency)
     outcomes = ctx.state.scope(top.ns, [s["id"] for s in steps])
+    coordinator = coordination.start(ctx, options.coordinator)  # woken by the steps' events from here on
     root = asyncio.create_task(run_scope(ctx, top))
     ctx.root_task = root
     if ctx.halted:
@@ -172,18 +176,22 @@ async def run_workflow(document: dict, options: RunOptions) -> RunResult:
 
     if ctx.pending:
         await asyncio.gather(*ctx.pending, return_exceptions=True)
+    synthesis = await coordination.finish(ctx, coordinator, _result(ctx, outcomes, internal).status)
+    await ctx.mail.end_run(cancelled=ctx.halted)  # what nobody read now is dropped, each message once
     if tools is not None:
         tools.approvals.close("the run ended")
         await tools.snapshot("end")
         await tools.close()
     result = _result(ctx, outcomes, internal)
     result.duration_s = ctx.clock() - started
+    result.summary = synthesis.summary if synthesis is not None else ""
     control.state = "finished"
     await emitter.emit("workflow_end", duration=result.duration_s,
                        tokens=dict(result.tokens), error=result.reason or None,
                        data={"status": result.status, "reason": result.reason, "code": result.code,
                              "cost_usd": round(result.cost_usd, 6), "loops": result.loops,
-                             **({"unpriced_models": result.unpriced_models} if result.unpriced_models else {})})
+                             **({"unpriced_models": result.unpriced_models} if result.unpriced_models else {}),
+                             **({"summary": result.summary} if result.summary else {})})
     result.events = emitter.seq
     if cancelled_from_outside:
         raise asyncio.CancelledError()
@@ -201,10 +209,13 @@ class _Observed:
     def __init__(self, sink: Sink) -> None:
         self.sink = sink
         self.state: RunState | None = None
+        self.mail: RunMail | None = None
 
     async def emit(self, event: dict) -> None:
         if self.state is not None:
             self.state.observe(event)
+        if self.mail is not None:
+            self.mail.observe(event)  # containers marked, lifecycle notices for the coordinator
         await self.sink.emit(event)
 
 

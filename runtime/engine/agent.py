@@ -32,6 +32,7 @@ from runtime.engine.prompting import IterationRecord, LoopView, StepOutput, judg
 from runtime.engine.state import COMPLETED, FAILED, Outcome
 from runtime.engine.toolcalls import offered, run_calls, step_workspace
 from runtime.providers import ChatRequest, ProviderError, ToolCall
+from runtime.tools import messaging
 from runtime.tools.results import check_result, submit_tool, unwrap
 from runtime.tools.workspace import Workspace
 
@@ -78,7 +79,12 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
     provider, model_name, provider_name = ctx.provider_for(model)
     await ctx.flush_warnings()
     allowed = offered(ctx, agent)
-    tools = [registry.get(name).spec() for name in allowed] + ([submit_tool(schema)] if schema else [])
+    # A step agent (its mailbox is open; a judge has none) also gets upstream's messaging tools.
+    talking = ctx.mail.is_open(step_path)
+    talk = messaging.offered_to(agent, allowed, shared_memory=ctx.mail.memory is not None) if talking else []
+    tools = ([registry.get(name).spec() for name in allowed] + [messaging.spec(name) for name in talk]
+             + ([submit_tool(schema)] if schema else []))
+    allowed = allowed + talk
     messages: list[dict] = [{"role": "system", "content": system}, {"role": "user", "content": user}]
     max_turns = agent.get("maxTurns") or DEFAULT_MAX_TURNS
     conv = Conversation()
@@ -115,18 +121,24 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
     while True:
         turn += 1
         await ctx.until_resumed()  # a pause holds between an agent's turns too (tool results, the reminder)
+        # What the coordinator forwarded since the last turn joins the conversation before the request.
+        inbox = await ctx.mail.drain(step_path, agent=agent_name, agent_id=agent_id, turn=turn) if talking else []
+        messages.extend(inbox)
         data: dict[str, Any] = {"phase": "request", "model": model or model_name or provider_name,
                                 "provider": provider_name, "turn": turn}
         if turn == 1:
-            data["prompt"] = {"system": system, "user": user}
+            data["prompt"] = {"system": system, "user": user, **({"inbox": [m["content"] for m in inbox]} if inbox else {})}
             if tools:
                 data["tools"] = [t["name"] for t in tools]
         else:
-            data["input"] = [m["content"] for m in messages[-len(last_calls):]] if last_calls else []
+            answers = messages[:len(messages) - len(inbox)]
+            data["input"] = [m["content"] for m in answers[-len(last_calls):]] if last_calls else []
             if reminder_turns:
                 data["tools"] = [t["name"] for t in offer]
                 if not last_calls:
-                    data["input"] = [messages[-1]["content"]]
+                    data["input"] = [messages[-1 - len(inbox)]["content"]]
+            if inbox:
+                data["input"] = [*data["input"], *(m["content"] for m in inbox)]
         if turn == 1 and counted:
             await ctx.count_step()  # no await between the count and its event: checkpoints see both or neither
         await emit("agent_turn", step_id=step_path, agent=agent_name, agentId=agent_id, data=data)
@@ -260,10 +272,14 @@ async def run_agent_step(ctx: RunContext, scope: Scope, step: dict, step_path: s
     user = user_prompt(goal=ctx.goal, task=task, dependencies=deps, loop=loop,
                        context_files=ctx.context_files(step.get("contextFiles") or [], scope.base_dir))
     model = step.get("model") or agent.get("model") or ""
-    async with step_workspace(ctx, step_path, agent) as workspace:
-        conv = await converse(ctx, step_path=step_path, step_id=step["id"], agent_name=agent_name, agent=agent,
-                              model=model, system=system, user=user, max_invalid=_max_invalid(ctx, step),
-                              workspace=workspace)
+    await ctx.mail.open(step_path)  # its mailbox lives while its agent does (a retry opens a fresh one)
+    try:
+        async with step_workspace(ctx, step_path, agent) as workspace:
+            conv = await converse(ctx, step_path=step_path, step_id=step["id"], agent_name=agent_name, agent=agent,
+                                  model=model, system=system, user=user, max_invalid=_max_invalid(ctx, step),
+                                  workspace=workspace)
+    finally:
+        await ctx.mail.close(step_path)  # what it never read is dropped: target-terminal
     spent = {"tokens": conv.tokens, "cost_usd": conv.cost_usd}
     if conv.error:
         return Outcome(FAILED, conv.content, None, conv.error), spent

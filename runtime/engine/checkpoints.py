@@ -278,8 +278,8 @@ class Fold:
                     self.unpriced.add(unpriced)
                 elif cost is not None:
                     self.cost_usd += cost
-            elif turn.get("phase") == "request" and turn.get("turn") == 1 \
-                    and (event.get("where") or {}).get("inner") != JUDGE_STEP:
+            elif turn.get("phase") == "request" and turn.get("turn") == 1 and path \
+                    and (event.get("where") or {}).get("inner") != JUDGE_STEP:  # the coordinator's have no step
                 self.steps_started += 1
         elif kind == "iteration_start":
             loop_kind, key = _iteration_key(data)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Never, TypeAlias
 
 from designer.documents import parse_duration
 from runtime.engine.folder import FolderRefused, RunFolder
+from runtime.engine.mail import RunMail
 from runtime.engine.pricing import PriceBook
 from runtime.engine.prompting import ContextFile, IterationRecord
 from runtime.engine.registry import RunState
@@ -126,6 +127,10 @@ class RunContext:
         self.halt_reason = ""
         self.halt_code = ""
         self.root_task: asyncio.Task | None = None
+        # Tasks that run beside the steps (the coordinator): a halt cancels them with the root task.
+        self.companions: set[asyncio.Task] = set()
+        # Messages between the step agents and the coordinator, and shared memory (runtime.engine.mail).
+        self.mail = RunMail(emitter.emit)
         self.permit: Callable[[str], Awaitable[str | None]] | None = None  # RunOptions.permit
         self.started = clock()
         # The runner, passed in by run_workflow: loops and includes run their inner scopes and steps
@@ -172,6 +177,9 @@ class RunContext:
         self.halt_status, self.halt_reason, self.halt_code = status, reason, code
         if self.root_task is not None and not self.root_task.done():
             self.root_task.cancel()
+        for task in self.companions:
+            task.cancel()
+        self.mail.router.end_run(cancelled=True)  # nothing more is delivered: pending messages workflow-cancelled
 
     # -- providers, tokens, cost ----------------------------------------------
     @property

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from runtime.coordinator import CoordinatorSettings
 from runtime.engine.checkpoints import Checkpoint
 from runtime.engine.context import Resolver
 from runtime.engine.policies import Policies
@@ -77,3 +78,11 @@ class RunOptions:
     # not, in words (runtime.runs.permits: a key removed, a grant revoked, the owner removed); the run then
     # stops there, failed with that reason. None: always permitted.
     permit: Callable[[str], Awaitable[str | None]] | None = None
+    # The run's coordinator (runtime.coordinator: its mode, model and wake-cycle cap); None: no coordinator, as
+    # upstream's ``--quiet`` (``send_message`` answers ``dropped: no-coordinator``). The engine's default is
+    # none, so a run as a library call spends nothing it was not asked to; the API and the CLI default to
+    # upstream's ``narrate``.
+    coordinator: CoordinatorSettings | None = None
+    # Shared memory for the step agents (``shared_memory_write`` / ``shared_memory_read``). It is also on when
+    # an agent of the document lists one of those tools.
+    shared_memory: bool = False

@@ -31,7 +31,8 @@ LoopType = Literal["forEach", "repeat-until"]
 EventType = Literal[
     "workflow_start", "workflow_end", "step_start", "step_end", "step_skipped", "error", "agent_turn", "tool_call",
     "tool_approval", "workspace_snapshot", "message", "output", "iteration_start", "iteration_end", "judge_verdict",
-    "loop_end", "run_control",
+    "loop_end", "run_control", "message_sent", "coordinator_message", "agent_inbox_drain", "coordinator_inbox_message",
+    "message_dropped", "coordinator_narration", "coordinator_synthesis", "max_wake_cycles_warning",
 ]
 
 
@@ -100,6 +101,7 @@ class WorkflowEndData(TypedDict, total=False):
     cost_usd: float
     loops: dict[str, dict[str, Any]]
     unpriced_models: list[str]
+    summary: str | None
 
 
 class StepStartData(TypedDict, total=False):

@@ -152,6 +152,7 @@ class RunResult:
     warnings: list[str] = field(default_factory=list)
     events: int = 0
     unpriced_models: list[str] = field(default_factory=list)  # models whose price is unknown: not in cost_usd
+    summary: str = ""   # the coordinator's synthesis (its last finalize), empty without one
 
     def as_dict(self) -> dict:
         return {
@@ -159,4 +160,5 @@ class RunResult:
             "cost_usd": self.cost_usd, "duration_s": self.duration_s, "loops": dict(self.loops),
             "steps": {k: {"status": v.status, "error": v.error} for k, v in self.steps.items()},
             "warnings": list(self.warnings), "events": self.events, "unpriced_models": list(self.unpriced_models),
+            "summary": self.summary,
         }

@@ -21,7 +21,7 @@ from typing import Any
 from runtime import tools as registry
 from runtime.engine.context import RunContext, StepError, held_deadlines
 from runtime.providers import ToolCall
-from runtime.tools import ToolError, ToolResult
+from runtime.tools import ToolError, ToolResult, messaging
 from runtime.tools.results import SUBMIT_RESULT
 from runtime.tools.session import RunTools, StepCopy
 from runtime.tools.workspace import Workspace
@@ -109,7 +109,8 @@ async def warn_untooled(ctx: RunContext, agents: dict) -> None:
     if ctx.tools is not None:
         return
     for name, agent in (agents or {}).items():
-        listed = [t for t in (agent.get("tools") or []) if t != SUBMIT_RESULT] if isinstance(agent, dict) else []
+        listed = [t for t in (agent.get("tools") or []) if t != SUBMIT_RESULT and t not in messaging.MESSAGING_TOOLS] \
+            if isinstance(agent, dict) else []
         if listed:
             await ctx.warn(f"agent '{name}': tools {', '.join(listed)} are not given in this run (it has no "
                            "workspace) and are left out", agent=name, tools=listed)
@@ -170,6 +171,8 @@ async def _call(ctx: RunContext, call: ToolCall, *, allowed: list[str], workspac
 
 async def _carry_out(ctx: RunContext, call: ToolCall, allowed: list[str], workspace: Workspace | None,
                      who: dict) -> ToolResult:
+    if call.name in messaging.MESSAGING_TOOLS and call.name in allowed:
+        return await _message(ctx, call, who)
     if call.name not in allowed or workspace is None or ctx.tools is None:
         offered_now = ", ".join(allowed) or "none"
         raise ToolError(f"tool {call.name!r} is not available to this agent (its tools: {offered_now})")
@@ -197,6 +200,15 @@ async def _carry_out(ctx: RunContext, call: ToolCall, allowed: list[str], worksp
     if note is not None:
         result.output = f"{result.output.rstrip()}\n[{note}]".lstrip("\n")
     return result
+
+
+async def _message(ctx: RunContext, call: ToolCall, who: dict) -> ToolResult:
+    """A messaging tool: no workspace needed, but the same gate as any other tool when the run has one."""
+    if not isinstance(call.arguments, dict):
+        raise ToolError("the arguments are not a JSON object")
+    if ctx.tools is not None and call.name in ctx.tools.ask_before:
+        await _ask(ctx, call, who)
+    return ToolResult(await ctx.mail.call(call.name, call.arguments, step_path=who["step_id"], agent=who["agent"]))
 
 
 async def _ask(ctx: RunContext, call: ToolCall, who: dict) -> None:

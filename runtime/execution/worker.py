@@ -29,6 +29,7 @@ from common.types import RunId
 from designer.errors import BadRequest, DocumentInvalid
 from designer.runnable import check_runnable
 from designer.workflows import saved_include
+from runtime.coordinator import CoordinatorSettings, parse_mode
 from runtime.durability import continuation, run_files
 from runtime.engine import Budgets, RunControl, RunOptions, RunResult, run_workflow
 from runtime.engine.context import StepError
@@ -206,6 +207,14 @@ def _tools_for(run: Run, document: dict) -> RunTools:
     return tools
 
 
+def coordinator_settings(mode: str) -> CoordinatorSettings | None:
+    """A stored run's coordinator, with the deployment's wake-cycle cap (None: ``off``)."""
+    chosen = parse_mode(mode or "off")
+    if chosen == "off":
+        return None
+    return CoordinatorSettings(mode=chosen, max_wake_cycles=settings.COORDINATOR_MAX_WAKE_CYCLES)
+
+
 @transaction.atomic
 def _finish(run_id: RunId, result: RunResult, attempt: int | None = None) -> None:
     now = timezone.now()
@@ -218,6 +227,7 @@ def _finish(run_id: RunId, result: RunResult, attempt: int | None = None) -> Non
         "cost_usd": float(result.cost_usd or 0.0),
         "unpriced_models": list(result.unpriced_models),
         "loops": result.loops or {},
+        "summary": result.summary,
         "control_request": "",
         **_paused_fields(run_id, False, now),  # stopped while paused: that pause ends too
     }
@@ -360,6 +370,7 @@ async def _execute(run: Run, control: RunControl) -> str:
             prices=getattr(settings, "MODEL_PRICES", {}), default_provider=run.provider, policies=run.policies,
             tools=tools, start=start, first_seq=run.last_seq if start is not None else 0, resumed=resumed,
             permit=lambda provider: _check_permit(permit, provider),
+            coordinator=coordinator_settings(run.coordinator), shared_memory=run.shared_memory,
         ))
     except permits.PermitRefused as exc:
         result = RunResult(status="failed", reason=f"the run could not start: {exc}", code="permit")

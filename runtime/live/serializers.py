@@ -41,6 +41,9 @@ def run_dict(run: Run) -> dict:
         "fork_point": run.fork_point,
         "start_seq": run.start_seq,
         "resumes": run.resumes,
+        "coordinator": run.coordinator,
+        "summary": run.summary,
+        "shared_memory": run.shared_memory,
     }
 
 

@@ -15,7 +15,9 @@ What each module owns:
 * :mod:`~runtime.messaging.addressing`: how a ``to`` resolves against the running executions.
 * :mod:`~runtime.messaging.router`: the mailboxes, sending, draining, drops, snapshot and restore.
 * :mod:`~runtime.messaging.shared_memory`: the ``agent/key`` store behind ``shared_memory_write`` / ``_read``.
+* :mod:`~runtime.messaging.inbox`: the coordinator's inbox: queued messages and lifecycle notices in arrival order.
 """
+from runtime.messaging.inbox import LIFECYCLE_EVENTS, CoordinatorInbox, InboxItem
 from runtime.messaging.messages import COORDINATOR, Drop, DropReason, Message, MessageKind, message_kind
 from runtime.messaging.router import DEFAULT_CAPACITY, MessageRouter, RouterSnapshot, SendResult
 from runtime.messaging.shared_memory import SharedMemory
@@ -23,8 +25,11 @@ from runtime.messaging.shared_memory import SharedMemory
 __all__ = [
     "COORDINATOR",
     "DEFAULT_CAPACITY",
+    "LIFECYCLE_EVENTS",
+    "CoordinatorInbox",
     "Drop",
     "DropReason",
+    "InboxItem",
     "Message",
     "MessageKind",
     "MessageRouter",

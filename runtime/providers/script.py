@@ -21,6 +21,21 @@ with text only and is reminded to call ``submit_result``: ``draft: ["my answer",
 {result: {...}}]`` scripts the text answer, then the submission the reminder
 gets (a second text reply fails the step, quoting it). A reply may also set
 ``latency`` and ``tokens`` for itself.
+
+The run's coordinator is scripted under the key ``coordinator`` (never ``*``: a
+catch-all for the step agents would otherwise answer it too). How often it is
+woken depends on timing, so its replies may say ``when``: the reply is given, once,
+to the first request whose latest user message (the wake's news) contains that
+text; requests no ``when`` matches take the key's other replies in order::
+
+    coordinator:
+      - {when: "loop.1.worker started", tool_calls: [{name: forward_to_agent,
+           arguments: {target_step_id: loop.1.worker, text: "use the new data", kind: context_update}}]}
+      - {when: "have all ended", tool_calls: [{name: finalize, arguments: {summary: "All done."}}]}
+      - "nothing to add"
+
+A step agent's ``send_message`` is an ordinary scripted tool call:
+``{tool_calls: [{name: send_message, arguments: {text: "halfway"}}]}``.
 """
 from __future__ import annotations
 
@@ -47,6 +62,7 @@ class Reply:
     latency: float | None = None
     tokens: dict | None = None
     tool_calls: list[dict] = field(default_factory=list)   # [{name, arguments, id?}]
+    when: str | None = None   # given once, to the first request whose latest user message contains it
 
     @property
     def has_result(self) -> bool:
@@ -60,14 +76,24 @@ class Script:
     tokens: dict | None = None
     _used: dict[str, int] = field(default_factory=dict, repr=False)
 
-    def next_reply(self, keys: list[str]) -> Reply | None:
-        """The next reply for the first of ``keys`` the script names, or None."""
+    _spent: set[tuple[str, int]] = field(default_factory=set, repr=False)  # ``when`` replies already given
+
+    def next_reply(self, keys: list[str], said: str = "") -> Reply | None:
+        """The next reply for the first of ``keys`` the script names, or None. ``said``: the request's latest
+        user message, which a ``when`` reply must contain."""
         for key in keys:
             queue = self.replies.get(key)
-            if queue:
+            if not queue:
+                continue
+            for i, reply in enumerate(queue):
+                if reply.when is not None and (key, i) not in self._spent and reply.when in said:
+                    self._spent.add((key, i))
+                    return reply
+            plain = [r for r in queue if r.when is None]
+            if plain:
                 n = self._used.get(key, 0)
                 self._used[key] = n + 1
-                return queue[min(n, len(queue) - 1)]
+                return plain[min(n, len(plain) - 1)]
         return None
 
     def count_given(self, keys: list[str]) -> None:
@@ -76,6 +102,7 @@ class Script:
 
     def reset(self) -> None:
         self._used.clear()
+        self._spent.clear()
 
 
 def _reply(raw: Any, where: str) -> Reply:
@@ -83,7 +110,7 @@ def _reply(raw: Any, where: str) -> Reply:
         return Reply(content=raw)
     if not isinstance(raw, dict):
         raise ScriptError(f"{where}: a reply is a string or a mapping, not {type(raw).__name__}")
-    unknown = set(raw) - {"content", "result", "error", "latency", "tokens", "tool_calls"}
+    unknown = set(raw) - {"content", "result", "error", "latency", "tokens", "tool_calls", "when"}
     if unknown:
         raise ScriptError(f"{where}: unknown reply field(s) {', '.join(sorted(unknown))}")
     content = raw.get("content", "")
@@ -95,7 +122,10 @@ def _reply(raw: Any, where: str) -> Reply:
     latency = raw.get("latency")
     if latency is not None and (not isinstance(latency, (int, float)) or latency < 0):
         raise ScriptError(f"{where}.latency: must be a number >= 0")
-    return Reply(content=content, result=raw.get("result", _MISSING), error=error,
+    when = raw.get("when")
+    if when is not None and (not isinstance(when, str) or not when):
+        raise ScriptError(f"{where}.when: must be a non-empty string")
+    return Reply(content=content, result=raw.get("result", _MISSING), error=error, when=when,
                  latency=latency, tokens=_tokens(raw.get("tokens"), f"{where}.tokens"),
                  tool_calls=_tool_calls(raw.get("tool_calls"), f"{where}.tool_calls"))
 

@@ -38,9 +38,19 @@ def _chunks(text: str, n: int = CHUNKS) -> list[str]:
     return [text[i:i + size] for i in range(0, len(text), size)]
 
 
+COORDINATOR = "coordinator"  # the run's coordinator asks as step, step id and agent "coordinator"
+
+
 def script_keys(step_path: str | None, step_id: str | None, agent: str | None) -> list[str]:
-    """The script keys a call looks up, most specific first (see runtime.providers.script)."""
+    """The script keys a call looks up, most specific first (see runtime.providers.script); the coordinator
+    only its own, so that a catch-all ``*`` for the step agents never answers it."""
+    if step_path == step_id == agent == COORDINATOR:
+        return [COORDINATOR]
     return [k for k in (step_path, step_id, agent) if k] + ["*"]
+
+
+def _said(messages: list[dict]) -> str:
+    return next((m["content"] for m in reversed(messages) if m["role"] == "user"), "") or ""
 
 
 class SimulatedProvider(Provider):
@@ -51,7 +61,8 @@ class SimulatedProvider(Provider):
         self.latency = self.script.latency if latency is None else latency
 
     async def chat(self, request: ChatRequest, on_delta: DeltaCallback | None = None) -> ChatReply:
-        reply = self.script.next_reply(script_keys(request.step_path, request.step_id, request.agent))
+        reply = self.script.next_reply(script_keys(request.step_path, request.step_id, request.agent),
+                                       _said(request.messages))
         latency = reply.latency if reply and reply.latency is not None else self.latency
         await asyncio.sleep(latency or 0)  # always yield, so other tasks (stop, pause) get their turn
         if reply and reply.error:

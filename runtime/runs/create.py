@@ -19,6 +19,7 @@ from designer.errors import BadRequest
 from designer.models import Workflow, WorkflowVersion
 from designer.source import parse_text
 from designer.workflows import reachable as reachable_workflow
+from runtime.coordinator import DEFAULT_MODE, parse_mode
 from runtime.durability import run_files
 from runtime.engine.policies import Policies
 from runtime.execution import dispatch as executions
@@ -90,7 +91,8 @@ def check_script(raw: Any) -> dict | None:
 
 def create_run(user: User, *, workflow_id: int, version: int | None, provider: str, model: str | None = None,
                script: Any = None, budgets: Any = None, policies: Any = None, ask_before: Any = None,
-               workspace_upload: str | None = None, workspace_from_run: str | None = None) -> Run:
+               workspace_upload: str | None = None, workspace_from_run: str | None = None,
+               coordinator: str = DEFAULT_MODE, shared_memory: bool = False) -> Run:
     workflow = reachable_workflow(user, workflow_id, Need.RUN)
     workspace = workflow.workspace
     number = version or workflow.current_version
@@ -102,6 +104,10 @@ def create_run(user: User, *, workflow_id: int, version: int | None, provider: s
     key_source = provider_key(workspace, provider, user=user, workflow=workflow.name)
     checked_budgets, checked_script, checked_policies = _budgets(budgets), _script(script), _policies(policies)
     gated = _ask_before(ask_before, mcp_tools)
+    try:
+        mode = parse_mode(coordinator)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
     earlier = None
     if workspace_from_run:
         try:
@@ -111,7 +117,7 @@ def create_run(user: User, *, workflow_id: int, version: int | None, provider: s
     seed = run_files.checked_seed(user, workspace_upload, earlier)
     return insert_run(user, workflow, found, provider=provider, key_source=key_source, fields={
         "model": (model or "")[:200], "script": checked_script, "budgets": checked_budgets, "policies": checked_policies,
-        "ask_before": gated, "workspace_seed": seed})
+        "ask_before": gated, "workspace_seed": seed, "coordinator": mode, "shared_memory": bool(shared_memory)})
 
 
 def check_runnable(document: Any, what: str, mcp_tools: list[str] | None = None,

@@ -84,7 +84,8 @@ def fork(user: User, run_id: RunId, *, at: Any, document: Any = None, patch: Any
 
     return create.insert_run(user, parent.workflow, version, provider=provider, key_source=key_source, fields={
         "model": (parent.model if model is None else model)[:200], "script": checked_script, "budgets": parent.budgets or {},
-        "policies": parent.policies, "ask_before": parent.ask_before or [], "workspace_seed": workspace_at(parent, point.seq),
+        "policies": parent.policies, "ask_before": parent.ask_before or [],
+        "coordinator": parent.coordinator, "shared_memory": parent.shared_memory, "workspace_seed": workspace_at(parent, point.seq),
         "parent": parent, "fork_point": fork_point, "start_seq": point.seq, "last_seq": point.seq,
         "start_checkpoint": checkpoint.as_dict(),
     }, prepare=inherit, audit_extra={"forked_from": str(parent.id), "at": fork_point_label(point)}, dispatch=dispatch)

@@ -175,6 +175,9 @@ def metrics(run: Run) -> dict:
             judge.update(kind="judge", loop=event.get("stepId") or "", iteration=data.get("iteration"))
             continue
         step_id = event.get("stepId") or ""
+        if not step_id and event.get("agent") == "coordinator":  # the coordinator's turns: a row of their own
+            step_id = "coordinator"
+            steps[step_id]["kind"] = "coordinator"
         step = steps[step_id]
         tokens = event.get("tokens") or {}
         if event.get("type") == "agent_turn" and isinstance(tokens, dict):

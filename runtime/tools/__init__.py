@@ -19,7 +19,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from designer.tool_specs import SPECS, UPSTREAM
+from designer.tool_specs import MESSAGING, SPECS, UPSTREAM
 from runtime.tools.workspace import Workspace
 
 
@@ -120,17 +120,19 @@ def get(name: str) -> Tool:
 def agent_tool_names(agent: dict) -> list[str]:
     """An agent's tools: its ``tools`` allowlist (absent = every registered tool) minus ``disallowedTools``.
 
-    ``submit_result`` is the engine's, never listed here. Names no registered tool has are kept
+    ``submit_result`` is the engine's, never listed here; so are the messaging tools
+    (:mod:`runtime.tools.messaging` adds them). Names no registered tool has are kept
     (see :func:`unknown_tools`): the run refuses to start on them rather than silently dropping them.
     """
     listed = agent.get("tools")
     chosen = list(listed) if isinstance(listed, list) else names()
     denied = set(agent.get("disallowedTools") or [])
-    return [n for n in dict.fromkeys(chosen) if n not in denied and n != "submit_result"]
+    return [n for n in dict.fromkeys(chosen) if n not in denied and n != "submit_result" and n not in MESSAGING]
 
 
 def unknown_tools(agents: dict) -> list[tuple[str, str]]:
     """(agent, tool) for each tool an agent lists that no registered tool has."""
-    known = set(_REGISTRY) | set(_RUN_TOOLS.get() or {}) | {"submit_result"}
+    # The engine's own: submit_result, and the messaging tools (runtime.tools.messaging), which need no workspace.
+    known = set(_REGISTRY) | set(_RUN_TOOLS.get() or {}) | {"submit_result", *MESSAGING}
     return [(name, tool) for name, agent in (agents or {}).items() if isinstance(agent, dict)
             for tool in (agent.get("tools") or []) if isinstance(tool, str) and tool not in known]

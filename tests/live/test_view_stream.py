@@ -29,7 +29,7 @@ def start(client) -> dict:
         f"    loop: {{forEach: {list(range(ITEMS))}, maxConcurrency: 40}}\n")})
     assert workflow.status_code == 201, workflow.text
     script = {"latency": 0.05, "replies": {"each": ["done"] * 5 + [{"error": "broken item"}] + ["done"] * 3}}
-    run = client.post("/runs", json={"workflow_id": workflow.json()["id"], "script": script,
+    run = client.post("/runs", json={"workflow_id": workflow.json()["id"], "script": script, "coordinator": "off",
                                      "policies": {"on_iteration_error": "skip"}})
     assert run.status_code == 201, run.text
     return run.json()

@@ -63,7 +63,7 @@ async def test_a_text_only_answer_is_reminded_and_the_second_answer_counts():
     assert result.steps["ask"].result == {"done": True, "answer": "42"}
     assert len(sent) == 2
     first, reminder = sent
-    assert [t["name"] for t in first.tools] == ["submit_result"] and first.tool_choice is None
+    assert [t["name"] for t in first.tools] == ["send_message", "submit_result"] and first.tool_choice is None
     assert [t["name"] for t in reminder.tools] == ["submit_result"] and reminder.tool_choice == "required"
     assert reminder.messages[-1] == {"role": "user", "content": REMINDER}
     assert "submit_result" in REMINDER
@@ -166,4 +166,4 @@ async def test_an_agent_without_a_result_schema_is_never_reminded():
     result, _, sent = await run_recorded("replies: {ask: ['just text', 'a second answer nobody asked for']}",
                                          document)
     assert result.status == "completed"
-    assert len(sent) == 1 and sent[0].tools == []
+    assert len(sent) == 1 and [t["name"] for t in sent[0].tools] == ["send_message"]

@@ -52,7 +52,7 @@ async def test_openai_the_reminder_request_offers_only_submit_result_and_require
     assert result.status == "completed", result.reason
     assert result.steps["ask"].result == {"done": True, "answer": "42"}
     assert len(sent) == 2
-    assert [t["function"]["name"] for t in sent[0]["tools"]] == ["read", "submit_result"]
+    assert [t["function"]["name"] for t in sent[0]["tools"]] == ["read", "send_message", "submit_result"]
     assert "tool_choice" not in sent[0]
     assert [t["function"]["name"] for t in sent[1]["tools"]] == ["submit_result"]
     assert sent[1]["tool_choice"] == "required"
@@ -83,7 +83,7 @@ async def test_anthropic_the_reminder_request_offers_only_submit_result_and_requ
         sent = [r.json for r in server.requests]
     assert result.status == "completed", result.reason
     assert result.steps["ask"].result == {"done": True, "answer": "42"}
-    assert sorted(t["name"] for t in sent[0]["tools"]) == ["read", "submit_result"]
+    assert sorted(t["name"] for t in sent[0]["tools"]) == ["read", "send_message", "submit_result"]
     assert "tool_choice" not in sent[0]
     assert [t["name"] for t in sent[1]["tools"]] == ["submit_result"]
     assert sent[1]["tool_choice"] == {"type": "any"}

@@ -59,7 +59,7 @@ async def test_scripted_tool_calls_run_in_the_workspace_and_the_model_reads_thei
     assert all(e.get("error") is None for e in ends.values())
     # Tool names offered to the model: upstream's first, then ours.
     first = next(e for e in sink.events if e["type"] == "agent_turn" and e["data"]["phase"] == "request")
-    assert first["data"]["tools"] == ["bash", "read", "write", "glob", "grep", "edit"]
+    assert first["data"]["tools"] == ["bash", "read", "write", "glob", "grep", "edit", "send_message"]
     # The second request carries the results back.
     second = [e for e in sink.events if e["type"] == "agent_turn" and e["data"]["phase"] == "request"][1]
     assert "wrote 12 bytes to src/app.py" in second["data"]["input"]
@@ -124,7 +124,7 @@ async def test_allowlist_and_disallowed_tools_shape_what_an_agent_may_call(tmp_p
     """)
     _result, sink = await run(document, replies, tools=tools_at(tmp_path))
     first = next(e for e in sink.events if e["type"] == "agent_turn" and e["data"]["phase"] == "request")
-    assert first["data"]["tools"] == ["read", "glob"]
+    assert first["data"]["tools"] == ["read", "glob", "send_message"]
     assert "not available to this agent" in calls(sink)[0]["error"]
     assert not (tmp_path / "ws" / "pwned").exists()
 

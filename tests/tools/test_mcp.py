@@ -110,7 +110,7 @@ async def test_an_agent_is_offered_mcp_tools_with_descriptions_and_reads_their_r
         requests = [r.json for r in server.requests]
     assert result.status == "completed", result.reason
     offered = {t["function"]["name"]: t["function"] for t in requests[0]["tools"]}
-    assert list(offered) == ["add_numbers", "shout", "where"]
+    assert list(offered) == ["add_numbers", "shout", "where", "send_message"]
     assert offered["add_numbers"]["description"] == "Add two integers and answer their sum."
     assert offered["shout"]["description"] == "Answer the text in capitals."
     assert offered["add_numbers"]["parameters"]["required"] == ["a", "b"]

@@ -38,7 +38,7 @@ async def test_openai_tool_calls_run_and_their_results_go_back(tmp_path):
     assert result.status == "completed", result.reason
     assert (tmp_path / "ws" / "notes" / "a.txt").read_text() == "from the model"
     offered = [t["function"]["name"] for t in requests[0]["tools"]]
-    assert offered == ["write", "read"]  # the agent's own order
+    assert offered == ["write", "read", "send_message"]  # the agent's own order
     results = [m for m in requests[1]["messages"] if m["role"] == "tool"]
     assert [(m["tool_call_id"], m["content"]) for m in results] == [
         ("call_0", "wrote 14 bytes to notes/a.txt"), ("call_1", "error: notes/missing.txt: no such file")]
@@ -54,7 +54,7 @@ async def test_anthropic_tool_use_runs_and_tool_results_go_back(tmp_path):
         requests = [r.json for r in server.requests]
     assert result.status == "completed", result.reason
     assert (tmp_path / "ws" / "notes" / "a.txt").read_text() == "from the model"
-    assert sorted(t["name"] for t in requests[0]["tools"]) == ["read", "write"]
+    assert sorted(t["name"] for t in requests[0]["tools"]) == ["read", "send_message", "write"]
     last = requests[1]["messages"][-1]
     assert last["role"] == "user"
     blocks = [(b["type"], b["content"]) for b in last["content"]]

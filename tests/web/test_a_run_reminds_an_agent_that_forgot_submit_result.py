@@ -39,7 +39,7 @@ def finished(client, run_id, timeout=30):
 
 def run_scripted(client, replies):
     workflow = post(client, "/api/v1/workflows", {"source": FLOW}).json()["id"]
-    created = post(client, "/api/v1/runs", {"workflow_id": workflow, "provider": "simulated",
+    created = post(client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow, "provider": "simulated",
                                             "script": {"replies": {"ask": replies}}})
     assert created.status_code == 201, created.content
     run = finished(client, created.json()["id"])

@@ -66,8 +66,10 @@ def _named(data: bytes, name: str):
 
 def test_the_tool_list_names_upstreams_tools_first():
     tools = Client().get("/api/v1/tools").json()
-    assert [t["name"] for t in tools] == ["bash", "read", "write", "glob", "grep", "edit"]
-    assert [t["upstream"] for t in tools] == [True] * 5 + [False]
+    assert [t["name"] for t in tools] == ["bash", "read", "write", "glob", "grep", "send_message", "shared_memory_write",
+                                          "shared_memory_read", "edit"]
+    assert [t["upstream"] for t in tools] == [True] * 8 + [False]
+    assert all("server" not in t and "mcp_server" not in t for t in tools)  # built in, not an MCP server's
 
 
 def test_a_run_records_each_iterations_changes_and_serves_files_diffs_and_a_zip(owner_client, workflow_id, workspaces):

@@ -30,7 +30,7 @@ STRICT_SCRIPT = {**TEN_SCRIPT, "replies": {**TEN_SCRIPT["replies"],
 
 def finished_run(client, source, script) -> dict:
     workflow = post(client, "/api/v1/workflows", {"source": source}).json()["id"]
-    created = post(client, "/api/v1/runs", {"workflow_id": workflow, "script": script})
+    created = post(client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow, "script": script})
     assert created.status_code == 201, created.content
     run = wait_for(client, created.json()["id"])
     assert run["status"] == "completed", run["reason"]
@@ -138,7 +138,7 @@ def team(owner):
 def test_someone_elses_run_is_not_found_and_a_viewer_may_not_fork(owner_client, stranger_client, team):
     workspace, clients = team
     workflow = post(owner_client, "/api/v1/workflows", {"source": TEN_ROUNDS, "workspace_id": workspace.pk}).json()["id"]
-    run = wait_for(owner_client, post(owner_client, "/api/v1/runs", {"workflow_id": workflow, "script": TEN_SCRIPT}).json()["id"])
+    run = wait_for(owner_client, post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow, "script": TEN_SCRIPT}).json()["id"])
     body = {"at": {"step": "write", "iteration": 2}}
     assert post(stranger_client, f"/api/v1/runs/{run['id']}/fork", body).status_code == 404
     refused = post(clients["viewer"], f"/api/v1/runs/{run['id']}/fork", body)

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_a_judged_loops_tokens_over_http(owner_client):
     workflow = post(owner_client, "/api/v1/workflows", {"source": UNTIL_AGENT}).json()["id"]
-    created = post(owner_client, "/api/v1/runs", {"workflow_id": workflow, "provider": "simulated", "script": UNTIL_AGENT_REPLIES})
+    created = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow, "provider": "simulated", "script": UNTIL_AGENT_REPLIES})
     assert created.status_code == 201, created.content
     finished = wait_for(owner_client, created.json()["id"])
     assert finished["status"] == "completed", finished["reason"]

@@ -68,7 +68,7 @@ def test_a_resumed_run_counts_what_it_spent_before_against_its_budget(owner_clie
     rounds = [{"content": f"round {i}", "result": {"done": False, "reason": "more"}} for i in range(5)]
     script = {"tokens": {"prompt": 10, "completion": 5}, "replies": {"draft": ["a draft"], "judge": [*rounds, {"content": "ok", "result": {"done": True}}]}}
     workflow_id = post(owner_client, "/api/v1/workflows", {"source": judge_loop("spent", 6)}).json()["id"]
-    donor = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": script}).json()
+    donor = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id, "script": script}).json()
     assert wait_for(owner_client, donor["id"])["status"] == "completed"
     events = [e.event for e in RunEvent.objects.filter(run_id=donor["id"]).order_by("seq")]
     second_verdict = [e["seq"] for e in events if e["type"] == "judge_verdict"][1]

@@ -45,7 +45,7 @@ def people(db, settings):
 def paused_after_the_first_call(member: Client, team: Workspace, fake: FakeOpenAI) -> str:
     """A run of two OpenAI calls, paused while the first is in flight; answers once that one has ended."""
     wid = post(member, "/api/v1/workflows", {"source": TWO_CALLS, "workspace_id": team.pk}).json()["id"]
-    created = post(member, "/api/v1/runs", {"workflow_id": wid, "provider": "openai"})
+    created = post(member, "/api/v1/runs", {"coordinator": "off", "workflow_id": wid, "provider": "openai"})
     assert created.status_code == 201, created.content
     run = created.json()["id"]
     deadline = time.monotonic() + DEADLINE_S
@@ -121,7 +121,7 @@ def test_work_that_starts_again_checks_what_a_start_checks(people):
     team, member = people["team"], people["member"]
     wid = post(client_for(member), "/api/v1/workflows", {"source": TWO_CALLS, "workspace_id": team.pk}).json()["id"]
     run = Run.objects.get(pk=wait_for(client_for(member), post(client_for(member), "/api/v1/runs",
-                                                                 {"workflow_id": wid}).json()["id"])["id"])
+                                                                 {"coordinator": "off", "workflow_id": wid}).json()["id"])["id"])
     assert permits.take(run).owner_id == member.pk
     Run.objects.filter(pk=run.pk).update(provider="openai")
     run.refresh_from_db()

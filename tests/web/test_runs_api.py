@@ -19,7 +19,8 @@ def workflow_id(owner_client):
 
 def test_a_scripted_run_completes_and_records_events_iterations_and_loop_metadata(owner_client, workflow_id):
     created = post(owner_client, "/api/v1/runs",
-                   {"workflow_id": workflow_id, "provider": "simulated", "script": {**JUDGE_LOOP_SCRIPT, "tokens": {"prompt": 10, "completion": 5}}})
+                   {"coordinator": "off", "workflow_id": workflow_id, "provider": "simulated",
+                    "script": {**JUDGE_LOOP_SCRIPT, "tokens": {"prompt": 10, "completion": 5}}})
     assert created.status_code == 201
     assert created.json()["status"] in ("queued", "running")
     run = wait_for(owner_client, created.json()["id"])
@@ -54,12 +55,12 @@ def test_a_scripted_run_completes_and_records_events_iterations_and_loop_metadat
 
 
 def test_a_run_points_at_the_exact_version_it_ran(owner_client, workflow_id):
-    post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT})
+    post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT})
     changed = LOOP.replace("maxIterations: 4", "maxIterations: 2")
     saved = owner_client.put(f"/api/v1/workflows/{workflow_id}", data=json.dumps({"source": changed}), content_type="application/json")
     assert saved.status_code == 200, saved.content
-    old = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "version": 1, "script": JUDGE_LOOP_SCRIPT}).json()
-    new = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT}).json()
+    old = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id, "version": 1, "script": JUDGE_LOOP_SCRIPT}).json()
+    new = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT}).json()
     assert (old["version"], new["version"]) == (1, 2)
     wait_for(owner_client, old["id"])
     wait_for(owner_client, new["id"])
@@ -67,7 +68,7 @@ def test_a_run_points_at_the_exact_version_it_ran(owner_client, workflow_id):
 
 def test_an_invalid_version_cannot_run(owner_client, workflow_id):
     owner_client.put(f"/api/v1/workflows/{workflow_id}", data=json.dumps({"document": {"name": "x", "steps": []}}), content_type="application/json")
-    response = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id})
+    response = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id})
     assert response.status_code == 422 and response.json()["diagnostics"][0]["code"] == "empty_steps"
 
 
@@ -76,7 +77,7 @@ def test_a_version_whose_cel_cannot_parse_is_saved_and_exports_but_cannot_run(ow
     saved = post(owner_client, "/api/v1/workflows", {"source": source}).json()
     assert saved["valid"] is True and saved["runnable"] is False
     assert saved["warnings"][0]["blocks_run"] is True
-    response = post(owner_client, "/api/v1/runs", {"workflow_id": saved["id"], "provider": "simulated"})
+    response = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": saved["id"], "provider": "simulated"})
     assert response.status_code == 422
     body = response.json()
     assert "cannot run" in body["detail"] and "/steps/0/condition" in body["detail"] and "syntax error at column" in body["detail"]
@@ -98,7 +99,7 @@ def test_a_version_whose_cel_cannot_parse_is_saved_and_exports_but_cannot_run(ow
     ],
 )
 def test_bad_run_requests_get_a_clear_4xx(owner_client, workflow_id, extra, words):
-    response = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, **extra})
+    response = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id, **extra})
     assert 400 <= response.status_code < 500
     assert words in response.json()["detail"]
 
@@ -110,20 +111,20 @@ def test_a_run_list_filter_out_of_range_is_a_4xx(owner_client):
 
 def test_script_text_is_accepted_like_an_object(owner_client, workflow_id):
     text = "replies:\n  draft: [a]\n  judge:\n    - {content: ok, result: {done: true}}\n"
-    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": text}).json()
+    run = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id, "script": text}).json()
     assert wait_for(owner_client, run["id"])["status"] == "completed"
 
 
 def test_budgets_stop_a_run_with_their_reason(owner_client, workflow_id):
     script = {**JUDGE_LOOP_SCRIPT, "tokens": {"prompt": 100, "completion": 100}}
-    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": script, "budgets": {"max_tokens": 150}}).json()
+    run = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id, "script": script, "budgets": {"max_tokens": 150}}).json()
     done = wait_for(owner_client, run["id"])
     assert done["status"] == "failed" and "token budget exceeded" in done["reason"]
 
 
 def test_pause_resume_and_stop_a_running_run(owner_client, workflow_id):
     slow = {**JUDGE_LOOP_SCRIPT, "latency": 0.3, "replies": {"draft": ["x"], "judge": [{"content": "no", "result": {"done": False}}]}}
-    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": slow}).json()
+    run = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id, "script": slow}).json()
     wait_for(owner_client, run["id"], statuses=("running",))
     paused = post(owner_client, f"/api/v1/runs/{run['id']}/pause", {})
     assert paused.status_code == 200 and paused.json()["status"] == "paused"
@@ -137,25 +138,25 @@ def test_pause_resume_and_stop_a_running_run(owner_client, workflow_id):
 
 def test_stop_all_stops_every_active_run(owner_client, workflow_id):
     slow = {"latency": 0.3, "replies": {"judge": [{"content": "no", "result": {"done": False}}]}}
-    ids = [post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": slow}).json()["id"] for _ in range(2)]
+    ids = [post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id, "script": slow}).json()["id"] for _ in range(2)]
     assert post(owner_client, "/api/v1/runs/all/stop", {}).json()["count"] == 2
     finals = [wait_for(owner_client, i) for i in ids]
     assert {r["status"] for r in finals} == {"cancelled"}, [(r["status"], r["reason"]) for r in finals]
 
 
 def test_a_stranger_cannot_see_or_control_someone_elses_run(owner_client, stranger_client, workflow_id):
-    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT}).json()
+    run = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT}).json()
     for path in ("", "/events", "/iterations", "/metrics", "/history"):
         assert stranger_client.get(f"/api/v1/runs/{run['id']}{path}").status_code == 404
     assert post(stranger_client, f"/api/v1/runs/{run['id']}/stop", {}).status_code == 404
     assert stranger_client.get("/api/v1/runs").json() == []
-    assert post(stranger_client, "/api/v1/runs", {"workflow_id": workflow_id}).status_code == 404
+    assert post(stranger_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id}).status_code == 404
     assert post(stranger_client, "/api/v1/runs/all/stop", {}).json() == {"count": 0}
     wait_for(owner_client, run["id"])
 
 
 def test_runs_list_filters_by_status_and_workflow(owner_client, workflow_id):
-    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT}).json()
+    run = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT}).json()
     wait_for(owner_client, run["id"])
     assert [r["id"] for r in owner_client.get(f"/api/v1/runs?status=completed&workflow={workflow_id}").json()] == [run["id"]]
     assert owner_client.get("/api/v1/runs?status=failed").json() == []
@@ -168,7 +169,7 @@ def test_an_unknown_or_malformed_run_id_is_404(owner_client):
 
 
 def test_events_are_persisted_once_each(owner_client, workflow_id):
-    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT}).json()
+    run = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT}).json()
     wait_for(owner_client, run["id"])
     stored = Run.objects.get(pk=run["id"])
     assert RunEvent.objects.filter(run=stored).count() == stored.last_seq > 0
@@ -177,7 +178,7 @@ def test_events_are_persisted_once_each(owner_client, workflow_id):
 def test_run_policies_are_kept_on_the_run_and_stop_it_with_their_rule(owner_client, workflow_id):
     script = {"replies": {"draft": ["one", "two LGTM"], "judge": [{"content": "no", "result": {"done": False}}]}}
     policies = {"stop_rules": [{"kind": "approval"}], "combine": "any"}
-    run = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": script, "policies": policies}).json()
+    run = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id, "script": script, "policies": policies}).json()
     assert run["policies"] == policies
     done = wait_for(owner_client, run["id"])
     assert done["status"] == "completed"
@@ -185,12 +186,13 @@ def test_run_policies_are_kept_on_the_run_and_stop_it_with_their_rule(owner_clie
 
 
 def test_bad_policies_get_a_clear_4xx(owner_client, workflow_id):
-    response = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "policies": {"stop_rules": [{"kind": "vibes"}]}})
+    response = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id, "policies": {"stop_rules": [{"kind": "vibes"}]}})
     assert response.status_code == 400 and "stop_rules[0].kind" in response.json()["detail"]
 
 
 def test_events_page_and_filter_on_the_server_and_iterations_by_loop_item(owner_client, workflow_id):
-    run = wait_for(owner_client, post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": JUDGE_LOOP_SCRIPT}).json()["id"])
+    run = wait_for(owner_client, post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": workflow_id,
+                                                                     "script": JUDGE_LOOP_SCRIPT}).json()["id"])
     base = f"/api/v1/runs/{run['id']}"
     every = owner_client.get(f"{base}/events").json()
     page = owner_client.get(f"{base}/events?after=2&limit=3").json()
@@ -209,6 +211,6 @@ def test_events_page_and_filter_on_the_server_and_iterations_by_loop_item(owner_
 def test_metrics_list_a_loop_before_its_items_in_numeric_order(owner_client):
     source = "version: 1\nname: many\nsteps:\n  - id: each\n    instructions: go\n    loop: {forEach: [0,1,2,3,4,5,6,7,8,9,10,11], maxConcurrency: 12}\n"
     flow = post(owner_client, "/api/v1/workflows", {"source": source}).json()["id"]
-    run = wait_for(owner_client, post(owner_client, "/api/v1/runs", {"workflow_id": flow}).json()["id"])
+    run = wait_for(owner_client, post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": flow}).json()["id"])
     ids = list(owner_client.get(f"/api/v1/runs/{run['id']}/metrics").json()["steps"])
     assert ids == ["each"] + [f"each[{i}]" for i in range(12)]

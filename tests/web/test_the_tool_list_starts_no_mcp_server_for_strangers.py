@@ -20,7 +20,7 @@ from tests.fixtures.mcp.servers import SANDBOX_PATHS, STDIO_SERVER
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BUILT_IN = ["bash", "read", "write", "glob", "grep", "edit"]
+BUILT_IN = ["bash", "read", "write", "glob", "grep", "send_message", "shared_memory_write", "shared_memory_read", "edit"]
 DEADLINE_S = 60
 
 

@@ -231,7 +231,7 @@ def test_the_commands_import_a_folder_and_export_it_back(owner, tmp_path):
 @pytest.mark.django_db(transaction=True)
 def test_folder_workflows_run_with_their_includes_and_context_files(owner_client):
     made = {w["main_path"]: w for w in upload(owner_client, examples_zip(), main="*").json()["workflows"]}
-    reuse = post(owner_client, "/api/v1/runs", {"workflow_id": made["include-reuse.yaml"]["id"], "provider": "simulated"})
+    reuse = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": made["include-reuse.yaml"]["id"], "provider": "simulated"})
     assert reuse.status_code == 201, reuse.content
     finished = wait_for(owner_client, reuse.json()["id"], timeout=60)
     assert finished["status"] == "completed", finished["reason"]
@@ -241,7 +241,7 @@ def test_folder_workflows_run_with_their_includes_and_context_files(owner_client
     inner = [s["id"] for s in deploy["steps"]]
     assert {f"deploy-staging.{i}" for i in inner} <= ended and {f"deploy-production.{i}" for i in inner} <= ended
 
-    context = post(owner_client, "/api/v1/runs", {"workflow_id": made["context-files.yaml"]["id"], "provider": "simulated"})
+    context = post(owner_client, "/api/v1/runs", {"coordinator": "off", "workflow_id": made["context-files.yaml"]["id"], "provider": "simulated"})
     finished = wait_for(owner_client, context.json()["id"], timeout=60)
     assert finished["status"] == "completed", finished["reason"]
     events = owner_client.get(f"/api/v1/runs/{finished['id']}/events").json()

@@ -6,7 +6,7 @@ export type RunStatus = "queued" | "running" | "paused" | "completed" | "partial
 export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "paused", "completed", "partial", "failed", "cancelled"];
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "paused"];
 export const FINAL_RUN_STATUSES: readonly RunStatus[] = ["completed", "partial", "failed", "cancelled"];
-export type EventType = "workflow_start" | "workflow_end" | "step_start" | "step_end" | "step_skipped" | "error" | "agent_turn" | "tool_call" | "tool_approval" | "workspace_snapshot" | "message" | "output" | "iteration_start" | "iteration_end" | "judge_verdict" | "loop_end" | "run_control";
+export type EventType = "workflow_start" | "workflow_end" | "step_start" | "step_end" | "step_skipped" | "error" | "agent_turn" | "tool_call" | "tool_approval" | "workspace_snapshot" | "message" | "output" | "iteration_start" | "iteration_end" | "judge_verdict" | "loop_end" | "run_control" | "message_sent" | "coordinator_message" | "agent_inbox_drain" | "coordinator_inbox_message" | "message_dropped" | "coordinator_narration" | "coordinator_synthesis" | "max_wake_cycles_warning";
 /** What a field the contract leaves open holds: whatever JSON the server sent. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue | undefined };
 
@@ -40,6 +40,7 @@ export interface WorkflowEndData {
   cost_usd?: number;
   loops?: Record<string, Record<string, JsonValue>>;
   unpriced_models?: string[];
+  summary?: string | null;
   [key: string]: JsonValue | undefined;
 }
 
@@ -166,6 +167,71 @@ export interface RunControlData {
   [key: string]: JsonValue | undefined;
 }
 
+export interface MessageSentData {
+  id: string;
+  sender: string;
+  to: string;
+  kind?: "info" | "context_update" | "cancel";
+  text?: string;
+  [key: string]: JsonValue | undefined;
+}
+
+export interface CoordinatorMessageData {
+  id: string;
+  sender?: string;
+  to: string;
+  kind?: "info" | "context_update" | "cancel";
+  text?: string;
+  [key: string]: JsonValue | undefined;
+}
+
+export interface AgentInboxDrainData {
+  id: string;
+  sender: string;
+  kind?: "info" | "context_update" | "cancel";
+  text?: string;
+  turn?: number;
+  [key: string]: JsonValue | undefined;
+}
+
+export interface CoordinatorInboxMessageData {
+  source: "message" | "lifecycle";
+  sender: string;
+  text?: string;
+  id?: string | null;
+  event?: string | null;
+  cycle?: number;
+  [key: string]: JsonValue | undefined;
+}
+
+export interface MessageDroppedData {
+  reason: "workflow-cancelled" | "target-terminal" | "unknown-step" | "mailbox-closed-by-finalize" | "max-wake-cycles" | "hold-timeout" | "mailbox-full" | "no-transcript" | "transcript-too-large" | "resume-shutdown" | "resolver-error";
+  id: string;
+  sender: string;
+  to: string;
+  kind?: "info" | "context_update" | "cancel";
+  text?: string;
+  [key: string]: JsonValue | undefined;
+}
+
+export interface CoordinatorNarrationData {
+  text: string;
+  cycle?: number;
+  [key: string]: JsonValue | undefined;
+}
+
+export interface CoordinatorSynthesisData {
+  summary: string;
+  source?: "finalize" | "reply";
+  [key: string]: JsonValue | undefined;
+}
+
+export interface MaxWakeCyclesWarningData {
+  limit: number;
+  dropped?: number;
+  [key: string]: JsonValue | undefined;
+}
+
 /** The `data` each event type carries. */
 export interface EventData {
   workflow_start: WorkflowStartData;
@@ -185,6 +251,14 @@ export interface EventData {
   judge_verdict: JudgeVerdictData;
   loop_end: LoopEndData;
   run_control: RunControlData;
+  message_sent: MessageSentData;
+  coordinator_message: CoordinatorMessageData;
+  agent_inbox_drain: AgentInboxDrainData;
+  coordinator_inbox_message: CoordinatorInboxMessageData;
+  message_dropped: MessageDroppedData;
+  coordinator_narration: CoordinatorNarrationData;
+  coordinator_synthesis: CoordinatorSynthesisData;
+  max_wake_cycles_warning: MaxWakeCyclesWarningData;
 }
 
 /** The envelope every event has, but `type` and `data`, which each event type narrows. */
@@ -298,6 +372,46 @@ export interface RunControlRunEvent extends EventEnvelope {
   data?: RunControlData | null;
 }
 
+export interface MessageSentRunEvent extends EventEnvelope {
+  type: "message_sent";
+  data?: MessageSentData | null;
+}
+
+export interface CoordinatorMessageRunEvent extends EventEnvelope {
+  type: "coordinator_message";
+  data?: CoordinatorMessageData | null;
+}
+
+export interface AgentInboxDrainRunEvent extends EventEnvelope {
+  type: "agent_inbox_drain";
+  data?: AgentInboxDrainData | null;
+}
+
+export interface CoordinatorInboxMessageRunEvent extends EventEnvelope {
+  type: "coordinator_inbox_message";
+  data?: CoordinatorInboxMessageData | null;
+}
+
+export interface MessageDroppedRunEvent extends EventEnvelope {
+  type: "message_dropped";
+  data?: MessageDroppedData | null;
+}
+
+export interface CoordinatorNarrationRunEvent extends EventEnvelope {
+  type: "coordinator_narration";
+  data?: CoordinatorNarrationData | null;
+}
+
+export interface CoordinatorSynthesisRunEvent extends EventEnvelope {
+  type: "coordinator_synthesis";
+  data?: CoordinatorSynthesisData | null;
+}
+
+export interface MaxWakeCyclesWarningRunEvent extends EventEnvelope {
+  type: "max_wake_cycles_warning";
+  data?: MaxWakeCyclesWarningData | null;
+}
+
 /** A run event: testing `type` narrows `data` to what that type carries. */
 export type RunEvent =
   | WorkflowStartRunEvent
@@ -316,7 +430,15 @@ export type RunEvent =
   | IterationEndRunEvent
   | JudgeVerdictRunEvent
   | LoopEndRunEvent
-  | RunControlRunEvent;
+  | RunControlRunEvent
+  | MessageSentRunEvent
+  | CoordinatorMessageRunEvent
+  | AgentInboxDrainRunEvent
+  | CoordinatorInboxMessageRunEvent
+  | MessageDroppedRunEvent
+  | CoordinatorNarrationRunEvent
+  | CoordinatorSynthesisRunEvent
+  | MaxWakeCyclesWarningRunEvent;
 
 /** The event of one type (`RunEventOf<'step_end'>`). */
 export type RunEventOf<T extends EventType> = Extract<RunEvent, { type: T }>;

@@ -1463,6 +1463,12 @@ export interface components {
             start_seq: number;
             /** Resumes */
             resumes: number;
+            /** Coordinator */
+            coordinator: string;
+            /** Summary */
+            summary: string;
+            /** Shared Memory */
+            shared_memory: boolean;
         };
         /** TokensOut */
         TokensOut: {
@@ -1502,6 +1508,16 @@ export interface components {
             workspace_upload?: string | null;
             /** Workspace From Run */
             workspace_from_run?: string | null;
+            /**
+             * Coordinator
+             * @default narrate
+             */
+            coordinator?: string;
+            /**
+             * Shared Memory
+             * @default false
+             */
+            shared_memory?: boolean;
         };
         /**
          * ProviderOut
@@ -1628,7 +1644,7 @@ export interface components {
              * Type
              * @enum {string}
              */
-            type: "workflow_start" | "workflow_end" | "step_start" | "step_end" | "step_skipped" | "error" | "agent_turn" | "tool_call" | "tool_approval" | "workspace_snapshot" | "message" | "output" | "iteration_start" | "iteration_end" | "judge_verdict" | "loop_end" | "run_control";
+            type: "workflow_start" | "workflow_end" | "step_start" | "step_end" | "step_skipped" | "error" | "agent_turn" | "tool_call" | "tool_approval" | "workspace_snapshot" | "message" | "output" | "iteration_start" | "iteration_end" | "judge_verdict" | "loop_end" | "run_control" | "message_sent" | "coordinator_message" | "agent_inbox_drain" | "coordinator_inbox_message" | "message_dropped" | "coordinator_narration" | "coordinator_synthesis" | "max_wake_cycles_warning";
             /** Seq */
             seq: number;
             /** Timestamp */

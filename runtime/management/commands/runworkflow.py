@@ -32,10 +32,11 @@ from common.orm import off_loop
 from designer import tool_specs
 from designer.documents import load_source
 from designer.errors import DocumentInvalid
+from runtime.coordinator import DEFAULT_MODE, MODES, CoordinatorSettings
 from runtime.durability import run_files
 from runtime.engine import Budgets, FileResolver, RunOptions, RunResult, run_workflow
 from runtime.events import NdjsonSink, PrintSink, Sink
-from runtime.execution.worker import execute_run
+from runtime.execution.worker import coordinator_settings, execute_run
 from runtime.models import Run, RunEvent
 from runtime.providers import close_all, configured_providers, names
 from runtime.providers.script import Script, ScriptError, load_script_file
@@ -71,6 +72,11 @@ class Command(BaseCommand):
                                              "widening it is said on the terminal")
         parser.add_argument("--ask-before", default="", help="comma-separated tools whose calls wait for your "
                                                              "answer on this terminal, e.g. bash,write")
+        parser.add_argument("--coordinator", default=DEFAULT_MODE, choices=MODES,
+                            help="the run's coordinator, as upstream's CLI: narrate (default: narration, forwarding, "
+                                 "a final synthesis), summary-only (no narration), off (none, as --quiet)")
+        parser.add_argument("--shared-memory", action="store_true",
+                            help="give the step agents shared_memory_write / shared_memory_read")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts.get("from_run"):
@@ -119,7 +125,9 @@ class Command(BaseCommand):
                          isolation=(loaded.document.get("options") or {}).get("isolation") or "run",
                          ask_before=ask_before)
         tools.approvals = Approvals(on_ask=self._asker(tools))
-        result = asyncio.run(self._run(loaded.document, path, folder, provider, script, budgets, sink, run_id, tools))
+        coordinator = coordinator_settings(opts.get("coordinator") or DEFAULT_MODE)
+        result = asyncio.run(self._run(loaded.document, path, folder, provider, script, budgets, sink, run_id, tools,
+                                       coordinator, bool(opts.get("shared_memory"))))
         sys.exit(0 if result.status == "completed" else 1)
 
     def _asker(self, tools: RunTools) -> AskHook:
@@ -151,13 +159,14 @@ class Command(BaseCommand):
         return folder
 
     async def _run(self, document: dict, path: Path, folder: Path, provider: str, script: Script | None,
-                   budgets: Budgets, sink: Sink, run_id: str, tools: RunTools) -> RunResult:
+                   budgets: Budgets, sink: Sink, run_id: str, tools: RunTools,
+                   coordinator: CoordinatorSettings | None = None, shared_memory: bool = False) -> RunResult:
         providers = configured_providers(provider, settings=settings, script=script)
         try:
             return await run_workflow(document, RunOptions(
                 run_id=run_id, sink=sink, providers=providers, budgets=budgets, resolver=FileResolver(folder),
                 base_dir=path.resolve().parent, folder=folder, prices=getattr(settings, "MODEL_PRICES", {}),
-                default_provider=provider, tools=tools))
+                default_provider=provider, tools=tools, coordinator=coordinator, shared_memory=shared_memory))
         finally:
             await close_all(providers)
 
