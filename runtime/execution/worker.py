@@ -138,10 +138,11 @@ async def _watch(run_id: RunId, control: RunControl, approvals: Approvals | None
             if approvals is not None and approvals.pending():
                 await off_loop(tool_decisions.deliver)(run_id, approvals)
         except Exception as exc:
-            if storage_failure(exc) is None:
+            outage = storage_failure(exc)
+            if outage is None:
                 raise
             if not failing:  # once per outage: it is retried every poll
-                log.warning("run %s: no heartbeat while the database is out of reach (%s)", run_id, storage_failure(exc).cause)
+                log.warning("run %s: no heartbeat while the database is out of reach (%s)", run_id, outage.cause)
             failing = True
         else:
             failing = False
