@@ -24,6 +24,7 @@ import { useEditor, useEditorStore } from '../store/context';
 import { deleteSelection } from './deleteSelection';
 import { ARROWS, nearestNode } from './nearestNode';
 import { useProblemCounts } from './useProblemCounts';
+import { useFitOnOpen } from './useFitOnOpen';
 /** Everything a node's rendering depends on, as one comparable string. */
 function nodeSignature(n: FlowNode, selected: boolean, readOnly: boolean): string {
   const d = n.data;
@@ -57,13 +58,9 @@ export const Canvas = memo(function Canvas() {
 
   const graph = useMemo(() => documentToGraph(doc, layout), [doc, layout]);
 
-  // Fit the view when asked (imports, tidy-up), once the new nodes are measured.
   const fitNonce = useEditor((s) => s.fitNonce);
-  useEffect(() => {
-    if (!fitNonce) return;
-    const t = setTimeout(() => requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM })), 30);
-    return () => clearTimeout(t);
-  }, [fitNonce, flow]);
+  const frame = useRef<HTMLDivElement>(null);
+  const { onMoveStart } = useFitOnOpen(frame, fitNonce, graph.nodes.length);
 
   // Pan to pasted or duplicated steps that landed out of view (at the zoom the user chose), once they are drawn.
   const revealNonce = useEditor((s) => s.revealNonce);
@@ -257,7 +254,7 @@ export const Canvas = memo(function Canvas() {
 
   return (
     <ProblemsContext.Provider value={problems}>
-      <div className="canvas" onDragOver={(e) => e.preventDefault()} onDrop={onDrop} onKeyDownCapture={onNodeKey} data-testid="canvas">
+      <div className="canvas" ref={frame} onDragOver={(e) => e.preventDefault()} onDrop={onDrop} onKeyDownCapture={onNodeKey} data-testid="canvas">
         <ReactFlow<FlowNode, FlowEdge>
           nodes={nodes}
           edges={edges}
@@ -284,8 +281,7 @@ export const Canvas = memo(function Canvas() {
           deleteKeyCode={null}
           selectionKeyCode="Shift"
           multiSelectionKeyCode={null}
-          fitView
-          fitViewOptions={{ padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM }}
+          onMoveStart={onMoveStart}
           minZoom={0.05}
           maxZoom={1.75}
           onlyRenderVisibleElements
@@ -317,9 +313,5 @@ const A11Y_WORDS = {
   'edge.a11yDescription.default': 'Enter opens this dependency in the inspector. Delete removes it.',
 };
 
-/**
- * Fit and Tidy up never zoom out past this: node text (12-13 px at zoom 1) stays at 11 px or more. A graph
- * larger than the view is then shown from its start, and the minimap and panning reach the rest.
- */
-export const READABLE_ZOOM = 0.92;
+export { READABLE_ZOOM } from './fitReadable';
 

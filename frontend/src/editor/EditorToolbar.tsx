@@ -2,7 +2,6 @@ import { useCallback, useMemo, useState } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import { blockingRun } from '../api/types';
 import { tidyUp } from '../canvas/arrange';
-import { READABLE_ZOOM } from '../canvas/Canvas';
 import { useEditor, useEditorStore } from '../store/context';
 import { isDirty } from '../store/editorStore';
 import { CompareVersionsLink } from '../versions/CompareVersionsLink';
@@ -23,8 +22,8 @@ export function useTidy(): () => void {
 
 /** Fit: the whole workflow in view, never so small that text cannot be read. */
 export function useFit(): () => void {
-  const flow = useReactFlow();
-  return useCallback(() => void flow.fitView({ padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM }), [flow]);
+  const store = useEditorStore();
+  return useCallback(() => store.getState().requestFit(), [store]);
 }
 
 /** Whether Export and Run can be done now, and why not (the buttons' titles); shared by the toolbar and the command palette. */

@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
 import { ApiError, api, errorText, type StartRunBody } from '../api/client';
 import { Banner } from '../components/Banner';
-import { Link } from '../components/Link';
 import { navigate } from '../router';
 import { useEditor, useEditorStore } from '../store/context';
-import { shortId } from './labels';
+import { RunTitle } from './RunTitle';
 import { RunFigures } from './RunFigures';
 import { ParentLink } from './fork/ParentLink';
 import { CompareWithButton } from './compare/CompareWithButton';
@@ -71,11 +70,7 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
     <>
       <div className="toolbar">
         <div className="toolbar-title">
-          <h1 className="wf-name">
-            Run {shortId(runId)} · {run ? <Link to={`/workflows/${run.workflow_id}`} title={run.workflow_name}>
-                {run.workflow_name}
-              </Link> : '…'}
-          </h1>
+          <RunTitle runId={runId} run={run} />
           {run && <span className="muted small">v{run.version}</span>}
           {startedBy && (
             <span className="muted small nowrap" data-testid="run-started-by">
