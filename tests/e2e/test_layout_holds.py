@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.accessibility import seed, settle
+from tests.support.browser import api
 from tests.support.layout_check import assert_layout_holds
 
 VIEWPORTS = {"1280x800": {"width": 1280, "height": 800}, "1440x900": {"width": 1440, "height": 900}}
@@ -17,9 +18,23 @@ RUN_TABS = ("live", "details", "tools", "workspace", "metrics", "rounds", "event
 def seeded(browser, server, auth_state) -> dict:
     ctx = browser.new_context(viewport=VIEWPORTS["1280x800"], storage_state=auth_state, base_url=server)
     try:
-        return seed(ctx.new_page())
+        page = ctx.new_page()
+        seeded = seed(page)
+        seeded["big_run"] = big_run(page)
+        return seeded
     finally:
         ctx.close()
+
+
+def big_run(page) -> str:
+    """A forEach of 520 items (the big-run page), every tenth failing and skipped; started, not waited for."""
+    source = ("version: 1\nname: layout-big-foreach-with-a-long-name\nsteps:\n  - id: each\n    instructions: go\n"
+              f"    loop: {{forEach: {list(range(520))}, maxConcurrency: 50}}\n")
+    wf = api(page, "POST", "/workflows", {"source": source})
+    script = {"latency": 0.005, "replies": {"each": [f"done {i}" for i in range(9)] + [{"error": "broken item"}]}}
+    run = api(page, "POST", "/runs", {"workflow_id": wf["id"], "provider": "simulated", "script": script,
+                                     "policies": {"on_iteration_error": "skip"}})
+    return run["id"]
 
 
 @pytest.fixture(params=list(VIEWPORTS))
@@ -92,6 +107,31 @@ def show_commands(page, seeded) -> None:
     page.get_by_role("dialog").wait_for()
 
 
+def show_export_menu(page, seeded) -> None:
+    open_editor(page, seeded)
+    page.get_by_test_id("export").click()
+    page.get_by_test_id("export-yaml").wait_for()
+
+
+def show_shortcuts(page, seeded) -> None:
+    open_editor(page, seeded)
+    page.locator(".react-flow__node[data-id='publish']").focus()
+    page.keyboard.press("?")
+    page.get_by_test_id("shortcut-help").wait_for()
+
+
+def show_inspector_collapsed(page, seeded) -> None:
+    show_editor_yaml(page, seeded)
+    page.get_by_test_id("collapse-inspector").click()
+    page.get_by_test_id("expand-inspector").wait_for()
+
+
+def show_workspace_menu(page, seeded) -> None:
+    page.goto("/")
+    page.get_by_test_id("workspace-switcher").click()
+    page.get_by_test_id("workspace-menu").wait_for()
+
+
 def show_workflows(page, seeded) -> None:
     page.goto("/")
     row = page.locator("tr", has=page.get_by_role("link", name="audited-polish", exact=True))
@@ -143,6 +183,23 @@ def run_tab(tab: str):
     return show
 
 
+def show_run_panel_collapsed(page, seeded) -> None:
+    open_run(page, seeded)
+    page.get_by_test_id("collapse-run-panel").click()
+    page.get_by_test_id("expand-run-panel").wait_for()
+
+
+def show_compare_picker(page, seeded) -> None:
+    open_run(page, seeded)
+    page.get_by_test_id("compare-with").click()
+    page.get_by_test_id("compare-picker").wait_for()
+
+
+def show_big_run(page, seeded) -> None:
+    page.goto(f"/runs/{seeded['big_run']}")
+    page.wait_for_selector("[data-testid=big-run][data-status=completed]", timeout=90_000)
+
+
 def show_fork_dialog(page, seeded) -> None:
     open_run(page, seeded)
     page.locator("[data-testid='node-polish'] .node-title").first.click()
@@ -167,6 +224,7 @@ SCENES = {
     "import-clash-dialog": show_import_clash,
     "folder-import-dialog": page_dialog("import-folder", ("bundle-import",)),
     "other-system-import-dialog": page_dialog("import-other", "Import from Runsight or Coqui"),
+    "workspace-menu": show_workspace_menu,
     "runs-list": show_runs,
     "workspace-settings": show_workspace_settings,
     "new-editor": show_new_editor,
@@ -177,8 +235,14 @@ SCENES = {
     "editor-import-dialog": editor_dialog(lambda p: p.get_by_role("button", name="Import").click(), "import-dialog"),
     "editor-run-dialog": editor_dialog(lambda p: p.get_by_test_id("run").click(), "run-dialog"),
     "editor-commands": show_commands,
+    "editor-export-menu": show_export_menu,
+    "editor-shortcuts": show_shortcuts,
+    "editor-inspector-collapsed": show_inspector_collapsed,
     **{f"run-tab-{t}": run_tab(t) for t in RUN_TABS},
     "fork-dialog": show_fork_dialog,
+    "run-panel-collapsed": show_run_panel_collapsed,
+    "run-compare-picker": show_compare_picker,
+    "big-run": show_big_run,
     "versions-compare": show_versions_compare,
     "runs-compare": show_runs_compare,
 }

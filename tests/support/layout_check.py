@@ -3,6 +3,9 @@ inside the box that holds it, no text clipped without a tooltip, no text spillin
 canvas's nodes inside the canvas (fitted on open). One pass in the page returns what is wrong, worded."""
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 # Left alone: the code editors (they scroll their own lines), text kept for screen readers, the minimap, and
 # what a test marks as an intended horizontal scroller ([data-scroll-x]: a long iteration strip, a wide table).
 LAYOUT_CHECK = r"""() => {
@@ -73,6 +76,11 @@ LAYOUT_CHECK = r"""() => {
       if (ownText(el) || /^(BUTTON|A)$/.test(el.tagName)) out.push(`${label(el)}: its text overflows its box (${el.scrollWidth} > ${el.clientWidth} px)`);
       continue;
     }
+    // A step's name and a run's number are how the user finds their way: never cut, tooltip or not ("r…").
+    if (el.matches('.node-title, .run-number')) {
+      out.push(`${label(el)}: a name cut short (${el.scrollWidth} > ${el.clientWidth} px)`);
+      continue;
+    }
     // Clipped: the full text must be one hover away.
     let titled = false;
     for (let p = el, i = 0; p && i < 4 && !titled; p = p.parentElement, i++) titled = !!p.getAttribute('title');
@@ -104,5 +112,9 @@ def layout_problems(page) -> list[str]:
 
 
 def assert_layout_holds(page, where: str) -> None:
+    shots = os.environ.get("LAYOUT_SHOTS")  # a folder: a screenshot of each page checked, to look at
+    if shots:
+        Path(shots).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(shots) / f"{where}-{page.viewport_size['width']}.png"))
     found = layout_problems(page)
     assert not found, f"the layout of {where} does not hold ({page.url}):\n  " + "\n  ".join(found)
