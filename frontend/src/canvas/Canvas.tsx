@@ -60,7 +60,11 @@ export const Canvas = memo(function Canvas() {
 
   const fitNonce = useEditor((s) => s.fitNonce);
   const frame = useRef<HTMLDivElement>(null);
-  const { onMoveStart } = useFitOnOpen(frame, fitNonce, graph.nodes.length);
+  const selectedStep = useCallback(() => {
+    const chosen = store.getState().selection;
+    return chosen?.kind === 'step' ? chosen.key : null;
+  }, [store]);
+  const { onMoveStart } = useFitOnOpen(frame, fitNonce, graph.nodes.length, selectedStep);
 
   // Pan to pasted or duplicated steps that landed out of view (at the zoom the user chose), once they are drawn.
   const revealNonce = useEditor((s) => s.revealNonce);

@@ -13,8 +13,12 @@ const MARGIN = 32;
 
 type Flow = ReactFlowInstance<FlowNode, FlowEdge>;
 
-/** Fits every node in `box` at zoom READABLE_ZOOM..1; returns false when there is nothing to fit yet. */
-export function fitReadable(flow: Flow, box: Element | null): boolean {
+/**
+ * Fits every node in `box` at zoom READABLE_ZOOM..1; returns false when there is nothing to fit yet. A graph
+ * too big is shown from its start, moved just enough to keep the `keep` node (the one just added or chosen) in
+ * view.
+ */
+export function fitReadable(flow: Flow, box: Element | null, keep?: string | null): boolean {
   const nodes = flow.getNodes().filter((n) => !n.hidden);
   if (!box || nodes.length === 0) return false;
   const { width, height } = box.getBoundingClientRect();
@@ -24,6 +28,16 @@ export function fitReadable(flow: Flow, box: Element | null): boolean {
   const zoom = Math.max(READABLE_ZOOM, Math.min(1, (width - 2 * MARGIN) / b.width, (height - 2 * MARGIN) / b.height));
   const along = (room: number, start: number, size: number) =>
     size * zoom + 2 * MARGIN <= room ? (room - size * zoom) / 2 - start * zoom : MARGIN - start * zoom;
-  void flow.setViewport({ x: along(width, b.x, b.width), y: along(height, b.y, b.height), zoom });
+  let x = along(width, b.x, b.width);
+  let y = along(height, b.y, b.height);
+  const kept = keep ? flow.getInternalNode(keep) : undefined;
+  if (kept) {
+    const at = kept.internals.positionAbsolute;
+    const w = kept.measured.width ?? kept.width ?? 0;
+    const h = kept.measured.height ?? kept.height ?? 0;
+    x -= Math.max(0, (at.x + w) * zoom + x - (width - MARGIN));
+    y -= Math.max(0, (at.y + h) * zoom + y - (height - MARGIN));
+  }
+  void flow.setViewport({ x, y, zoom });
   return true;
 }

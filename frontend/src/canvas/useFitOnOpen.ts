@@ -5,16 +5,17 @@ import { useReactFlow } from '@xyflow/react';
 import type { FlowEdge, FlowNode } from '../graph/mapping';
 import { fitReadable } from './fitReadable';
 
-export function useFitOnOpen(box: RefObject<HTMLElement | null>, fitNonce: number, nodeCount: number) {
+/** `keep`: the step to keep in view when the graph is too big to show whole (the selected one). */
+export function useFitOnOpen(box: RefObject<HTMLElement | null>, fitNonce: number, nodeCount: number, keep: () => string | null) {
   const flow = useReactFlow<FlowNode, FlowEdge>();
   /** Whether the user moved the view: a resize then leaves their view alone. */
   const moved = useRef(false);
   const fitted = useRef(false);
   const fit = useCallback(() => {
     requestAnimationFrame(() => {
-      if (fitReadable(flow, box.current)) fitted.current = true;
+      if (fitReadable(flow, box.current, keep())) fitted.current = true;
     });
-  }, [flow, box]);
+  }, [flow, box, keep]);
 
   // On open: as soon as there are nodes to fit.
   useEffect(() => {
