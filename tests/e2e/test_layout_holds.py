@@ -7,7 +7,7 @@ import pytest
 
 from tests.support.accessibility import seed, settle
 from tests.support.browser import api
-from tests.support.layout_check import assert_layout_holds
+from tests.support.layout_check import assert_layout_holds, layout_problems
 
 VIEWPORTS = {"1280x800": {"width": 1280, "height": 800}, "1440x900": {"width": 1440, "height": 900}}
 INSPECTOR_TABS = ("Workflow", "Agents", "Options", "Includes", "Files")
@@ -257,3 +257,26 @@ def test_the_layout_holds(sized, seeded, scene, tmp_path):
         show(sized, seeded)
     settle(sized)
     assert_layout_holds(sized, scene)
+
+
+BROKEN = """
+<style>body { margin: 0; font: 14px sans-serif; } .tabs { display: flex; width: 200px; overflow: hidden; }
+.tab { flex: none; width: 90px; } .cut { width: 60px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
+.btn { width: 50px; white-space: nowrap; } .react-flow { position: relative; width: 300px; height: 200px; overflow: hidden; margin-left: 20px; }
+.react-flow__node { position: absolute; left: -40px; top: 10px; width: 100px; height: 40px; }</style>
+<div class="tabs" role="tablist"><button class="tab" role="tab">One</button><button class="tab" role="tab">Two</button>
+<button class="tab" role="tab">Files</button></div>
+<div class="cut">a name far too long for its box</div><div class="cut" title="the whole name">a titled name far too long</div>
+<button class="btn">Add as a new version</button>
+<div class="react-flow"><div class="react-flow__viewport"><div class="react-flow__node">first</div></div></div>
+"""
+
+
+def test_the_layout_check_can_fail(page):
+    page.set_content(BROKEN)
+    found = "\n".join(layout_problems(page))
+    assert '"Files" is cut off by' in found, found
+    assert '"a name far too long for its box": clipped text' in found, found
+    assert "a titled name" not in found, found
+    assert '"Add as a new version": its text overflows its box' in found, found
+    assert '"first" is not fitted in its canvas' in found, found

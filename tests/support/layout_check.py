@@ -87,8 +87,9 @@ LAYOUT_CHECK = r"""() => {
     if (!titled && (el.textContent || '').trim()) out.push(`${label(el)}: clipped text (${el.scrollWidth} > ${el.clientWidth} px) without a title tooltip`);
   }
 
-  // A canvas opens fitted: no node cut off at its left or top. One too big to fit at a readable zoom (0.92,
-  // canvas/fitReadable.ts) is shown from its start, so its far nodes may run past the right and bottom edges.
+  // A canvas opens fitted: no node cut off at any edge. One too big to fit at a readable zoom (0.92,
+  // canvas/fitReadable.ts) is shown from its start: its first nodes whole at the left, the rest may run past
+  // the other edges.
   for (const flow of document.querySelectorAll('.react-flow')) {
     if (!shown(flow)) continue;
     const fr = flow.getBoundingClientRect();
@@ -98,7 +99,7 @@ LAYOUT_CHECK = r"""() => {
     for (const node of flow.querySelectorAll('.react-flow__node')) {
       if (!shown(node)) continue;
       const r = node.getBoundingClientRect();
-      if (r.left < fr.left - 1 || r.top < fr.top - 1 || (!atReadable && (r.right > fr.right + 1 || r.bottom > fr.bottom + 1))) {
+      if (r.left < fr.left - 1 || (!atReadable && (r.top < fr.top - 1 || r.right > fr.right + 1 || r.bottom > fr.bottom + 1))) {
         out.push(`${label(node).slice(0, 60)} is not fitted in its canvas: x ${px(r.left)}..${px(r.right)} y ${px(r.top)}..${px(r.bottom)}, canvas x ${px(fr.left)}..${px(fr.right)} y ${px(fr.top)}..${px(fr.bottom)}`);
       }
     }

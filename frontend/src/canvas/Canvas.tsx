@@ -288,7 +288,7 @@ export const Canvas = memo(function Canvas() {
           onMoveStart={onMoveStart}
           minZoom={0.05}
           maxZoom={1.75}
-          onlyRenderVisibleElements
+          onlyRenderVisibleElements={nodes.length > DRAW_ALL_BELOW}
           proOptions={{ hideAttribution: true }}
           ariaLabelConfig={A11Y_WORDS}
           defaultEdgeOptions={{ type: 'smoothstep' }}
@@ -318,4 +318,11 @@ const A11Y_WORDS = {
 };
 
 export { READABLE_ZOOM } from './fitReadable';
+
+/**
+ * Up to this many nodes every one is drawn, in view or not: a graph too wide to read whole opens at its start
+ * (fitReadable), and the steps past the right edge stay in the page for the keyboard (Tab, the arrow keys) and
+ * assistive technology. Past it, only what is in view is drawn, so a huge graph stays quick.
+ */
+const DRAW_ALL_BELOW = 200;
 
