@@ -100,7 +100,9 @@ LAYOUT_CHECK = r"""() => {
       if (!shown(node)) continue;
       const r = node.getBoundingClientRect();
       if (r.left < fr.left - 1 || (!atReadable && (r.top < fr.top - 1 || r.right > fr.right + 1 || r.bottom > fr.bottom + 1))) {
-        out.push(`${label(node).slice(0, 60)} is not fitted in its canvas: x ${px(r.left)}..${px(r.right)} y ${px(r.top)}..${px(r.bottom)}, canvas x ${px(fr.left)}..${px(fr.right)} y ${px(fr.top)}..${px(fr.bottom)}`);
+        const where = `x ${px(r.left)}..${px(r.right)} y ${px(r.top)}..${px(r.bottom)}`;
+        const canvas = `x ${px(fr.left)}..${px(fr.right)} y ${px(fr.top)}..${px(fr.bottom)}`;
+        out.push(`${label(node).slice(0, 60)} is not fitted in its canvas: ${where}, canvas ${canvas}`);
       }
     }
   }
