@@ -22,5 +22,6 @@ browser                  Chromium for tests/e2e and the API called with a signed
 editor_page              the editor in the browser: workflows to type, the YAML panel, the run dialog's script
 run_pages                runs started from the browser: any workflow, a slow polish loop, a finished run
 accessibility            axe-core's audit of a page, worded
+layout_check             whether a page's layout holds: controls in their box, no text cut without a title
 content_security_policy  a watch on a page's Content-Security-Policy and its violations
 """

@@ -21,10 +21,10 @@ import { ProblemsContext } from '../nodes/common/problemCounts';
 import { nodeTypes, paletteItem } from '../nodes/registry';
 import { PALETTE_MIME } from '../nodes/types';
 import { useEditor, useEditorStore } from '../store/context';
-import { useFitAll } from './fitAll';
 import { deleteSelection } from './deleteSelection';
 import { ARROWS, nearestNode } from './nearestNode';
 import { useProblemCounts } from './useProblemCounts';
+import { useFitOnOpen } from './useFitOnOpen';
 /** Everything a node's rendering depends on, as one comparable string. */
 function nodeSignature(n: FlowNode, selected: boolean, readOnly: boolean): string {
   const d = n.data;
@@ -58,14 +58,13 @@ export const Canvas = memo(function Canvas() {
 
   const graph = useMemo(() => documentToGraph(doc, layout), [doc, layout]);
 
-  // Fit the view when asked (imports, tidy-up), once the new nodes are measured.
   const fitNonce = useEditor((s) => s.fitNonce);
-  const fit = useFitAll(flow, { padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM });
-  useEffect(() => {
-    if (!fitNonce) return;
-    const t = setTimeout(() => requestAnimationFrame(fit), 30);
-    return () => clearTimeout(t);
-  }, [fitNonce, fit]);
+  const frame = useRef<HTMLDivElement>(null);
+  const selectedStep = useCallback(() => {
+    const chosen = store.getState().selection;
+    return chosen?.kind === 'step' ? chosen.key : null;
+  }, [store]);
+  const { onMoveStart } = useFitOnOpen(frame, fitNonce, graph.nodes.length, selectedStep);
 
   // Pan to pasted or duplicated steps that landed out of view (at the zoom the user chose), once they are drawn.
   const revealNonce = useEditor((s) => s.revealNonce);
@@ -259,7 +258,7 @@ export const Canvas = memo(function Canvas() {
 
   return (
     <ProblemsContext.Provider value={problems}>
-      <div className="canvas" onDragOver={(e) => e.preventDefault()} onDrop={onDrop} onKeyDownCapture={onNodeKey} data-testid="canvas">
+      <div className="canvas" ref={frame} onDragOver={(e) => e.preventDefault()} onDrop={onDrop} onKeyDownCapture={onNodeKey} data-testid="canvas">
         <ReactFlow<FlowNode, FlowEdge>
           nodes={nodes}
           edges={edges}
@@ -286,11 +285,10 @@ export const Canvas = memo(function Canvas() {
           deleteKeyCode={null}
           selectionKeyCode="Shift"
           multiSelectionKeyCode={null}
-          fitView
-          fitViewOptions={{ padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM }}
+          onMoveStart={onMoveStart}
           minZoom={0.05}
           maxZoom={1.75}
-          onlyRenderVisibleElements
+          onlyRenderVisibleElements={nodes.length > DRAW_ALL_BELOW}
           proOptions={{ hideAttribution: true }}
           ariaLabelConfig={A11Y_WORDS}
           defaultEdgeOptions={{ type: 'smoothstep' }}
@@ -319,9 +317,12 @@ const A11Y_WORDS = {
   'edge.a11yDescription.default': 'Enter opens this dependency in the inspector. Delete removes it.',
 };
 
+export { READABLE_ZOOM } from './fitReadable';
+
 /**
- * Fit and Tidy up never zoom out past this: node text (12-13 px at zoom 1) stays at 11 px or more. A graph
- * larger than the view is then shown from its start, and the minimap and panning reach the rest.
+ * Up to this many nodes every one is drawn, in view or not: a graph too wide to read whole opens at its start
+ * (fitReadable), and the steps past the right edge stay in the page for the keyboard (Tab, the arrow keys) and
+ * assistive technology. Past it, only what is in view is drawn, so a huge graph stays quick.
  */
-export const READABLE_ZOOM = 0.92;
+const DRAW_ALL_BELOW = 200;
 

@@ -1,10 +1,11 @@
 // The editor page: loads a workflow (or a blank one, or a kept draft), lays out
 // canvas, YAML view, inspector and problems, and saves, exports and runs it.
 // The state lives in hooks (hooks/): the Editor below only puts them together.
-import { useState } from 'react';
+import { useState, type CSSProperties } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
 import { api } from '../api/client';
 import { Canvas } from '../canvas/Canvas';
+import { useSidePanel } from '../components/sidePanel';
 import { EditorContext, useEditor, useEditorStore } from '../store/context';
 import { createEditorStore } from '../store/editorStore';
 import { EditorBanners } from './EditorBanners';
@@ -63,6 +64,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
   const { showYaml, toggleYaml } = useYamlPanel(store);
   useLeaveGuard(store, drafts.discardKept);
   const { dragOver, dropHandlers } = useFileDrop(store, editDenied, say);
+  const inspector = useSidePanel('ld:panel:inspector', 340);
 
   const emptyDoc = useEditor((s) => Array.isArray(s.doc.steps) && s.doc.steps.length === 0);
   const readOnlyView = useEditor((s) => s.readOnly);
@@ -98,7 +100,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
         onCloseNotice={clearNotice}
       />
       <MainIncludeScope>
-        <div className="editor-body">
+        <div className="editor-body" style={{ '--panel-w': `${inspector.width}px` } as CSSProperties}>
           <div className="canvas-wrap has-palette">
             {loading ? <div className="canvas-empty muted">Loading…</div> : <Canvas />}
             <Palette />
@@ -113,7 +115,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
             <IncludeView />
           </div>
           {showYaml && <YamlView />}
-          <Inspector />
+          <Inspector panel={inspector} />
         </div>
       </MainIncludeScope>
       <ProblemsPanel />

@@ -2,11 +2,9 @@ import { useCallback, useMemo, useState } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import { blockingRun } from '../api/types';
 import { tidyUp } from '../canvas/arrange';
-import { READABLE_ZOOM } from '../canvas/Canvas';
-import { useFitAll } from '../canvas/fitAll';
-import { bundleZipUrl } from '../nodes/folder/folderApi';
 import { useEditor, useEditorStore } from '../store/context';
 import { isDirty } from '../store/editorStore';
+import { bundleZipUrl } from '../nodes/folder/folderApi';
 import { CompareVersionsLink } from '../versions/CompareVersionsLink';
 
 /** Sizes the canvas has measured, by node id (what elk should lay out). */
@@ -25,7 +23,8 @@ export function useTidy(): () => void {
 
 /** Fit: the whole workflow in view, never so small that text cannot be read. */
 export function useFit(): () => void {
-  return useFitAll(useReactFlow(), { padding: 0.15, maxZoom: 1, minZoom: READABLE_ZOOM });
+  const store = useEditorStore();
+  return useCallback(() => store.getState().requestFit(), [store]);
 }
 
 /** Whether Export and Run can be done now, and why not (the buttons' titles); shared by the toolbar and the command palette. */

@@ -4,6 +4,8 @@
 // validates and its diagnostics show under each field.
 import { memo, useRef, useState, useEffect } from 'react';
 import { CrashProbe } from '../components/CrashProbe';
+import { PanelEdge, PanelRail } from '../components/PanelEdge';
+import type { SidePanelState } from '../components/sidePanel';
 import { locate } from '../doc/keys';
 import { kindOf } from '../graph/mapping';
 import { NODE_KINDS } from '../nodes/registry';
@@ -49,7 +51,7 @@ function FilesTab({ show }: { show: string | null }) {
   );
 }
 
-export const Inspector = memo(function Inspector() {
+export const Inspector = memo(function Inspector({ panel }: { panel: SidePanelState }) {
   const selection = useEditor((s) => s.selection);
   const readOnly = useEditor((s) => s.readOnly);
   const [tab, setTab] = useState<Tab>('workflow');
@@ -68,6 +70,7 @@ export const Inspector = memo(function Inspector() {
     if (ref.current) ref.current.scrollTop = 0;
   }, [selectedKey]);
 
+  if (panel.collapsed) return <PanelRail panel={panel} name="inspector" testId="inspector-rail" />;
   let body;
   if (selection?.kind === 'step') body = <StepPanel key={selection.key} stepKey={selection.key} />;
   else if (selection?.kind === 'edge') body = <EdgePanel selection={selection} />;
@@ -90,11 +93,16 @@ export const Inspector = memo(function Inspector() {
       </>
     );
   }
+  // The folder's files are edited side by side with their tree: the Files tab widens the panel.
+  const wide = tab === 'files' && selection?.kind !== 'step' && selection?.kind !== 'edge';
   return (
-    <aside className={`inspector${readOnly ? ' read-only' : ''}`} ref={ref} data-testid="inspector">
-      <fieldset disabled={readOnly} className="insp-fieldset">
-        {body}
-      </fieldset>
+    <aside className={`inspector${wide ? ' inspector-wide' : ''}${readOnly ? ' read-only' : ''}`} data-testid="inspector">
+      <PanelEdge panel={panel} name="inspector" />
+      <div className="inspector-scroll" ref={ref}>
+        <fieldset disabled={readOnly} className="insp-fieldset">
+          {body}
+        </fieldset>
+      </div>
     </aside>
   );
 });

@@ -33,7 +33,7 @@ export const Palette = memo(function Palette() {
           <span className="palette-icon" aria-hidden>
             {item.icon}
           </span>
-          {item.label}
+          <span className="palette-label">{item.label}</span>
         </button>
       ))}
     </div>

@@ -19,7 +19,9 @@ export const EventLog = memo(function EventLog({ rows, followEnd = false }: { ro
       renderRow={(i, props) => {
         const r = rows[i];
         return (
-          <li key={r.seq} {...props} className={`event-row event-${r.tone}`} data-testid="event-row" data-seq={r.seq} data-type={r.type}>
+          <li key={r.seq} {...props} className={`event-row event-${r.tone}`} data-testid="event-row" data-seq={r.seq} data-type={r.type}
+            // One line per event, cut at the panel's edge: the whole line is one hover away.
+            title={`${r.seq === r.lastSeq ? r.seq : `${r.seq}–${r.lastSeq}`} ${r.time} ${r.type} ${r.stepId} ${r.text}`}>
             <span className="mono muted">{r.seq === r.lastSeq ? r.seq : `${r.seq}–${r.lastSeq}`}</span> <time className="mono muted small">{r.time}</time>{' '}
             <strong>{r.type}</strong> <span className="mono">{r.stepId}</span> <span className={r.tone === 'plain' ? 'muted' : undefined}>{r.text}</span>
           </li>

@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
 import { ApiError, api, errorText, type StartRunBody } from '../api/client';
 import { Banner } from '../components/Banner';
-import { Link } from '../components/Link';
 import { navigate } from '../router';
 import { useEditor, useEditorStore } from '../store/context';
-import { shortId } from './labels';
+import { RunTitle } from './RunTitle';
 import { RunFigures } from './RunFigures';
 import { ParentLink } from './fork/ParentLink';
 import { CompareWithButton } from './compare/CompareWithButton';
@@ -70,31 +69,33 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
   return (
     <>
       <div className="toolbar">
-        <div className="toolbar-title">
-          <h1 className="wf-name">
-            Run {shortId(runId)} · {run ? <Link to={`/workflows/${run.workflow_id}`} title={run.workflow_name}>
-                {run.workflow_name}
-              </Link> : '…'}
-          </h1>
-          {run && <span className="muted small">v{run.version}</span>}
-          {startedBy && (
-            <span className="muted small nowrap" data-testid="run-started-by">
-              started by {startedBy}
+        {/* Two lines: which run and how it ended, then its figures and connection. One line held them and the
+            buttons only by cutting the workflow's name to a few letters at 1280 px. */}
+        <div className="toolbar-title run-head">
+          <div className="run-head-line">
+            <RunTitle runId={runId} run={run} />
+            {run && <span className="muted small">v{run.version}</span>}
+            {startedBy && (
+              <span className="muted small nowrap" data-testid="run-started-by">
+                started by {startedBy}
+              </span>
+            )}
+            {denied && workspace && (
+              <span className="pill small" title={denied} data-testid="run-watch-only">
+                watch only · {workspace.role}
+              </span>
+            )}
+            <ParentLink run={run} />
+            <RunStatusWords status={status} reason={reason} testId="run-status" />
+          </div>
+          <div className="run-head-line">
+            <RunFigures run={run} status={status} />
+            <span className={`conn conn-${finished ? 'finished' : conn}`} title={connTitle} data-testid="conn">
+              {connLabel}
             </span>
-          )}
-          {denied && workspace && (
-            <span className="pill small" title={denied} data-testid="run-watch-only">
-              watch only · {workspace.role}
-            </span>
-          )}
-          <ParentLink run={run} />
-          <RunStatusWords status={status} reason={reason} testId="run-status" />
+          </div>
         </div>
         <div className="toolbar-actions">
-          <RunFigures run={run} status={status} />
-          <span className={`conn conn-${finished ? 'finished' : conn}`} title={connTitle} data-testid="conn">
-            {connLabel}
-          </span>
           <PauseResumeButtons status={status} denied={denied} title={doneTitle} onControl={(a) => void control(a)} />
           {finished && run ? (
             <>

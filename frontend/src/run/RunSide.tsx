@@ -1,4 +1,6 @@
-import { useState } from 'react';
+import { useState, type CSSProperties } from 'react';
+import { PanelEdge, PanelRail } from '../components/PanelEdge';
+import { useSidePanel } from '../components/sidePanel';
 import { useEditor } from '../store/context';
 import { DetailsPanel } from './DetailsPanel';
 import { EventsPanel } from './EventsPanel';
@@ -22,9 +24,12 @@ export function RunSide({ runId, workspace }: { runId: string; workspace: Worksp
     setFollowed({ selection, focus });
     if (selection?.kind === 'step' || focus) setTab('details');
   }
+  const panel = useSidePanel('ld:panel:run-side', 400);
+  if (panel.collapsed) return <PanelRail panel={panel} name="run panel" testId="run-side-rail" />;
   return (
     // Files and diffs need room to be read: the Workspace tab widens the panel.
-    <aside className={`run-side${tab === 'workspace' ? ' run-side-wide' : ''}`} data-testid="run-side">
+    <aside className={`run-side${tab === 'workspace' ? ' run-side-wide' : ''}`} style={{ '--panel-w': `${panel.width}px` } as CSSProperties} data-testid="run-side">
+      <PanelEdge panel={panel} name="run panel" />
       <div className="tabs" role="tablist">
         {TABS.map((t) => (
           <button key={t} role="tab" aria-selected={tab === t} className={`tab${tab === t ? ' active' : ''}`} onClick={() => setTab(t)} data-testid={`run-tab-${t}`}>

@@ -104,7 +104,9 @@ function ToolCallItem({ call, unfold, query, runOver }: { call: ToolCall; unfold
           {open ? '▾' : '▸'}
         </span>
         <strong className="mono">{call.name}</strong>
-        <span className="tool-call-args mono">{argsLine(call.input)}</span>
+        <span className="tool-call-args mono" title={argsLine(call.input)}>
+          {argsLine(call.input)}
+        </span>
         <span className={`tool-call-state small${state.tone === 'running' ? ' tool-running' : ''}`}>{state.text}</span>
       </button>
       {call.approval && call.approval.phase !== 'asked' && (

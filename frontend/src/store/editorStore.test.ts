@@ -221,6 +221,9 @@ describe('the run clock', () => {
     fork_point: null,
     start_seq: 0,
     resumes: 0,
+    summary: '',
+    coordinator: 'off',
+    shared_memory: false,
   });
 
   it('stops while the run is paused and keeps the time paused before', () => {

@@ -37,8 +37,12 @@ export function LoopFrame({
           <span className="node-icon" aria-hidden>
             {icon}
           </span>
-          <span className="node-title">{String(step.id ?? '(no id)')}</span>
-          <span className="loop-kind">{label}</span>
+          <span className="node-title" title={String(step.id ?? '(no id)')}>
+            {String(step.id ?? '(no id)')}
+          </span>
+          <span className="loop-kind" title={label}>
+            {label}
+          </span>
           <ProblemBadges nodeKey={key} />
           <RunStatus nodeKey={key} />
         </div>

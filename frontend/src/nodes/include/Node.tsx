@@ -23,7 +23,9 @@ export const IncludeNode = memo(function IncludeNode({ data, selected }: NodePro
         <span className="node-icon" aria-hidden>
           {INCLUDE_ITEM.icon}
         </span>
-        <span className="node-title">{String(step.id ?? '(no id)')}</span>
+        <span className="node-title" title={String(step.id ?? '(no id)')}>
+            {String(step.id ?? '(no id)')}
+          </span>
         <ProblemBadges nodeKey={key} />
       </div>
       <div className="node-sub">

@@ -17,7 +17,9 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
         <span className="node-icon" aria-hidden>
           {STEP_ITEM.icon}
         </span>
-        <span className="node-title">{String(step.id ?? '(no id)')}</span>
+        <span className="node-title" title={String(step.id ?? '(no id)')}>
+            {String(step.id ?? '(no id)')}
+          </span>
         <ProblemBadges nodeKey={key} />
       </div>
       <div className="node-sub">

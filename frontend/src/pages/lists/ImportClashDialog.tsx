@@ -19,7 +19,7 @@ interface Props {
 export function ImportClashDialog({ clash, onCancel, onSeparate, onNewVersion }: Props) {
   return (
     <Modal onClose={onCancel} label="This workflow already exists">
-      <div className="modal modal-narrow" data-testid="import-clash">
+      <div className="modal modal-medium" data-testid="import-clash">
         <header className="modal-head">
           <h3>“{clash.existing.name}” already exists</h3>
         </header>

@@ -3,10 +3,10 @@ import { CostFigure } from '../CostFigure';
 import { api, errorText } from '../../api/client';
 import type { Run } from '../../api/types';
 import { Banner } from '../../components/Banner';
-import { Link } from '../../components/Link';
+import { RunTitle } from '../RunTitle';
 import { followWorkspace, useWorkspace } from '../../workspaces/current';
 import { cannotRunReason } from '../../workspaces/roles';
-import { elapsedMs, pausedTime, shortId } from '../labels';
+import { elapsedMs, pausedTime } from '../labels';
 import { formatMs } from '../reduce';
 import { isTerminal } from '../socket';
 import { controlsOffTitle, PauseResumeButtons, RunStatusWords, StopButton, type ControlAction } from '../RunControls';
@@ -63,16 +63,7 @@ export function BigRunHeader({ runId, run, viewRun, status, reason, conn, accept
     <>
       <div className="toolbar">
         <div className="toolbar-title">
-          <h1 className="wf-name">
-            Run {shortId(runId)} ·{' '}
-            {run ? (
-              <Link to={`/workflows/${run.workflow_id}`} title={run.workflow_name}>
-                {run.workflow_name}
-              </Link>
-            ) : (
-              '…'
-            )}
-          </h1>
+          <RunTitle runId={runId} run={run} />
           <span className="pill small" title="This run is too big to replay event by event: the page draws the server's summary of it">
             big run
           </span>
