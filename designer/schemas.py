@@ -64,6 +64,7 @@ class ToolOut(Schema):
     name: str
     description: str
     upstream: bool                 # other runners of the format have it too
+    automatic: bool = False        # given by the run (send_message always, shared memory when on): never listed for it
     mcp_server: str = ""           # an MCP server's tool: the server's name
     mcp_name: str = ""             # and its name there (`name` has the server's prefix when two names clash)
 

@@ -99,7 +99,8 @@ def known_names(mcp_tools: Iterable[dict] = ()) -> list[str]:
 def catalogue(mcp_tools: Iterable[dict] = ()) -> list[dict]:
     """Every tool for the editor: name, description, and whether upstream has it too; then the MCP tools
     given (``{"name", "description", "server"}``, e.g. a user's servers' from their last check) as offered."""
-    return ([{"name": n, "description": SPECS[n]["description"], "upstream": n in UPSTREAM} for n in known_names()]
+    return ([{"name": n, "description": SPECS[n]["description"], "upstream": n in UPSTREAM,
+              **({"automatic": True} if n in MESSAGING else {})} for n in known_names()]
             + mcp_catalogue(mcp_tools))
 
 

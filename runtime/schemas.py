@@ -31,7 +31,7 @@ class RunIn(Schema):
     ask_before: Optional[list[str]] = None      # tools whose calls wait for a person
     workspace_upload: Optional[str] = None      # an upload id (POST /uploads): the files the run starts from
     workspace_from_run: Optional[str] = None    # or an earlier run: the files it ended with
-    coordinator: str = "narrate"                # narrate, summary-only or off (upstream's CLI modes)
+    coordinator: str = "off"                    # narrate, summary-only or off (upstream's CLI modes; see runs.create)
     shared_memory: bool = False                 # the step agents get shared_memory_write / _read
 
 

@@ -19,7 +19,7 @@ from designer.errors import BadRequest
 from designer.models import Workflow, WorkflowVersion
 from designer.source import parse_text
 from designer.workflows import reachable as reachable_workflow
-from runtime.coordinator import DEFAULT_MODE, parse_mode
+from runtime.coordinator import parse_mode
 from runtime.durability import run_files
 from runtime.engine.policies import Policies
 from runtime.execution import dispatch as executions
@@ -37,6 +37,11 @@ if TYPE_CHECKING:
 MAX_BUDGET = 10**15  # more than any run spends; keeps the numbers storable everywhere
 BUDGET_FIELDS = {"max_tokens": int, "max_cost_usd": float, "max_duration_s": float, "max_steps": int}
 
+
+# Runs started over HTTP (the run dialog among them) have no coordinator unless asked: the run page has no lane
+# for its narration yet, and a coordinator nobody sees would only add model calls to the bill. The command line
+# follows upstream's CLI (narrate by default: runtime.coordinator.DEFAULT_MODE).
+API_DEFAULT_MODE = "off"
 
 def _budgets(raw: Any) -> dict:
     if raw is None:
@@ -92,7 +97,7 @@ def check_script(raw: Any) -> dict | None:
 def create_run(user: User, *, workflow_id: int, version: int | None, provider: str, model: str | None = None,
                script: Any = None, budgets: Any = None, policies: Any = None, ask_before: Any = None,
                workspace_upload: str | None = None, workspace_from_run: str | None = None,
-               coordinator: str = DEFAULT_MODE, shared_memory: bool = False) -> Run:
+               coordinator: str = API_DEFAULT_MODE, shared_memory: bool = False) -> Run:
     workflow = reachable_workflow(user, workflow_id, Need.RUN)
     workspace = workflow.workspace
     number = version or workflow.current_version

@@ -1,4 +1,4 @@
-"""POST /runs takes `coordinator` (narrate by default, summary-only, off; anything else refused naming the choices)
+"""POST /runs takes `coordinator` (off by default over HTTP, narrate, summary-only; anything else refused naming the choices)
 and `shared_memory`; the coordinator's synthesis is the run's `summary`, on the run and in the runs list."""
 import json
 import time
@@ -44,8 +44,15 @@ def events_of(client, run_id, kind):
     return [e for e in client.get(f"/api/v1/runs/{run_id}/events").json() if e["type"] == kind]
 
 
-def test_by_default_the_coordinator_narrates_and_its_synthesis_is_the_summary(owner_client):
+def test_over_http_a_run_has_no_coordinator_unless_asked(owner_client):
+    # Until the run page shows the coordinator's lane, a run started over HTTP does not pay for one it cannot see.
     created = start(owner_client)
+    assert created.status_code == 201, created.content
+    assert created.json()["coordinator"] == "off"
+
+
+def test_a_narrating_coordinators_synthesis_is_the_summary(owner_client):
+    created = start(owner_client, coordinator="narrate")
     assert created.status_code == 201, created.content
     assert created.json()["coordinator"] == "narrate" and created.json()["summary"] == ""
     run = finished(owner_client, created.json()["id"])

@@ -1258,6 +1258,11 @@ export interface components {
             /** Upstream */
             upstream: boolean;
             /**
+             * Automatic
+             * @default false
+             */
+            automatic?: boolean;
+            /**
              * Mcp Server
              * @default
              */
@@ -1510,7 +1515,7 @@ export interface components {
             workspace_from_run?: string | null;
             /**
              * Coordinator
-             * @default narrate
+             * @default off
              */
             coordinator?: string;
             /**

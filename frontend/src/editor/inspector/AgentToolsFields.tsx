@@ -23,9 +23,11 @@ export function AgentToolsFields({
 }) {
   const { tools: registered, error } = useRegisteredTools();
   const all = agent.tools === undefined;
-  const allNames = (registered ?? []).map((t) => t.name);
+  // The run gives send_message (and shared memory's pair when on) by itself: leaving "all" does not list them,
+  // which would turn shared memory on for this agent without anyone asking.
+  const allNames = (registered ?? []).filter((t) => !t.automatic).map((t) => t.name);
   // "All tools" shows every registered tool checked; unchecking one turns it into a list of the others.
-  const listed = all ? allNames : namesOf(agent.tools);
+  const listed = all ? (registered ?? []).map((t) => t.name) : namesOf(agent.tools);
   const denied = namesOf(agent.disallowedTools);
   const servers = mcpServers(registered);
   return (
