@@ -14,8 +14,13 @@ from runtime.tools.sandbox import probe, run_command
 from runtime.tools.session import MemoryStore, RunTools
 from tests.support.engine_runs import doc, run, script
 
-pytestmark = pytest.mark.skipif(disks.unavailable_reason() is not None or probe() is not None,
-                                reason=f"no loop mount or no bubblewrap here: {disks.unavailable_reason() or probe()}")
+
+@pytest.fixture(autouse=True)
+def kernel_quota_here() -> None:
+    """Fails (never skips) where the quota cannot be enforced: these tests are the proof that it is."""
+    missing = disks.unavailable_reason() or probe()
+    if missing:
+        pytest.fail(f"the kernel quota needs loop mounts and bubblewrap as root (make sandbox): {missing}")
 
 QUOTA_MB = 8
 
