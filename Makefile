@@ -73,14 +73,21 @@ migrations: install
 # it may not fall below). Three parts (pytest.ini's markers, tests/conftest.py):
 # 1. the tests that run in the pytest process, two at a time (pytest-xdist: 116 s -> 71-86 s for tests/runtime and
 #    tests/documents on this machine);
-# 2. the live and browser tests, which start their own servers, workers and Chromium: the browser tests on one
-#    worker and the live tests on the other (--dist loadgroup), so the two halves overlap;
+# 2. the live and browser tests, which start their own servers, workers and Chromium: tests/live and tests/e2e
+#    as two pytest processes side by side, each with its own coverage data, combined after. (Not one xdist run
+#    with --dist loadgroup: that ended having run 340 of its 481 tests, here and on CI, with no word of the rest.)
+#    Each prints its fifteen slowest tests: these two set how long `make test` takes.
 # 3. the tests marked serial, which hold the app to a wall-clock limit of its own: alone, with nothing beside them.
 # Every part runs, whatever the one before gave. Coverage's data goes to a temporary folder, not into the checkout.
 test-python: install frontend chromium sandbox services
 	@covered=$$(mktemp -d) && trap 'rm -rf "$$covered"' EXIT && export COVERAGE_FILE="$$covered/.coverage" && rc=0 && \
 	{ $(BIN)/python -m pytest -n 2 -m 'not serial and not own_servers' --cov --cov-report= --cov-fail-under=0 || rc=1; } && \
-	{ $(BIN)/python -m pytest -n 2 --dist loadgroup -m own_servers --cov --cov-append --cov-report= --cov-fail-under=0 || rc=1; } && \
+	{ COVERAGE_FILE="$$covered/.coverage.live" $(BIN)/python -m pytest tests/live --cov --cov-report= --cov-fail-under=0 \
+	    -p no:cacheprovider --durations=15 > "$$covered/live.log" 2>&1 & live=$$!; \
+	  COVERAGE_FILE="$$covered/.coverage.browser" $(BIN)/python -m pytest tests/e2e --cov --cov-report= --cov-fail-under=0 -p no:cacheprovider \
+	    --durations=15 || rc=1; \
+	  wait $$live || rc=1; echo "== tests/live (run beside tests/e2e)"; cat "$$covered/live.log"; } && \
+	$(BIN)/coverage combine --append -q "$$covered/.coverage.live" "$$covered/.coverage.browser" && \
 	{ $(BIN)/python -m pytest -m serial --cov --cov-append --cov-report=term || rc=1; } && \
 	$(BIN)/coverage json -q -o "$$covered/coverage.json" && \
 	$(BIN)/python -c 'import json, sys; t = json.load(open(sys.argv[1]))["totals"]; both = t["percent_covered"]; \
@@ -100,7 +107,7 @@ api-types: install frontend
 
 # Every benchmark, one after another (15 to 25 minutes, with the machine's load); each prints its figures beside its baseline
 # and the load average. The README's table is what they printed last.
-BENCHES := validate runtime events editor hostile tools liveview lists bundles mcp durable snapshot
+BENCHES := validate runtime events editor hostile tools liveview lists bundles mcp durable messaging debugger snapshot evals tracing pins
 bench: install services sandbox chromium frontend
 	@for b in $(BENCHES); do echo "== bench/$$b.py (load $$(cut -d' ' -f1-3 /proc/loadavg))"; \
 		$(BIN)/python bench/$$b.py || exit 1; done

@@ -13,6 +13,7 @@ ACTIONS = (
     "signed_in", "signed_up", "invitation_created", "invitation_used", "member_added", "role_changed", "member_removed",
     "key_stored", "key_deleted", "server_keys_granted", "server_keys_revoked", "limits_changed", "workspace_created",
     "workflow_moved", "run_started", "run_refused", "run_paused", "run_resumed", "run_stopped", "action_refused",
+    "tracing_changed",
 )
 
 

@@ -27,14 +27,13 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from cryptography.fernet import InvalidToken
 from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from accounts.models import McpServer
-from accounts.provider_keys import PROVIDERS_WITH_KEYS, _fernet
+from accounts.provider_keys import PROVIDERS_WITH_KEYS, decrypt_values, encrypt_values
 from common.addresses import AddressRefused, check_public_url
 from common.errors import BadRequest
 from common.redact import redact, scrub
@@ -51,17 +50,6 @@ ADMIN_TOOLS_KEPT = 7 * 86400  # seconds an old list is still served while a fres
 CHECK_ERROR_LIMIT = 2000     # characters of a check's error that are kept (the rest is counted)
 
 
-def _encrypt(values: dict[str, str]) -> str:
-    return _fernet().encrypt(json.dumps(values).encode()).decode() if values else ""
-
-
-def _decrypt(token: str) -> dict[str, str]:
-    if not token:
-        return {}
-    try:
-        return json.loads(_fernet().decrypt(token.encode()).decode())
-    except (InvalidToken, ValueError):
-        return {}  # the secret changed: the server is used without them, and its calls will say it is refused
 
 
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -176,7 +164,7 @@ def create(user: User, *, name: str, command: str = "", args: list[str] | None =
                                  "private ones with MCP_URLS_ALLOW_PRIVATE=1)") from None
         secrets = _strings(headers, "headers")
         return McpServer.objects.create(user=user, name=name, kind="http", url=url,
-                                        encrypted_headers=_encrypt(secrets), secret_names=sorted(secrets))
+                                        encrypted_headers=encrypt_values(secrets), secret_names=sorted(secrets))
     if not isinstance(args or [], list) or not all(isinstance(a, str) for a in args or []):
         raise BadRequest("args: must be a list of strings")
     secrets = _strings(env, "env")
@@ -184,7 +172,7 @@ def create(user: User, *, name: str, command: str = "", args: list[str] | None =
         if problem := env_name_problem(variable):
             raise BadRequest(f"env: {problem}")
     return McpServer.objects.create(user=user, name=name, kind="stdio", command=command, args=list(args or []),
-                                    encrypted_env=_encrypt(secrets), secret_names=sorted(secrets))
+                                    encrypted_env=encrypt_values(secrets), secret_names=sorted(secrets))
 
 
 def get(user: User, server_id: int) -> McpServer:
@@ -201,9 +189,10 @@ def delete(user: User, server_id: int) -> None:
 def entry(server: McpServer) -> dict:
     """The server as the runtime reads it, secrets decrypted (never shown, logged or stored elsewhere)."""
     if server.kind == "http":
-        return {"name": server.name, "url": server.url, "headers": _decrypt(server.encrypted_headers)}
+        # A secret changed since they were stored: the server is used without them, and its calls say it is refused.
+        return {"name": server.name, "url": server.url, "headers": decrypt_values(server.encrypted_headers)}
     return {"name": server.name, "command": server.command, "args": list(server.args or []),
-            "env": _decrypt(server.encrypted_env)}
+            "env": decrypt_values(server.encrypted_env)}
 
 
 def entries_for(user_id: int) -> list[tuple[dict, list[dict]]]:

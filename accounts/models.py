@@ -157,3 +157,30 @@ class McpServer(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class TraceSettings(models.Model):
+    """A workspace's own OpenTelemetry traces (runtime/live/tracing.py): where its runs' spans go and where its run
+    pages link them. No row: the server's (``mode`` "server", no template of its own).
+
+    The headers (a collector's ``Authorization``, say) are encrypted like provider keys; only their names are kept
+    in the clear, to be shown.
+    """
+
+    class Mode(models.TextChoices):
+        SERVER = "server"  # the server's collector (OTEL_EXPORTER_OTLP_*), when it has one
+        OWN = "own"        # this workspace's endpoint, with its headers
+        OFF = "off"        # no traces of this workspace's runs
+
+    workspace = models.OneToOneField(Workspace, primary_key=True, on_delete=models.CASCADE, related_name="trace_settings")
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.SERVER)
+    endpoint = models.CharField(max_length=500, blank=True, default="")
+    encrypted_headers = models.TextField(blank=True, default="")
+    header_names = models.JSONField(default=list, blank=True)   # never the values
+    link_template = models.CharField(max_length=500, blank=True, default="")
+    updated_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"traces of workspace {self.workspace_id}: {self.mode}"

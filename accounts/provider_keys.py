@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
@@ -18,8 +19,11 @@ from accounts.models import ProviderKey, Workspace
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-# The providers a user can store a key for (the simulated one needs none).
-PROVIDERS_WITH_KEYS = ("openai", "anthropic")
+# The providers a user can store a key for (the simulated one needs none), by upstream's names; the runtime's
+# catalog (runtime/providers/catalog.py KEY_HOLDERS) lists the same, in the same order. Bedrock's key is a
+# Bedrock API key or "ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN]"; Ollama's is optional.
+PROVIDERS_WITH_KEYS = ("openai", "anthropic", "google", "vertex", "bedrock", "azure", "mistral", "groq", "deepseek",
+                       "openrouter", "ollama", "xai", "together", "fireworks", "cerebras")
 
 
 def _fernet() -> Fernet:
@@ -27,7 +31,22 @@ def _fernet() -> Fernet:
     return Fernet(base64.urlsafe_b64encode(hashlib.sha256(("provider-keys:" + secret).encode()).digest()))
 
 
-def base_url_problem(url: str) -> str | None:
+def encrypt_values(values: dict[str, str]) -> str:
+    """Secret values (headers, environment variables) as one token stored beside a workspace's keys ("": none)."""
+    return _fernet().encrypt(json.dumps(values).encode()).decode() if values else ""
+
+
+def decrypt_values(token: str) -> dict[str, str]:
+    """What :func:`encrypt_values` stored; empty when the secret changed since (the caller says what that means)."""
+    if not token:
+        return {}
+    try:
+        return json.loads(_fernet().decrypt(token.encode()).decode())
+    except (InvalidToken, ValueError):
+        return {}
+
+
+def base_url_problem(url: str, *, secrets_go: str = "the key field", example: str = "") -> str | None:
     """What keeps ``url`` from being saved as a provider's base URL, in words (None: nothing).
 
     A base URL is shown to everyone in the workspace (viewers too) and named in the errors of the runs that use
@@ -40,10 +59,10 @@ def base_url_problem(url: str) -> str | None:
     except ValueError:
         return "is not a URL"
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        return "must be an http:// or https:// URL with a host name"
+        return "must be an http:// or https:// URL with a host name" + (f" ({example})" if example else "")
     if "@" in parts.netloc:
         return ("must not hold a user name or password (user:password@...): it is shown to everyone in the "
-                "workspace; put the key in the key field")
+                f"workspace; put it in {secrets_go}")
     if "?" in url:
         return "must not have a query string (?...): it is shown to everyone in the workspace and named in errors"
     if "#" in url:

@@ -53,9 +53,19 @@ class ServerKeysIn(Schema):
 
 
 class KeyIn(Schema):
-    provider: Literal["openai", "anthropic"]
+    provider: Literal["openai", "anthropic", "google", "vertex", "bedrock", "azure", "mistral", "groq", "deepseek",
+                      "openrouter", "ollama", "xai", "together", "fireworks", "cerebras"]
     api_key: str = Field(..., min_length=1, max_length=500)
     base_url: str = Field("", max_length=300)
+
+
+class TracingIn(Schema):
+    """A workspace's trace settings: ``headers`` is write-only (null keeps what is stored, '' clears it)."""
+
+    mode: Literal["server", "own", "off"]
+    endpoint: str = Field("", max_length=500)
+    headers: Optional[str] = Field(None, max_length=4000)   # Name=value,Name2=value2 (OTEL_EXPORTER_OTLP_HEADERS)
+    link_template: str = Field("", max_length=500)
 
 
 class WorkspaceSummaryOut(Schema):
@@ -90,6 +100,7 @@ class WorkspaceOut(Schema):
     role: RoleName
     personal: bool
     server_keys: bool           # whether runs here may spend the server's own provider keys
+    can_grant_server_keys: bool  # whether you may change that: the server's owner only (the page disables it for others)
     limits: WorkspaceLimitsOut
     members: list[MemberOut]
 
@@ -119,6 +130,17 @@ class WorkspaceKeyOut(Schema):
     set: bool
     base_url: str               # shown without anything secret in it
     stored_by: str
+
+
+class TracingOut(Schema):
+    """Where the workspace's runs send their spans and how their pages link them (never the headers' values)."""
+
+    mode: Literal["server", "own", "off"]   # the server's collector, the workspace's own endpoint, or no traces
+    endpoint: str                 # the traces URL, as given ('' : none)
+    header_names: list[str]       # the headers stored, by name
+    link_template: str            # '' : the server's (server_link_template)
+    server_collector: bool        # whether the server sends traces itself (OTEL_EXPORTER_OTLP_ENDPOINT is set)
+    server_link_template: str
 
 
 class AuditEntryOut(Schema):

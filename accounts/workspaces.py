@@ -202,5 +202,5 @@ def detail(user: User, workspace_id: int) -> dict:
     role = require(user, workspace_id, Need.READ, "workspace")
     workspace = Workspace.objects.get(pk=workspace_id)
     return {"id": workspace.pk, "name": workspace.name, "role": role, "personal": workspace.personal_for_id is not None,
-            "server_keys": workspace.server_keys, "limits": {f: getattr(workspace, f) for f in LIMIT_FIELDS},
-            "members": members(workspace_id)}
+            "server_keys": workspace.server_keys, "can_grant_server_keys": bool(user.is_superuser),
+            "limits": {f: getattr(workspace, f) for f in LIMIT_FIELDS}, "members": members(workspace_id)}

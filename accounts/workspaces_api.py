@@ -7,7 +7,7 @@ from typing import Any, Optional
 from django.conf import settings
 from ninja import Router, Status
 
-from accounts import audit, invitations, workspaces
+from accounts import audit, invitations, trace_settings, workspaces
 from accounts.models import ProviderKey, Role
 from accounts.provider_keys import PROVIDERS_WITH_KEYS, base_url_problem, shown_base_url, store_provider_key
 from accounts.schemas import (
@@ -19,6 +19,8 @@ from accounts.schemas import (
     PendingInvitationOut,
     RoleIn,
     ServerKeysIn,
+    TracingIn,
+    TracingOut,
     WorkspaceIn,
     WorkspaceKeyOut,
     WorkspaceOut,
@@ -146,6 +148,20 @@ def delete_key(request: ApiRequest, workspace_id: int, provider: str) -> Status[
     if ProviderKey.objects.filter(workspace_id=workspace_id, provider=provider).delete()[0]:
         audit.record(workspace_id, request.auth, "key_deleted", provider=provider)
     return Status(204, None)
+
+
+@router.get("/workspaces/{workspace_id}/tracing", response={200: TracingOut, **errors(401, 404)})
+def get_tracing(request: ApiRequest, workspace_id: int) -> dict[str, Any]:
+    """Where the workspace's runs send their OpenTelemetry spans, and the link to a run's trace (header names only)."""
+    return trace_settings.shown(request.auth, workspace_id)
+
+
+@router.put("/workspaces/{workspace_id}/tracing", response={200: TracingOut, **errors(400, 401, 403, 404, 422)})
+def set_tracing(request: ApiRequest, workspace_id: int, payload: TracingIn) -> dict[str, Any]:
+    """Owners and admins: the server's collector, the workspace's own endpoint (with headers, write-only) or no
+    traces; and the workspace's link to a trace. Errors name the field."""
+    return trace_settings.save(request.auth, workspace_id, mode=payload.mode, endpoint=payload.endpoint,
+                               headers=payload.headers, link_template=payload.link_template)
 
 
 @router.get("/workspaces/{workspace_id}/audit", response={200: list[AuditEntryOut], **errors(401, 403, 404, 422)})

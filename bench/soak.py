@@ -28,6 +28,7 @@ import argparse
 import itertools
 import os
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -114,6 +115,8 @@ def main() -> None:
     if args.quick:
         args.minutes, args.runs, args.watchers, args.every = min(args.minutes, 1.0), min(args.runs, 60), min(args.watchers, 10), 10.0
         args.in_flight = min(args.in_flight, 20)
+    # A SIGTERM (timeout, kill) unwinds like Ctrl+C, so the private PostgreSQL, workers and server are stopped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     soak(args)
 
 

@@ -12,6 +12,7 @@ from designer.importers.api import router as import_router
 from designer.json_body import StrictJsonParser
 from designer.templates.api import router as templates_router
 from runtime.api import router as runs_router
+from runtime.evals.api import router as evals_router
 
 api = NinjaAPI(title="Loop Designer API", version="1", docs_url="/docs", parser=StrictJsonParser())
 install_error_handlers(api)
@@ -19,6 +20,8 @@ install_error_handlers(api)
 api.add_router("/", folder_router)
 # /validate, /render and /import answer anyone: an address not signed in is rate-limited on them.
 api.add_router("/", designer_router, throttle=AnonymousPerAddress())
+# Before the runs router: its POST /runs/{id}/{action} would otherwise take GET /runs/{id}/rounds.
+api.add_router("/", evals_router)
 api.add_router("/", runs_router)
 api.add_router("/", accounts_router)
 api.add_router("/", workspaces_router)

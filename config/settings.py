@@ -197,6 +197,16 @@ RUN_DATABASE_WAIT_S = float(envstr("RUN_DATABASE_WAIT_S", "120"))
 # default; past it, messages to it are dropped with max-wake-cycles.
 COORDINATOR_MAX_WAKE_CYCLES = envint("COORDINATOR_MAX_WAKE_CYCLES", 100)
 PROVIDER_KEYS_SECRET = envstr("PROVIDER_KEYS_SECRET")
+# OpenTelemetry traces of runs (runtime/live/tracing.py): off unless an OTLP/HTTP endpoint is set. The SDK reads
+# the other OTEL_EXPORTER_OTLP_* variables itself (headers, timeout, certificate) and OTEL_BSP_* (its queue).
+OTEL_TRACES_ENDPOINT = envstr("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") or envstr("OTEL_EXPORTER_OTLP_ENDPOINT")
+OTEL_SDK_DISABLED = envbool("OTEL_SDK_DISABLED", False)   # no traces at all, workspaces' own endpoints too
+OTEL_TRACING = bool(OTEL_TRACES_ENDPOINT.strip()) and not OTEL_SDK_DISABLED
+OTEL_SERVICE_NAME = envstr("OTEL_SERVICE_NAME", "loop-designer") or "loop-designer"
+# Where the run page links a run's trace: a URL with {trace_id} in it (Jaeger: http://jaeger:16686/trace/{trace_id}).
+OTEL_TRACE_LINK_TEMPLATE = envstr("OTEL_TRACE_LINK_TEMPLATE")
+if OTEL_TRACE_LINK_TEMPLATE and "{trace_id}" not in OTEL_TRACE_LINK_TEMPLATE:
+    raise ImproperlyConfiguredEnv(f"OTEL_TRACE_LINK_TEMPLATE={OTEL_TRACE_LINK_TEMPLATE!r} must contain {{trace_id}}")
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ACKS_LATE = True
@@ -209,6 +219,39 @@ OPENAI_BASE_URL = envstr("OPENAI_BASE_URL", "https://api.openai.com/v1")
 OPENAI_API_KEY = envstr("OPENAI_API_KEY")
 ANTHROPIC_BASE_URL = envstr("ANTHROPIC_BASE_URL", "https://api.anthropic.com")
 ANTHROPIC_API_KEY = envstr("ANTHROPIC_API_KEY")
+# The other providers by upstream's names (runtime/providers/catalog.py): the server's key is <NAME>_API_KEY
+# and its base URL <NAME>_BASE_URL, read from each provider's usual environment variables.
+GOOGLE_API_KEY = envstr("GEMINI_API_KEY") or envstr("GOOGLE_API_KEY")
+GOOGLE_BASE_URL = envstr("GEMINI_BASE_URL")
+VERTEX_API_KEY = envstr("VERTEX_API_KEY") or envstr("GOOGLE_CLOUD_API_KEY")
+VERTEX_BASE_URL = envstr("VERTEX_BASE_URL")
+# Bedrock: a Bedrock API key, or "ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN]" signed with SigV4.
+BEDROCK_API_KEY = envstr("AWS_BEARER_TOKEN_BEDROCK") or (
+    ":".join(filter(None, (envstr("AWS_ACCESS_KEY_ID"), envstr("AWS_SECRET_ACCESS_KEY"), envstr("AWS_SESSION_TOKEN"))))
+    if envstr("AWS_ACCESS_KEY_ID") and envstr("AWS_SECRET_ACCESS_KEY") else "")
+_AWS_REGION = envstr("AWS_REGION") or envstr("AWS_DEFAULT_REGION")
+BEDROCK_BASE_URL = envstr("BEDROCK_BASE_URL") or (f"https://bedrock-runtime.{_AWS_REGION}.amazonaws.com" if _AWS_REGION else "")
+AZURE_API_KEY = envstr("AZURE_OPENAI_API_KEY")
+AZURE_BASE_URL = envstr("AZURE_OPENAI_ENDPOINT")
+AZURE_OPENAI_API_VERSION = envstr("AZURE_OPENAI_API_VERSION", "2024-10-21")
+MISTRAL_API_KEY = envstr("MISTRAL_API_KEY")
+MISTRAL_BASE_URL = envstr("MISTRAL_BASE_URL")
+GROQ_API_KEY = envstr("GROQ_API_KEY")
+GROQ_BASE_URL = envstr("GROQ_BASE_URL")
+DEEPSEEK_API_KEY = envstr("DEEPSEEK_API_KEY")
+DEEPSEEK_BASE_URL = envstr("DEEPSEEK_BASE_URL")
+OPENROUTER_API_KEY = envstr("OPENROUTER_API_KEY")
+OPENROUTER_BASE_URL = envstr("OPENROUTER_BASE_URL")
+OLLAMA_API_KEY = envstr("OLLAMA_API_KEY")
+OLLAMA_BASE_URL = envstr("OLLAMA_BASE_URL") or (f"{envstr('OLLAMA_HOST').rstrip('/')}/v1" if envstr("OLLAMA_HOST") else "")
+XAI_API_KEY = envstr("XAI_API_KEY")
+XAI_BASE_URL = envstr("XAI_BASE_URL")
+TOGETHER_API_KEY = envstr("TOGETHER_API_KEY")
+TOGETHER_BASE_URL = envstr("TOGETHER_BASE_URL")
+FIREWORKS_API_KEY = envstr("FIREWORKS_API_KEY")
+FIREWORKS_BASE_URL = envstr("FIREWORKS_BASE_URL")
+CEREBRAS_API_KEY = envstr("CEREBRAS_API_KEY")
+CEREBRAS_BASE_URL = envstr("CEREBRAS_BASE_URL")
 # Base URLs users set with their keys reach public addresses only, unless this is on (for a
 # model server on this machine or the private network, e.g. Ollama or vLLM).
 PROVIDER_URLS_ALLOW_PRIVATE = envbool("PROVIDER_URLS_ALLOW_PRIVATE", False)
@@ -228,6 +271,9 @@ AGENT_CPU_SECONDS = envint("AGENT_CPU_SECONDS", 600)
 AGENT_MEMORY_MB = envint("AGENT_MEMORY_MB", 4096)
 AGENT_FILE_MB = envint("AGENT_FILE_MB", 1024)
 AGENT_WORKSPACE_MB = envint("AGENT_WORKSPACE_MB", 2048)
+# A sandboxed command's private /tmp is a tmpfs: memory, not disk, so it has its own size (MB; 0: the kernel's
+# default of half the RAM). Fresh for each command and gone when it ends.
+AGENT_TMP_MB = envint("AGENT_TMP_MB", 256)
 # auto: each run's workspace is a loop-mounted ext4 image of AGENT_WORKSPACE_MB, so the kernel refuses the
 # write past it (bash and file tools alike) when the server runs as root with a loop device; where it cannot,
 # the size is measured at each snapshot and the run says so. off: measured at snapshots only (docs/tools.md).
@@ -263,6 +309,9 @@ if not isinstance(_mcp_servers, list) or not all(
                                   '{"name", "url", "headers"} objects')
 MCP_SERVERS = _mcp_servers
 MCP_URLS_ALLOW_PRIVATE = envbool("MCP_URLS_ALLOW_PRIVATE", PROVIDER_URLS_ALLOW_PRIVATE)
+# Whether a workspace's own traces endpoint (its settings, accounts/trace_settings.py) may reach private and local
+# addresses; by default as PROVIDER_URLS_ALLOW_PRIVATE.
+TRACE_URLS_ALLOW_PRIVATE = envbool("TRACE_URLS_ALLOW_PRIVATE", PROVIDER_URLS_ALLOW_PRIVATE)
 MCP_SANDBOX_PATHS = [p for p in envstr("MCP_SANDBOX_PATHS").split(":") if p]
 MCP_START_TIMEOUT = envfloat("MCP_START_TIMEOUT", 30)
 MCP_CALL_TIMEOUT = envfloat("MCP_CALL_TIMEOUT", 120)

@@ -13,6 +13,7 @@ urlpatterns = [
     path("signup/", signup.signup, name="signup"),
     path("join/<str:token>/", join.join, name="join"),
     path("account/", account_pages.account, name="account"),
+    path("help/<slug:name>/", pages.help_doc, name="help"),
     re_path(r"^(?:workflows(?:/.*)?|runs(?:/.*)?|workspaces(?:/.*)?)?$", pages.index, name="index"),
 ]
 

@@ -14,9 +14,12 @@ from accounts.workspaces import role_of
 from common.dates import moment
 from common.schemas import errors, file_answer
 from common.types import ApiRequest
-from designer import bundles, services, tool_specs, workflows
+from designer import breakpoints, bundles, services, tool_specs, workflows
 from designer.errors import BadRequest
 from designer.schemas import (
+    BreakpointsCheckIn,
+    BreakpointsIn,
+    BreakpointsOut,
     DocumentIn,
     MoveIn,
     RenderIn,
@@ -95,7 +98,7 @@ def workflow_out(version: WorkflowVersion, user: User) -> dict:
         "id": workflow.id, "name": workflow.name, "workspace_id": workflow.workspace_id,
         "workspace_name": workflow.workspace.name, "role": role_of(user, workflow.workspace_id) or "",
         "version": version.number, "document": version.document,
-        "source": version.source, "layout": version.layout or {},
+        "source": version.source, "layout": version.layout or {}, "applied_from": version.applied_from,
         **_checked_for(user, bundles.with_folder_problems(services.stored(version.source, version.document), version),
                        version.document),
         "created_at": workflow.created_at, "updated_at": version.created_at,
@@ -172,6 +175,26 @@ def duplicate_workflow(request: ApiRequest, workflow_id: int) -> Status[dict]:
 def move_workflow(request: ApiRequest, workflow_id: int, payload: MoveIn) -> dict:
     """Hand the workflow to another workspace (editor or above in both); its runs stay where they ran."""
     return workflow_out(workflows.move(request.auth, workflow_id, payload.workspace_id).latest(), request.auth)
+
+
+@router.get("/workflows/{workflow_id}/breakpoints", response={200: BreakpointsOut, **errors(401, 404)}, auth=API_AUTH, tags=["workflows"])
+def get_breakpoints(request: ApiRequest, workflow_id: int) -> dict:
+    """Where the workflow's runs hold for someone to look; kept beside the workflow, never in its document."""
+    return {"breakpoints": breakpoints.of_workflow(request.auth, workflow_id)}
+
+
+@router.put("/workflows/{workflow_id}/breakpoints", response={200: BreakpointsOut, **errors(400, 401, 403, 404, 422)}, auth=API_AUTH, tags=["workflows"])
+def put_breakpoints(request: ApiRequest, workflow_id: int, payload: BreakpointsIn) -> dict:
+    """Replace the workflow's breakpoints (an editor or above); each refusal names its field (`breakpoints[0].round`)."""
+    return {"breakpoints": breakpoints.set_for_workflow(request.auth, workflow_id, payload.breakpoints)}
+
+
+@router.post("/workflows/{workflow_id}/breakpoints/check", response={200: BreakpointsOut, **errors(400, 401, 404, 422)}, auth=API_AUTH,
+             tags=["workflows"])
+def check_breakpoints(request: ApiRequest, workflow_id: int, payload: BreakpointsCheckIn) -> dict:
+    """Breakpoints for one run (the run dialog's), checked as `POST /runs` will, against `document` when given; nothing is
+    stored. Each refusal names its field (`breakpoints[0].round`)."""
+    return {"breakpoints": breakpoints.check_for_run(request.auth, workflow_id, payload.breakpoints, payload.document)}
 
 
 @router.get("/workflows/{workflow_id}/versions", response={200: list[VersionSummary], **errors(401, 404)}, auth=API_AUTH, tags=["workflows"])

@@ -13,11 +13,11 @@ from ninja.files import UploadedFile
 from accounts.tokens import API_AUTH
 from common.schemas import errors, file_answer
 from common.types import ApiRequest
-from designer import bundles, workflows
+from designer import bundles, folder_changes, workflows
 from designer.errors import BadRequest
 from designer.folders import MAX_TOTAL_BYTES, PathRefused, clean_path
 from designer.models import Workflow
-from designer.schemas import BundleImportOut, FileIn, FileWrittenOut, FolderFileContentOut, FolderFileOut, IncludeTargetOut
+from designer.schemas import BundleImportOut, FileIn, FileWrittenOut, FolderFileChangeOut, FolderFileContentOut, FolderFileOut, IncludeTargetOut
 
 router = Router(tags=["workflows"], auth=API_AUTH)
 MAX_TEXT_CHARS = 512 * 1024
@@ -43,6 +43,14 @@ def import_bundle(request: ApiRequest, file: UploadedFile = File(...), main: Opt
 @router.get("/workflows/{workflow_id}/files", response={200: list[FolderFileOut], **errors(401, 404, 422)})
 def list_files(request: ApiRequest, workflow_id: int, version: Optional[int] = Query(None, ge=1, le=2**31 - 1)) -> list[dict]:
     return bundles.listing(workflows.version(request.auth, workflow_id, version))
+
+
+@router.get("/workflows/{workflow_id}/files/changes", response={200: list[FolderFileChangeOut], **errors(401, 404, 422)})
+def file_changes(request: ApiRequest, workflow_id: int, a: int = Query(..., ge=1, le=2**31 - 1),
+                 b: int = Query(..., ge=1, le=2**31 - 1)) -> list[dict]:
+    """The folder files (not the main document) that differ from version `a` to version `b`, with both texts."""
+    before = workflows.version(request.auth, workflow_id, a)
+    return folder_changes.changes(before, workflows.version(request.auth, workflow_id, b))
 
 
 @router.get("/workflows/{workflow_id}/file", response={200: FolderFileContentOut, **errors(400, 401, 404, 422)})

@@ -15,6 +15,8 @@ class Workflow(models.Model):
     current_version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Where its runs hold for someone to look (designer.breakpoints): kept here, never in a version's document.
+    breakpoints = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering: ClassVar[list[str]] = ["-updated_at"]
@@ -38,6 +40,9 @@ class WorkflowVersion(models.Model):
     valid = models.BooleanField(default=False)
     # Where the main document sits in the workflow's folder ("" for a one-file workflow); its other files are `files`.
     main_path = models.CharField(max_length=1000, blank=True, default="")
+    # The version the playground's Apply changed to make this one (null: saved any other way): the editor opens
+    # such a version with one undo step back to that one (frontend/src/editor/applyUndo.ts).
+    applied_from = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -72,3 +77,30 @@ class VersionFile(models.Model):
 
     def __str__(self) -> str:
         return self.path
+
+
+class StepPin(models.Model):
+    """A pinned output (issue #33): "use this instead of asking the model" for one agent execution of the workflow.
+
+    It lives beside the workflow, never in its document (so never in its YAML or export). ``step_path`` is the
+    execution's place as the engine names it (``draft``, ``dev.2.draft``, ``dev.2.untilAgent``); a run started with
+    pins on takes ``content`` (and ``result``, when ``has_result``) there without calling its provider. The run it was
+    taken from is kept as plain text: designer sits below runtime and knows no runs.
+    """
+
+    workflow = models.ForeignKey(Workflow, on_delete=models.CASCADE, related_name="pins")
+    step_path = models.CharField(max_length=300)
+    content = models.TextField(blank=True, default="")
+    result = models.JSONField(null=True, blank=True)
+    has_result = models.BooleanField(default=False)
+    source_run = models.CharField(max_length=64, blank=True, default="")
+    source_version = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["step_path"]
+        constraints = (models.UniqueConstraint(fields=["workflow", "step_path"], name="unique_workflow_step_pin"),)
+
+    def __str__(self) -> str:
+        return f"pin {self.step_path} of workflow {self.workflow_id}"

@@ -1,8 +1,8 @@
-"""The single-page editor's shell: the built front end, behind login."""
+"""The single-page editor's shell: the built front end, behind login; and the user docs the editor links to."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -26,3 +26,15 @@ def index(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse
     if built.exists():
         return HttpResponse(built.read_text(), content_type="text/html; charset=utf-8")
     return HttpResponse(PLACEHOLDER, content_type="text/html; charset=utf-8")
+
+
+# The docs a page links to, by the name in its address: served as they are written (plain text: no markdown
+# renderer in the stack, and text can carry no script), so the link and docs/ never disagree.
+HELP_DOCS = {"simulated-scripts": "simulated-scripts.md"}
+
+
+def help_doc(request: HttpRequest, name: str) -> HttpResponse:
+    file = HELP_DOCS.get(name)
+    if file is None:
+        raise Http404(f"no help page {name!r} (known: {', '.join(HELP_DOCS)})")
+    return HttpResponse((settings.BASE_DIR / "docs" / file).read_text(encoding="utf-8"), content_type="text/plain; charset=utf-8")

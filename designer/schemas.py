@@ -65,6 +65,7 @@ class ToolOut(Schema):
     description: str
     upstream: bool                 # other runners of the format have it too
     automatic: bool = False        # given by the run (send_message always, shared memory when on): never listed for it
+    note: str = ""                 # this server's own tool: why a workflow naming it runs only here
     mcp_server: str = ""           # an MCP server's tool: the server's name
     mcp_name: str = ""             # and its name there (`name` has the server's prefix when two names clash)
 
@@ -110,6 +111,7 @@ class WorkflowOut(Schema):
     errors: list[Diagnostic]
     warnings: list[Diagnostic]
     iteration_outputs: dict[str, list[str]] = {}  # noqa: RUF012 - a field's default (pydantic copies it), not a ClassVar
+    applied_from: Optional[int] = None  # the version the playground's Apply changed to make this one (null: saved otherwise)
     created_at: datetime
     updated_at: datetime
 
@@ -160,6 +162,20 @@ class FolderFileContentOut(Schema):
     truncated: bool
 
 
+class FolderFileChangeOut(Schema):
+    """A folder file that differs between two versions (designer.folder_changes): both texts, cut at 256 KiB;
+    null on the side where the file is absent or binary."""
+
+    path: str
+    change: Literal["added", "removed", "changed"]
+    binary: bool
+    size_before: Optional[int]
+    size_after: Optional[int]
+    before: Optional[str]
+    after: Optional[str]
+    truncated: bool
+
+
 class FileWrittenOut(Schema):
     """The new version a file's write, delete or rename made."""
 
@@ -181,3 +197,21 @@ class IncludeTargetOut(Schema):
     version: int = 0
     valid: bool = False
     message: str = ""           # kind "missing": why
+
+
+class BreakpointsIn(Schema):
+    """A workflow's breakpoints, all of them (designer.breakpoints: each {id?, kind, step?, round?, item?, done?,
+    condition?, tool?, note?})."""
+
+    breakpoints: list[Any]
+
+
+class BreakpointsCheckIn(Schema):
+    """Breakpoints for one run, to check before it starts; ``document``: check against these steps (a draft)."""
+
+    breakpoints: list[Any]
+    document: Optional[dict[str, Any]] = None
+
+
+class BreakpointsOut(Schema):
+    breakpoints: list[dict[str, Any]]

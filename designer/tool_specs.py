@@ -5,8 +5,9 @@ The names are the file format's contract (a workflow lists them in an agent's
 the format: the validator warns about names outside this list, the editor
 offers it (``GET /tools``), and the runtime implements each one
 (:mod:`runtime.tools`). ``bash``, ``read``, ``write``, ``glob`` and ``grep``
-are upstream's, with upstream's parameters and limits; ``edit`` is ours (a
-workflow naming it still exports unchanged; other runners may lack it).
+are upstream's, with upstream's parameters and limits; ``edit`` is ours: a
+workflow naming it still exports unchanged, but zenflow's runner refuses to
+start it (``OURS`` says so in ``GET /tools`` and validation warns).
 ``send_message``, ``shared_memory_write`` and ``shared_memory_read`` are the
 tools upstream's runner gives its step agents to talk to the coordinator and
 share notes (:mod:`runtime.tools.messaging`): every step agent has
@@ -90,6 +91,14 @@ SPECS: dict[str, dict] = {
 }
 
 
+# Our own tools, each with why a workflow naming it is tied to this server: said beside it in the editor's picker
+# and in the validator's warning, so nobody learns it from the other runner's refusal.
+OURS: dict[str, str] = {
+    "edit": "Ours, not zenflow's: zenflow's runner refuses a workflow that lists it. Use `write` for a workflow that "
+            "must run there too.",
+}
+
+
 def known_names(mcp_tools: Iterable[dict] = ()) -> list[str]:
     """Upstream's names first, in upstream's order, then ours, then the MCP tools given (as offered)."""
     builtins = [n for n in UPSTREAM if n in SPECS] + sorted(n for n in SPECS if n not in UPSTREAM)
@@ -100,7 +109,8 @@ def catalogue(mcp_tools: Iterable[dict] = ()) -> list[dict]:
     """Every tool for the editor: name, description, and whether upstream has it too; then the MCP tools
     given (``{"name", "description", "server"}``, e.g. a user's servers' from their last check) as offered."""
     return ([{"name": n, "description": SPECS[n]["description"], "upstream": n in UPSTREAM,
-              **({"automatic": True} if n in MESSAGING else {})} for n in known_names()]
+              **({"automatic": True} if n in MESSAGING else {}), **({"note": OURS[n]} if n in OURS else {})}
+             for n in known_names()]
             + mcp_catalogue(mcp_tools))
 
 

@@ -150,19 +150,22 @@ def create(user: User, *, source: str | None, document: Any, name: str | None = 
     return workflow
 
 
-def _add_version(workflow: Workflow, number: int, loaded: Loaded, layout: dict, files_from: WorkflowVersion | None = None) -> WorkflowVersion:
+def _add_version(workflow: Workflow, number: int, loaded: Loaded, layout: dict, files_from: WorkflowVersion | None = None,
+                 applied_from: int | None = None) -> WorkflowVersion:
     """A new version; ``files_from``'s folder comes along unchanged (the same stored files, not copies)."""
     if files_from is not None:
         loaded.report.extend(bundles.stored_problems(loaded.document, files_from))
     version = WorkflowVersion.objects.create(
         workflow=workflow, number=number, document=loaded.document,
-        source=loaded.source or "", layout=layout, valid=loaded.valid,
+        source=loaded.source or "", layout=layout, valid=loaded.valid, applied_from=applied_from,
     )
     bundles.carry_files(files_from, version)
     return version
 
 
-def save_version(user: User, workflow_id: int, *, source: str | None, document: Any, layout: Any = None, name: str | None = None) -> Workflow:
+def save_version(user: User, workflow_id: int, *, source: str | None, document: Any, layout: Any = None, name: str | None = None,
+                 applied_from: int | None = None) -> Workflow:
+    """A new latest version. ``applied_from``: the playground's Apply made it by changing that version."""
     reachable(user, workflow_id, Need.EDIT)
     given = source is not None or document is not None
     loaded = services.check(source, document) if given else None
@@ -177,7 +180,8 @@ def save_version(user: User, workflow_id: int, *, source: str | None, document: 
             loaded = services.check(current.source or None, None if current.source else current.document)
             _storable(loaded)
         number = workflow.current_version + 1
-        _add_version(workflow, number, loaded, new_layout if new_layout is not None else current.layout, files_from=current)
+        _add_version(workflow, number, loaded, new_layout if new_layout is not None else current.layout, files_from=current,
+                     applied_from=applied_from)
         workflow.current_version = number
         workflow.name = _name_for(loaded, name)
         workflow.save()

@@ -11,6 +11,7 @@ export default defineConfig({
       '/api': 'http://127.0.0.1:8000',
       '/ws': { target: 'ws://127.0.0.1:8000', ws: true },
       '/login': 'http://127.0.0.1:8000',
+      '/help': 'http://127.0.0.1:8000',
     },
   },
   test: { environment: 'node', include: ['src/**/*.test.ts'] },

@@ -10,27 +10,43 @@ from ninja.files import UploadedFile
 from accounts.tokens import API_AUTH
 from accounts.workspaces import Need, chosen
 from common.schemas import errors, file_answer
-from common.types import ApiRequest
+from common.types import ApiRequest, RunId
 from runtime.durability import run_files
+from runtime.live import run_traces
 from runtime.live.serializers import run_dict
-from runtime.providers import keys
-from runtime.runs import access, compare, control, create, forks, limits, query, tool_decisions
+from runtime.providers import keys, models
+from runtime.runs import access, compare, control, create, debugging, forks, limits, pins, playground, query, shared_memory, tool_decisions
 from runtime.schemas import (
     CompareOut,
     CountOut,
+    DebugIn,
+    DebugOut,
     DenyIn,
     ForkIn,
     IterationOut,
     MetricsOut,
+    ModelOut,
+    PinIn,
+    PinOut,
+    PlaygroundApplyIn,
+    PlaygroundApplyOut,
+    PlaygroundIn,
+    PlaygroundInputsOut,
+    PlaygroundTryOut,
     ProviderOut,
     RunEvent,
     RunIn,
     RunOut,
+    RunStartedOut,
     RunWorkspaceOut,
+    ScriptCheckIn,
+    ScriptCheckOut,
+    SharedMemoryEntryOut,
     SnapshotDiffOut,
     SnapshotFileContentOut,
     SnapshotFilesOut,
     ToolDecisionOut,
+    TraceTestOut,
     UploadOut,
     UsageOut,
 )
@@ -38,14 +54,29 @@ from runtime.schemas import (
 router = Router(tags=["runs"], auth=API_AUTH)
 
 
-@router.post("/runs", response={201: RunOut, **errors(400, 401, 404, 422, 429)})
+def _started(request: ApiRequest, run_id: RunId) -> dict:
+    run = access.reachable(request.auth, run_id)
+    return {**run_dict(run), "script_warnings": create.script_warnings(run)}
+
+
+@router.post("/runs", response={201: RunStartedOut, **errors(400, 401, 404, 422, 429)})
 def create_run(request: ApiRequest, payload: RunIn) -> Status[dict]:
+    """Start a run; `script_warnings` names script keys that match nothing in the workflow (their replies go unused)."""
     run = create.create_run(request.auth, workflow_id=payload.workflow_id, version=payload.version, provider=payload.provider,
                           model=payload.model, script=payload.script, budgets=payload.budgets, policies=payload.policies,
                           ask_before=payload.ask_before, workspace_upload=payload.workspace_upload,
-                          workspace_from_run=payload.workspace_from_run, coordinator=payload.coordinator,
-                          shared_memory=payload.shared_memory)
-    return Status(201, run_dict(access.reachable(request.auth, run.id)))
+                          workspace_from_run=payload.workspace_from_run,
+                          coordinator=create.API_DEFAULT_MODE if payload.coordinator is None else payload.coordinator,
+                          shared_memory=payload.shared_memory, model_override=payload.model_override,
+                          permissions=payload.permissions, thinking=payload.thinking, breakpoints=payload.breakpoints,
+                          breakpoints_off=payload.breakpoints_off, use_pins=payload.use_pins)
+    return Status(201, _started(request, run.id))
+
+
+@router.post("/runs/script-check", response={200: ScriptCheckOut, **errors(400, 401, 422)})
+def check_script(request: ApiRequest, payload: ScriptCheckIn) -> dict:
+    """A simulated script checked against a workflow before it runs: its faults as a 400, keys that name nothing as warnings."""
+    return create.check_script_against(payload.script, payload.document)
 
 
 @router.get("/providers", response={200: list[ProviderOut], **errors(401, 404, 422)})
@@ -55,10 +86,24 @@ def list_providers(request: ApiRequest, workspace: Optional[int] = Query(None, g
     return keys.availability(chosen(request.auth, workspace))
 
 
+@router.get("/models", response={200: list[ModelOut], **errors(401, 404, 422)})
+def list_models(request: ApiRequest, workspace: Optional[int] = Query(None, ge=1, le=2**63 - 1)) -> list[dict]:
+    """The models of the providers a run in the workspace (default: your personal one) can use now, with their
+    prices per million tokens (genai-prices): the editor's model picker."""
+    return models.offered(chosen(request.auth, workspace))
+
+
 @router.get("/workspaces/{workspace_id}/usage", response={200: UsageOut, **errors(401, 404)})
 def workspace_usage(request: ApiRequest, workspace_id: int) -> dict:
     """The workspace's run limits, what is used and what is left today (the run dialog shows it)."""
     return limits.remaining(chosen(request.auth, workspace_id, Need.READ))
+
+
+@router.post("/workspaces/{workspace_id}/tracing/test", response={200: TraceTestOut, **errors(400, 401, 403, 404)})
+def send_test_span(request: ApiRequest, workspace_id: int) -> dict[str, Any]:
+    """Owners and admins: one span sent now to the workspace's own collector, with its headers (the settings'
+    "Send a test span"): whether it took it, and why not in words."""
+    return run_traces.send_test_span(request.auth, workspace_id)
 
 
 @router.get("/runs", response={200: list[RunOut], **errors(400, 401, 404, 422)})
@@ -124,6 +169,12 @@ def run_metrics(request: ApiRequest, run_id: str) -> dict:
     return query.metrics(access.reachable(request.auth, run_id))
 
 
+@router.get("/runs/{run_id}/shared-memory", response={200: list[SharedMemoryEntryOut], **errors(401, 404)})
+def run_shared_memory(request: ApiRequest, run_id: str) -> list[shared_memory.SharedMemoryEntry]:
+    """Every key the run's step agents wrote to shared memory, by namespace, with the step that wrote it last."""
+    return shared_memory.entries(access.reachable(request.auth, run_id))
+
+
 @router.delete("/runs/{run_id}", response={204: None, **errors(401, 404, 409)})
 def delete_run(request: ApiRequest, run_id: str) -> Status[None]:
     create.delete_run(request.auth, run_id)
@@ -165,12 +216,53 @@ def workspace_zip(request: ApiRequest, run_id: str, snapshot: Optional[int] = No
     return response
 
 
-@router.post("/runs/{run_id}/fork", response={201: RunOut, **errors(400, 401, 404, 409, 422, 429)})
+@router.post("/runs/{run_id}/fork", response={201: RunStartedOut, **errors(400, 401, 404, 409, 422, 429)})
 def fork_run(request: ApiRequest, run_id: str, payload: ForkIn) -> Status[dict]:
     """Re-run from here: a new run starting at a step or loop iteration of this finished run, with edits."""
     run = forks.fork(request.auth, run_id, at=payload.at, document=payload.document, patch=payload.patch,
                      input=payload.input, provider=payload.provider, model=payload.model, script=payload.script)
-    return Status(201, run_dict(access.reachable(request.auth, run.id)))
+    return Status(201, _started(request, run.id))
+
+
+@router.post("/runs/{run_id}/pins", response={201: list[PinOut], **errors(400, 401, 403, 404, 409, 422)})
+def pin_outputs(request: ApiRequest, run_id: str, payload: PinIn) -> Status[list[dict]]:
+    """Pin what a step execution (or every execution of a round or loop) gave in this finished run: runs of the
+    workflow take it instead of asking the model, until the pin is cleared or a run turns pins off."""
+    fields = payload.dict(exclude_unset=True)
+    made = pins.pin_from_run(request.auth, run_id, payload.step, payload.content, payload.result, has_result="result" in fields)
+    return Status(201, [pins.pin_dict(p) for p in made])
+
+
+@router.get("/workflows/{workflow_id}/pins", response={200: list[PinOut], **errors(401, 404)})
+def list_pins(request: ApiRequest, workflow_id: int) -> list[dict]:
+    """The workflow's pinned outputs, by step path (never part of its document or export)."""
+    return [pins.pin_dict(p) for p in pins.listed(request.auth, workflow_id)]
+
+
+@router.delete("/workflows/{workflow_id}/pins", response={200: CountOut, **errors(400, 401, 403, 404, 422)})
+def clear_pins(request: ApiRequest, workflow_id: int, step: Optional[str] = Query(None, max_length=300)) -> dict[str, int]:
+    """Clear the workflow's pins: all of them, or `step` and what lies under it; `count` says how many went."""
+    return {"count": pins.clear(request.auth, workflow_id, step)}
+
+
+@router.get("/runs/{run_id}/playground", response={200: PlaygroundInputsOut, **errors(400, 401, 404, 422)})
+def playground_inputs(request: ApiRequest, run_id: str, step: str = Query(..., max_length=300)) -> dict:
+    """What a step execution of this run was sent (its assembled prompt, tools, model) and what it gave."""
+    return playground.inputs(request.auth, run_id, step)
+
+
+@router.post("/runs/{run_id}/playground", response={200: PlaygroundTryOut, **errors(400, 401, 403, 404, 409, 422)})
+def playground_try(request: ApiRequest, run_id: str, payload: PlaygroundIn) -> dict:
+    """Run that one agent turn again with edits (instructions, prompt texts, model, temperature); the run is untouched."""
+    edits = payload.dict(include={"instructions", "system", "user", "model", "temperature"}, exclude_none=True)
+    return playground.try_step(request.auth, run_id, payload.step, edits, payload.script)
+
+
+@router.post("/runs/{run_id}/playground/apply", response={200: PlaygroundApplyOut, **errors(400, 401, 403, 404, 422)})
+def playground_apply(request: ApiRequest, run_id: str, payload: PlaygroundApplyIn) -> dict:
+    """Write changed instructions, model or temperature to the workflow as a new version."""
+    edits = payload.dict(include={"instructions", "model", "temperature"}, exclude_none=True)
+    return playground.apply(request.auth, run_id, payload.step, edits)
 
 
 @router.post("/runs/{run_id}/tool-calls/{call_id}/approve", response={200: ToolDecisionOut, **errors(401, 404, 409)})
@@ -181,6 +273,19 @@ def approve_tool_call(request: ApiRequest, run_id: str, call_id: str) -> dict:
 @router.post("/runs/{run_id}/tool-calls/{call_id}/deny", response={200: ToolDecisionOut, **errors(401, 404, 409, 422)})
 def deny_tool_call(request: ApiRequest, run_id: str, call_id: str, payload: Optional[DenyIn] = None) -> dict:
     return tool_decisions.decide(request.auth, run_id, call_id, approve=False, reason=payload.reason if payload else "")
+
+
+@router.get("/runs/{run_id}/debug", response={200: DebugOut, **errors(401, 404)})
+def run_hold(request: ApiRequest, run_id: str) -> dict:
+    """Where the run holds at a breakpoint (null: it does not), with what the next agent turn will receive."""
+    return debugging.hold_of(request.auth, run_id)
+
+
+@router.post("/runs/{run_id}/debug", response={200: DebugOut, **errors(400, 401, 403, 404, 409, 422)})
+def run_debug(request: ApiRequest, run_id: str, payload: DebugIn) -> dict:
+    """At a breakpoint: edit the pending inputs (this run only), continue, step to the next boundary, or skip."""
+    return debugging.command(request.auth, run_id, action=payload.action, field=payload.field, value=payload.value,
+                             path=payload.path, output=payload.output, result=payload.result, key=payload.key)
 
 
 @router.post("/runs/{run_id}/{action}", response={200: RunOut, **errors(400, 401, 404, 409, 422)})

@@ -19,6 +19,7 @@ the envelope, tests check every emitted event against :data:`EVENT_DATA`, and
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Literal, Optional
@@ -110,6 +111,33 @@ class WorkflowStartData(_Open):
     provider: str = ""
     budgets: dict[str, float] = {}
     from_checkpoint: Optional[int] = None  # the run started from the state after this seq (runtime.engine.checkpoints)
+    model_override: Optional[str] = None  # every model of the run replaced by this one (upstream's --model)
+    thinking: Optional[str] = None  # the reasoning level asked of every agent (upstream's --thinking)
+
+
+class PlanEdge(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    source: str   # the step depended on
+    target: str   # the step that waits for it (its ``dependsOn`` names ``source``)
+
+
+class PlanWorkflow(BaseModel):
+    """The plan as upstream's ``plan_ready`` carries it in ``data.workflow``, with the dependency edges added."""
+
+    model_config = ConfigDict(extra="forbid")  # closed, so the generated types nest it (an open one is JSON)
+    name: str = ""
+    steps: list[str]                 # the top-level step ids in topological order (ties in document order)
+    edges: list[PlanEdge] = []       # every ``dependsOn`` between top-level steps, in the order of ``steps``
+    # A loop step with inner steps: their own plan (the same keys), by the loop step's id.
+    scopes: dict[str, dict[str, Any]] = {}
+
+
+class PlanReadyData(BaseModel):
+    """The loaded workflow is ready to execute (upstream's ``plan_ready``): emitted once per run, right after
+    ``workflow_start``; a run that resumes or a fork that starts from a checkpoint does not emit it again."""
+
+    model_config = ConfigDict(extra="forbid")
+    workflow: PlanWorkflow
 
 
 class WorkflowEndData(_Open):
@@ -128,6 +156,8 @@ class StepStartData(_Open):
     loop_type: Optional[Literal["forEach", "repeat-until"]] = None
     items: Optional[int] = None
     include: Optional[str] = None
+    started_at: Optional[str] = None  # a step going on after a resume: when it first started
+    carried_s: Optional[float] = None  # ... and the seconds it had worked before (its duration counts on from there)
 
 
 class StepEndData(_Open):
@@ -157,6 +187,12 @@ class AgentTurnData(_Open):
     # and then unpriced_model names it. Summed over a run they give its cost (runtime.engine.checkpoints).
     cost_usd: Optional[float] = None
     unpriced_model: Optional[str] = None
+    # On a response: of the completion tokens, those spent reasoning (when the provider counts them apart), and
+    # the reasoning text (when it returns one; capped). Shown folded; never sent back to the model as content.
+    reasoning_tokens: Optional[int] = None
+    reasoning: Optional[str] = None
+    # The execution's output was pinned (issue #33): no provider was called; the response is the pin's, at no cost.
+    pinned: Optional[bool] = None
 
 
 class ToolCallData(_Open):
@@ -166,6 +202,7 @@ class ToolCallData(_Open):
     input: Any = None
     output: Any = None          # on end: the text the model sees (capped), or submit_result's answer
     truncated: bool = False     # on end: the output was cut at the tool's cap
+    waited_ms: Optional[float] = None  # on end: how long it waited for a person's decision, left out of its duration
 
 
 class ToolApprovalData(_Open):
@@ -234,6 +271,47 @@ class LoopEndData(_Open):
 class RunControlData(_Open):
     action: Literal["pause", "resume", "stop"]
     actor: Optional[str] = None  # who asked (a username), so everyone watching sees it; absent for budgets and timeouts
+
+
+# ---- the loop debugger: breakpoints and what is done at them (runtime.engine.debugger) ----------------
+
+BreakpointKindName = Literal["step", "round", "judge", "condition", "tool"]
+DebugActionName = Literal["edit", "continue", "step", "skip"]
+
+
+class BreakpointData(_Open):
+    id: str                     # the breakpoint's id; "step" for a hold made by Step
+    kind: BreakpointKindName
+    step: Optional[str] = None
+    round: Optional[int] = None
+    item: Optional[int] = None
+    done: Optional[bool] = None
+    condition: Optional[str] = None
+    tool: Optional[str] = None
+
+
+class BreakpointHitData(_Open):
+    """The run holds at a breakpoint: which one, where exactly, and what the next agent turn will receive."""
+
+    breakpoint: BreakpointData
+    key: str                    # the hit: that breakpoint before that execution (released once, never held again)
+    where: dict[str, Any]       # {kind: step|round|judge|tool, step?, loop?, round?, item?, tool?}
+    inputs: dict[str, Any]      # prompt, previous_output, item, tools, scope ...
+    editable: list[str]         # what an edit may change here
+    skippable: bool
+
+
+class DebugActionData(_Open):
+    """What someone did at a held breakpoint: an edit of the pending inputs, or continue, step or skip."""
+
+    action: DebugActionName
+    key: str
+    actor: Optional[str] = None
+    field: Optional[str] = None     # an edit's
+    value: Any = None
+    path: Optional[str] = None      # a context_file edit's: the file, as the pending step names it
+    output: Optional[str] = None    # a skip's typed output
+    result: Any = None
 
 
 # ---- messages between step agents and the coordinator (upstream zenflow's event names) ----------------
@@ -320,6 +398,7 @@ class NoData(_Open):
 EVENT_DATA: dict[str, type[BaseModel]] = {
     "workflow_start": WorkflowStartData,
     "workflow_end": WorkflowEndData,
+    "plan_ready": PlanReadyData,
     "step_start": StepStartData,
     "step_end": StepEndData,
     "step_skipped": StepSkippedData,
@@ -335,6 +414,8 @@ EVENT_DATA: dict[str, type[BaseModel]] = {
     "judge_verdict": JudgeVerdictData,
     "loop_end": LoopEndData,
     "run_control": RunControlData,
+    "breakpoint_hit": BreakpointHitData,
+    "debug_action": DebugActionData,
     "message_sent": MessageSentData,
     "coordinator_message": CoordinatorMessageData,
     "agent_inbox_drain": AgentInboxDrainData,
@@ -345,11 +426,73 @@ EVENT_DATA: dict[str, type[BaseModel]] = {
     "max_wake_cycles_warning": MaxWakeCyclesWarningData,
 }
 EventType = Literal[
-    "workflow_start", "workflow_end", "step_start", "step_end", "step_skipped", "error", "agent_turn", "tool_call",
+    "workflow_start", "workflow_end", "plan_ready", "step_start", "step_end", "step_skipped", "error", "agent_turn", "tool_call",
     "tool_approval", "workspace_snapshot", "message", "output", "iteration_start", "iteration_end", "judge_verdict", "loop_end", "run_control",
-    "message_sent", "coordinator_message", "agent_inbox_drain", "coordinator_inbox_message", "message_dropped",
+    "breakpoint_hit", "debug_action", "message_sent", "coordinator_message", "agent_inbox_drain", "coordinator_inbox_message", "message_dropped",
     "coordinator_narration", "coordinator_synthesis", "max_wake_cycles_warning",
 ]
+
+
+# ---- upstream zenflow's --json: what its consumers read (docs/ndjson.md) ---------------------------------
+# For each event type both runners have, the fields an upstream consumer may read; ours are additions it skips.
+# runworkflow --json prints events through runtime.events.upstream_event, and tests check real runs against this.
+
+# Upstream's envelope: every event may carry these (absent when empty); ours has each, and more.
+UPSTREAM_ENVELOPE = ("type", "timestamp", "runId", "stepId", "agent", "agentId", "message", "duration", "tokens", "error",
+            "data", "delta", "done", "reasoning")
+
+
+@dataclass(frozen=True)
+class UpstreamShape:
+    """What an upstream consumer reads of one event type: envelope fields and ``data`` keys always present, and
+    those present on one phase only (``phase`` value -> fields)."""
+
+    envelope: tuple[str, ...] = ()
+    data: tuple[str, ...] = ()
+    by_phase: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()  # (phase, envelope, data)
+
+
+UPSTREAM: dict[str, UpstreamShape] = {
+    "workflow_start": UpstreamShape(data=("total",)),
+    "workflow_end": UpstreamShape(envelope=("duration",), data=("status",)),
+    "step_start": UpstreamShape(envelope=("stepId",), data=("index", "total")),
+    "step_end": UpstreamShape(envelope=("stepId", "duration"), data=("status",)),
+    "step_skipped": UpstreamShape(envelope=("stepId",)),
+    "error": UpstreamShape(envelope=("error",)),
+    # The coordinator's turns have no step: agent "coordinator".
+    "agent_turn": UpstreamShape(envelope=("agent", "agentId"), data=("phase", "model", "turn"),
+                                by_phase=(("response", ("tokens", "duration"), ()),)),
+    "tool_call": UpstreamShape(envelope=("agent", "agentId"), data=("phase", "tool_name", "tool_call_id"),
+                               by_phase=(("start", (), ("input",)), ("end", ("duration",), ("output",)))),
+    "message": UpstreamShape(envelope=("message",)),
+    "output": UpstreamShape(envelope=("stepId",)),
+    # Messaging and the coordinator (upstream's names; COORDINATOR facts in docs/api.md).
+    "message_sent": UpstreamShape(envelope=("stepId",), data=("id", "text")),
+    "coordinator_message": UpstreamShape(envelope=("stepId",), data=("id", "text")),
+    "agent_inbox_drain": UpstreamShape(envelope=("stepId",), data=("id", "text")),
+    "coordinator_inbox_message": UpstreamShape(data=("text",)),
+    "message_dropped": UpstreamShape(data=("reason",)),
+    "coordinator_narration": UpstreamShape(data=("text",)),
+    "coordinator_synthesis": UpstreamShape(data=("summary",)),
+    "max_wake_cycles_warning": UpstreamShape(),
+}
+
+# Upstream's, not emitted here: goal mode's drafted workflow (this runner has no goal mode).
+UPSTREAM_ONLY = ("plan_ready",)
+
+
+def upstream_missing(event: dict) -> list[str]:
+    """The upstream fields ``event`` lacks (``data.x`` for data keys); [] for a type upstream does not have."""
+    shape = UPSTREAM.get(event.get("type", ""))
+    if shape is None:
+        return []
+    data: dict[str, Any] = event.get("data") or {}
+    envelope, keys = list(shape.envelope), list(shape.data)
+    for phase, more_envelope, more_data in shape.by_phase:
+        if data.get("phase") == phase:
+            envelope += more_envelope
+            keys += more_data
+    return [f for f in envelope if f not in event] + [f"data.{k}" for k in keys if k not in data]
 
 
 class Event(BaseModel):
@@ -374,6 +517,7 @@ class Event(BaseModel):
     reasoning: Optional[str] = None
     where: Optional[Where] = None
     inherited: Optional[bool] = None  # a fork's copy of its parent's event (runtime.runs.forks): that part was not run again
+    superseded: Optional[bool] = None  # an attempt's event past the boundary its run resumed from: kept, but that work was done again
 
 
 def check(event: dict) -> None:

@@ -19,7 +19,19 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from runtime.contract import ACTIVE_RUN_STATUSES, EVENT_DATA, FINAL_RUN_STATUSES, RUN_STATUSES, Event, Status, Tokens, Where
+from runtime.contract import (
+    ACTIVE_RUN_STATUSES,
+    EVENT_DATA,
+    FINAL_RUN_STATUSES,
+    RUN_STATUSES,
+    BreakpointData,
+    Event,
+    PlanEdge,
+    PlanWorkflow,
+    Status,
+    Tokens,
+    Where,
+)
 
 TARGET = Path(__file__).resolve().parents[1] / "frontend" / "src" / "api" / "events.gen.ts"
 HEADER = "// Generated from runtime/contract.py by `make contract`. Do not edit: change the contract and regenerate.\n"
@@ -131,7 +143,7 @@ def render() -> str:
         f"export type {JSON_VALUE} = null | boolean | number | string | {JSON_VALUE}[] | {{ [key: string]: {JSON_VALUE} | undefined }};"
     )
     parts.append("")
-    models: list[type[BaseModel]] = [Where, Tokens, *dict.fromkeys(EVENT_DATA.values())]
+    models: list[type[BaseModel]] = [Where, Tokens, BreakpointData, PlanEdge, PlanWorkflow, *dict.fromkeys(EVENT_DATA.values())]
     for model in models:
         parts.append(_interface(model))
         parts.append("")

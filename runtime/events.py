@@ -118,14 +118,28 @@ class NullSink:
         self.count += 1
 
 
+def upstream_event(event: dict) -> dict:
+    """The event as ``runworkflow --json`` prints it, for upstream's ``--json`` consumers (docs/ndjson.md;
+    :data:`runtime.contract.UPSTREAM`): ours, with what upstream keeps elsewhere filled in (a copy when anything
+    is). The stored events and the API's stay as they are."""
+    if event.get("type") == "agent_turn":
+        data = event.get("data") or {}
+        # Upstream carries the reasoning text on the envelope; ours keeps it in data (shown folded) as well.
+        text = data.get("reasoning")
+        if isinstance(text, str) and text and "reasoning" not in event:
+            return {**event, "reasoning": text}
+    return event
+
+
 class NdjsonSink:
-    """One JSON object per line, flushed per event so a pipe sees it live."""
+    """One JSON object per line, flushed per event so a pipe sees it live; as upstream's ``--json`` prints it
+    (:func:`upstream_event`: what upstream keeps elsewhere is filled in, ours stay as additions)."""
 
     def __init__(self, stream: TextStream | None = None) -> None:
         self.stream: TextStream = stream or sys.stdout
 
     async def emit(self, event: dict) -> None:
-        self.stream.write(json.dumps(event, ensure_ascii=False, default=str) + "\n")
+        self.stream.write(json.dumps(upstream_event(event), ensure_ascii=False, default=str) + "\n")
         self.stream.flush()
 
 

@@ -33,6 +33,20 @@ class Run(models.Model):
     version = models.ForeignKey(WorkflowVersion, on_delete=models.CASCADE, related_name="runs")
     provider = models.CharField(max_length=40, default="simulated")
     model = models.CharField(max_length=200, blank=True, default="")
+    # The model replaces every agent's, step's and judge's own (upstream's --model); False: it is a default for the
+    # agents that name none.
+    model_override = models.BooleanField(default=False)
+    # The reasoning level asked of every agent (runtime.providers.thinking.LEVELS); "": the provider's default.
+    thinking = models.CharField(max_length=10, blank=True, default="")
+    # The run's OpenTelemetry trace (32 hex digits), chosen as it first starts when traces are on
+    # (runtime.live.tracing); a resumed run goes on in it. "": not traced.
+    trace_id = models.CharField(max_length=32, blank=True, default="")
+    # Where its page links the trace: its workspace's link template as the trace was started ('' : the server's,
+    # OTEL_TRACE_LINK_TEMPLATE), kept with the run since the trace stays where it was sent.
+    trace_link_template = models.CharField(max_length=500, blank=True, default="")
+    # Its permission mode for tool calls, as upstream's flags: {allow?, deny?, strict?, sandbox?, yolo?}
+    # (runtime.tools.permissions; {}: only the ask-before list gates).
+    permissions = models.JSONField(default=dict, blank=True)
     script = models.JSONField(null=True, blank=True)
     budgets = models.JSONField(default=dict, blank=True)
     policies = models.JSONField(null=True, blank=True)
@@ -42,6 +56,11 @@ class Run(models.Model):
     # What the user asked for while the run executes elsewhere (celery): pause, resume, stop.
     control_request = models.CharField(max_length=12, blank=True, default="")
     control_by = models.CharField(max_length=150, blank=True, default="")  # who asked, for the run_control event
+    # The loop debugger (runtime.engine.debugger): the run's breakpoints as it started with them, the hold it is at
+    # (its breakpoint_hit's data and the edits since; null: none), and the commands the API wrote for its watcher.
+    breakpoints = models.JSONField(default=list, blank=True)
+    debug_hold = models.JSONField(null=True, blank=True)
+    debug_requests = models.JSONField(default=list, blank=True)
     worker = models.CharField(max_length=200, blank=True, default="")
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -80,6 +99,13 @@ class Run(models.Model):
     coordinator = models.CharField(max_length=12, default="off")
     summary = models.TextField(blank=True, default="")
     shared_memory = models.BooleanField(default=False)
+    # A trial of an experiment (runtime.evals): the experiment it belongs to, and the forEach items its case gives
+    # ({step id: [items]}), which replace those steps' own for this run only (the version's document is unchanged).
+    experiment = models.ForeignKey("runtime.Experiment", null=True, blank=True, on_delete=models.SET_NULL, related_name="runs")
+    case_items = models.JSONField(null=True, blank=True)
+    # The workflow's pinned outputs as the run took them when it was created (step path -> {content, result?}):
+    # those executions answer without their provider (runtime.engine.options.RunOptions.pins); {}: none, or pins off.
+    pins = models.JSONField(default=dict, blank=True)
 
     objects = RunQuerySet.as_manager()
 
@@ -183,6 +209,8 @@ class WorkspaceSnapshot(models.Model):
     partial = models.BooleanField(default=False)
     # Why some of its new contents were not kept (its run's or workspace's snapshot storage was full); "" if all were.
     note = models.CharField(max_length=300, blank=True, default="")
+    # Its symbolic links, path -> target as written: listed, never followed, so no content of theirs is kept.
+    links = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -233,3 +261,107 @@ class ToolApproval(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tool} call {self.call_id} ({self.status})"
+
+
+# ---------------------------------------------------------------- evaluations (runtime.evals)
+
+
+class Dataset(models.Model):
+    """A workflow's cases to measure it on, with its scorers; every save is a version (as workflows are)."""
+
+    workspace = models.ForeignKey("accounts.Workspace", on_delete=models.CASCADE, related_name="datasets")
+    workflow = models.ForeignKey(Workflow, on_delete=models.CASCADE, related_name="datasets")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="datasets")
+    name = models.CharField(max_length=200)
+    current_version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-updated_at"]
+
+    def __str__(self) -> str:
+        return f"dataset {self.name} (v{self.current_version})"
+
+
+class DatasetVersion(models.Model):
+    """One saved state of a dataset: its cases and scorers (runtime.evals.cases, runtime.evals.scorers)."""
+
+    dataset = models.ForeignKey(Dataset, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    cases = models.JSONField(default=list)
+    scorers = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-number"]
+        constraints = (models.UniqueConstraint(fields=["dataset", "number"], name="unique_dataset_version"),)
+
+    def __str__(self) -> str:
+        return f"dataset {self.dataset_id} v{self.number}"
+
+
+class Experiment(models.Model):
+    """A workflow version run over a dataset version, ``trials`` times per case, as ordinary runs."""
+
+    workspace = models.ForeignKey("accounts.Workspace", on_delete=models.CASCADE, related_name="experiments")
+    workflow = models.ForeignKey(Workflow, on_delete=models.CASCADE, related_name="experiments")
+    version = models.ForeignKey(WorkflowVersion, on_delete=models.CASCADE, related_name="experiments")
+    dataset_version = models.ForeignKey(DatasetVersion, on_delete=models.CASCADE, related_name="experiments")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="experiments")
+    name = models.CharField(max_length=200, blank=True, default="")
+    trials = models.PositiveIntegerField(default=1)
+    concurrency = models.PositiveIntegerField(default=4)
+    # What every run of it is started with (the run dialog's provider, model, script, budgets ...).
+    settings = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=12, default="running")  # running, completed, stopped, failed
+    reason = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"experiment {self.pk} ({self.status})"
+
+
+class Trial(models.Model):
+    """One case's one trial in an experiment: its run once started, its scores once the run ended."""
+
+    experiment = models.ForeignKey(Experiment, on_delete=models.CASCADE, related_name="trial_rows")
+    case_id = models.CharField(max_length=200)
+    trial = models.PositiveIntegerField()
+    run = models.OneToOneField(Run, null=True, blank=True, on_delete=models.SET_NULL, related_name="trial")
+    status = models.CharField(max_length=12, default="pending")  # pending, starting, running, scored, failed
+    reason = models.TextField(blank=True, default="")
+    scores = models.JSONField(default=dict, blank=True)   # scorer name -> {score, passed, reason}
+    score = models.FloatField(null=True, blank=True)      # the mean of its scorers' scores
+    judge_tokens = models.BigIntegerField(default=0)      # what LLM judge scorers spent on it
+    judge_cost_usd = models.FloatField(default=0.0)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["id"]
+        constraints = (models.UniqueConstraint(fields=["experiment", "case_id", "trial"], name="unique_experiment_trial"),)
+        indexes = (models.Index(fields=["experiment", "status"]),)
+
+    def __str__(self) -> str:
+        return f"experiment {self.experiment_id} {self.case_id}#{self.trial}"
+
+
+class RoundLabel(models.Model):
+    """A person's word on one round of a judged loop: was its output good enough (runtime.evals.judging)."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="round_labels")
+    step_id = models.CharField(max_length=300)
+    iteration = models.IntegerField()
+    good = models.BooleanField()
+    labelled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    labelled_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["run", "step_id", "iteration"]
+        constraints = (models.UniqueConstraint(fields=["run", "step_id", "iteration"], name="unique_round_label"),)
+
+    def __str__(self) -> str:
+        return f"run {self.run_id} {self.step_id}.{self.iteration}: {'good' if self.good else 'not good'}"

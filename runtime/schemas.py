@@ -31,8 +31,14 @@ class RunIn(Schema):
     ask_before: Optional[list[str]] = None      # tools whose calls wait for a person
     workspace_upload: Optional[str] = None      # an upload id (POST /uploads): the files the run starts from
     workspace_from_run: Optional[str] = None    # or an earlier run: the files it ended with
-    coordinator: str = "off"                    # narrate, summary-only or off (upstream's CLI modes; see runs.create)
+    coordinator: Optional[str] = None           # narrate (absent: the default), summary-only or off (upstream's CLI modes)
     shared_memory: bool = False                 # the step agents get shared_memory_write / _read
+    model_override: bool = False                # `model` replaces every agent's own (upstream's --model)
+    thinking: Optional[str] = None              # off, low, medium or high (upstream's --thinking); None: provider's default
+    permissions: Optional[dict] = None          # {allow?, deny?, strict?, sandbox?, yolo?}: runtime.tools.permissions
+    breakpoints: Optional[list[Any]] = None     # breakpoints for this run only (designer.breakpoints), beside the workflow's
+    breakpoints_off: bool = False               # the workflow's own breakpoints do not hold this run
+    use_pins: bool = True                       # the workflow's pinned outputs answer their steps; False: all pins off
 
 
 class ForkIn(Schema):
@@ -47,6 +53,27 @@ class ForkIn(Schema):
 
 class DenyIn(Schema):
     reason: str = ""
+
+
+class DebugIn(Schema):
+    """A command for a run held at a breakpoint (runtime.runs.debugging)."""
+
+    action: Literal["edit", "continue", "step", "skip"]
+    field: Optional[Literal["previous_output", "item", "instructions", "context_file"]] = None  # edit: what changes
+    value: Optional[Any] = None          # edit: the new value (text; an item may be any JSON)
+    path: Optional[str] = None           # edit of a context_file: which one, as the pending step names it
+    output: Optional[str] = None         # skip: what the skipped step (round, tool call) ends with
+    result: Optional[Any] = None         # skip: its structured result, if any
+    key: Optional[str] = None            # the hold's key: refused (409) when the run no longer holds there
+
+
+class DebugOut(Schema):
+    run_id: str
+    status: str
+    holding: bool
+    hold: Optional[dict[str, Any]]       # the breakpoint_hit's data (breakpoint, key, where, inputs, editable, skippable, edits)
+    breakpoints: list[dict[str, Any]]    # the run's breakpoints, as it started with them
+
 
 
 # ---------------------------------------------------------------- runs
@@ -73,6 +100,9 @@ class RunOut(Schema):
     reason: str
     provider: str
     model: str
+    model_override: bool                      # `model` replaced every agent's own; else a default for those naming none
+    thinking: Optional[str]                   # the reasoning level asked of every agent; null: the provider's default
+    permissions: dict[str, Any]               # the run's permission mode: {allow?, deny?, strict?, sandbox?, yolo?}
     budgets: dict[str, Any]                   # max_tokens, max_cost_usd, max_duration_s, max_steps
     policies: Optional[dict[str, Any]]        # stop_rules, combine, on_iteration_error, loops
     script: Any                               # the simulated provider's script
@@ -93,9 +123,44 @@ class RunOut(Schema):
     fork_point: Optional[dict[str, Any]]      # {step, iteration?, kind, seq, inherited_events, edited?}
     start_seq: int                            # the event a fork or a resumed run went on from
     resumes: int
+    resumed: Optional[dict[str, Any]]         # {reason, attempt, of, from_seq, after {kind, step, iteration?}}: the last resume
     coordinator: str                          # narrate, summary-only or off
     summary: str                              # the coordinator's synthesis ('' until it ends, or without one)
     shared_memory: bool
+    trace_id: Optional[str]                   # its OpenTelemetry trace (32 hex digits); null: not traced
+    trace_url: Optional[str]                  # the trace in a viewer (its workspace's link template, else OTEL_TRACE_LINK_TEMPLATE); null: none
+    pins: list[str]                           # step paths its pinned outputs answered (no provider call)
+
+
+class RunStartedOut(RunOut):
+    """A run just started (POST /runs, a fork): the run, and what its start has to say."""
+
+    script_warnings: list[str]                # a script key naming no step, agent or coordinator (its replies go unused)
+
+
+class ScriptCheckIn(Schema):
+    script: Any                          # YAML or JSON text, or its mapping
+    document: Any                        # the workflow the script is for (the editor's, saved or not)
+
+
+class ScriptCheckOut(Schema):
+    """A script checked against a workflow before a run (the run and fork dialogs ask as it is typed)."""
+
+    warnings: list[str]
+    keys: list[str]                      # the plain keys the workflow has: step ids, agents, the fixed ones
+
+
+class SharedMemoryEntryOut(Schema):
+    """A key of the run's shared memory (runtime.runs.shared_memory), with the step that wrote it last."""
+
+    key: str                                  # fully qualified: <namespace>/<name>
+    namespace: str                            # the writing agent's name
+    name: str
+    value: str
+    step_id: str                              # the namespaced step execution id that wrote it
+    agent: str
+    seq: int                                  # the tool_call event that finished the write
+    written_at: str                           # ISO 8601
 
 
 class CountOut(Schema):
@@ -110,6 +175,17 @@ class ProviderOut(Schema):
     ready: bool
     key_source: Optional[str]   # "workspace", "server", or null: no key
     needs_key: bool
+
+
+class ModelOut(Schema):
+    """A model the editor's picker offers (GET /models): as an agent's ``model`` names it, with its prices."""
+
+    model: str                                  # "google/gemini-2.5-flash"
+    provider: str
+    label: str
+    input_usd_per_mtok: Optional[float]         # USD per million prompt tokens (genai-prices); null: not known
+    output_usd_per_mtok: float
+    context_window: Optional[int]
 
 
 class UsageRowOut(Schema):
@@ -176,6 +252,7 @@ class StepMetricsOut(Schema):
     kind: str = "judge"
     loop: str = ""
     iteration: Any = None
+    pinned: bool = False  # a pinned output answered it: no provider call, no tokens
 
 
 class MetricsOut(Schema):
@@ -186,6 +263,7 @@ class MetricsOut(Schema):
     steps: dict[str, StepMetricsOut]          # in reading order: each top-level step before what ran inside it
     loops: dict[str, dict[str, Any]]          # {iterations, tokens, duration_ms: {total, mean, max}, ...the summary}
     break_reasons: dict[str, Any]
+    pinned: int = 0                           # agent executions a pinned output answered (no provider call)
 
 
 # ---------------------------------------------------------------- two runs compared
@@ -202,6 +280,9 @@ class CompareUnitOut(Schema):
     cost_usd: Number
     duration_ms: Optional[Number]
     item: Any
+    inherited: bool                # a fork's row copied from its parent's events: not run again in it
+    edited: list[str]              # what someone changed at a breakpoint held before it ("previous_output", "context_file:notes.md", ..., "skipped")
+    pinned: bool                   # a pinned output answered it (its model was not asked)
 
 
 class CompareRowOut(Schema):
@@ -280,10 +361,25 @@ class SnapshotFileOut(Schema):
     reason: str     # why not, in words ("" when stored)
 
 
+class TraceTestOut(Schema):
+    """A test span sent to a workspace's own collector: whether it took it."""
+
+    ok: bool
+    trace_id: str               # the test span's trace
+    trace_url: Optional[str]    # where to see it (the workspace's link template, else the server's); null: none, or not taken
+    error: Optional[str]        # why not, in words: what the collector answered, or why it could not be reached
+
+
+class WorkspaceLinkOut(Schema):
+    path: str
+    target: str     # as the link says it (untrusted text), never resolved
+
+
 class SnapshotFilesOut(Schema):
     snapshot: int
     partial: bool
     note: str       # why some contents of this snapshot were not kept ("" if all were)
+    links: list[WorkspaceLinkOut]   # its symbolic links: listed with their targets, never followed (no content kept)
     files: list[SnapshotFileOut]
 
 
@@ -309,3 +405,104 @@ class SnapshotDiffOut(Schema):
     snapshot: int
     base: Optional[int]
     changes: list[FileChangeOut]
+
+
+# ---------------------------------------------------------------- pinned outputs (runtime.runs.pins)
+
+class PinIn(Schema):
+    step: str                            # a step path of the run: one execution (`dev.2.draft`), or a round / loop (`dev.2`)
+    content: Optional[str] = None        # an edited output to pin instead of the run's (one execution only)
+    result: Any = None                   # and its result, taken when `content` is given and `result` is present
+
+
+class PinOut(Schema):
+    id: int
+    workflow_id: int
+    step_path: str
+    content: str
+    result: Any
+    has_result: bool
+    source_run: str
+    source_version: int
+    created_by: str
+    created_at: str
+
+
+# ---------------------------------------------------------------- one step alone (runtime.runs.playground)
+
+class PlaygroundOriginalOut(Schema):
+    content: Optional[str]
+    result: Any
+    status: str                          # completed, or failed (nothing it gave can be shown)
+    tokens: int
+    cost_usd: Number
+    turns: int
+    pinned: bool
+
+
+class PlaygroundInputsOut(Schema):
+    """A step execution's real inputs, as its first request recorded them, and what it gave."""
+
+    run_id: str
+    workflow_id: int
+    version: Optional[int]
+    step: str
+    kind: Literal["step", "judge"]
+    agent: str
+    provider: str
+    model: str
+    temperature: Optional[Number]
+    system: str
+    user: str
+    inbox: list[str]
+    tools: list[str]
+    instructions: Optional[str]          # the step's own instructions text (None: from a file, or not in the document)
+    original: PlaygroundOriginalOut
+
+
+class PlaygroundIn(Schema):
+    step: str                            # the execution's step path (`draft`, `dev.2.draft`, `dev.2.untilAgent`)
+    instructions: Optional[str] = None   # replaces the step's task in the recorded prompt
+    system: Optional[str] = None         # replace the recorded system / user prompt whole
+    user: Optional[str] = None
+    model: Optional[str] = None
+    temperature: Optional[float] = None
+    script: Optional[Any] = None         # replies for the simulated provider (default: the run's script)
+
+
+class PlaygroundPrompt(Schema):
+    system: str
+    user: str
+
+
+class PlaygroundTryOut(Schema):
+    """One try: what the model gave with the edits, beside what the execution gave in its run."""
+
+    step: str
+    agent: str
+    model: str
+    temperature: Optional[Number]
+    prompt: PlaygroundPrompt
+    content: str
+    result: Any
+    status: str
+    error: Optional[str]
+    tokens: int
+    cost_usd: Number
+    turns: int
+    notes: list[str]
+    original: PlaygroundOriginalOut
+
+
+class PlaygroundApplyIn(Schema):
+    step: str
+    instructions: Optional[str] = None
+    model: Optional[str] = None
+    temperature: Optional[float] = None
+
+
+class PlaygroundApplyOut(Schema):
+    workflow_id: int
+    version: int                         # the new version holding the change
+    applied: list[str]
+

@@ -24,10 +24,10 @@ def pytest_report_header(config):
 
 
 def pytest_itemcollected(item):
-    # Live and browser tests start their own servers, workers and Chromium (one set per pytest-xdist worker):
-    # `make test` runs them apart from the in-process tests, two files at a time (marked here, before -m selects).
-    # The browser tests share one pytest-xdist worker and the live tests the other (--dist loadgroup): Playwright's
-    # sync API leaves an event loop running in its process, where an asyncio test can no longer run.
+    # Live and browser tests start their own servers, workers and Chromium: `make test` runs them apart from the
+    # in-process tests (marked here, before -m selects), tests/live and tests/e2e as two pytest processes side by
+    # side: Playwright's sync API leaves an event loop running in its process, where an asyncio test can no longer
+    # run. The group marks keep them apart too in a run of both with --dist loadgroup.
     for folder, group in (("/tests/live/", "live"), ("/tests/e2e/", "browser")):
         if folder in str(item.path):
             item.add_marker(pytest.mark.own_servers)
@@ -55,6 +55,10 @@ def no_run_outlives_its_test():
     pending = dispatch.local_futures()
     if pending:
         concurrent.futures.wait(pending, timeout=30)
+    # Experiments (runtime.evals) are driven on threads of their own: they end once their runs have.
+    experiments = sys.modules.get("runtime.evals.experiments")
+    if experiments is not None:
+        experiments.wait_for_drivers(timeout=60)
 
 
 # ---------------------------------------------------------------- people (tests/web, tests/view, ...)
@@ -63,6 +67,14 @@ def no_run_outlives_its_test():
 @pytest.fixture
 def owner(db):
     return get_user_model().objects.create_user("owner", password="owner-pass-123")
+
+
+@pytest.fixture
+def server_owner(db, settings):
+    """The server's superuser, whose personal workspace may use the server's provider keys; provider URLs may be
+    private (the fake providers listen on loopback)."""
+    settings.PROVIDER_URLS_ALLOW_PRIVATE = True
+    return get_user_model().objects.create_superuser("boss", password=None)
 
 
 @pytest.fixture

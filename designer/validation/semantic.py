@@ -23,6 +23,9 @@ from designer.schema import ID_PATTERN
 
 _ID = re.compile(ID_PATTERN)
 INCLUDE_FORBIDDEN = ["agent", "instructions", "loop", "condition", "contextFiles", "model"]
+# The coordinator's inbox key (upstream zenflow's): a step of that id could never be told apart from it, at any depth,
+# because a bare id reaches the one running execution of that id.
+RESERVED_STEP_ID = "coordinator"
 FOREACH_FORBIDDEN = [("until", "foreach_with_until"), ("untilAgent", "foreach_with_untilagent"),
                      ("maxIterations", "foreach_with_max_iterations"), ("delay", "foreach_with_delay")]
 
@@ -72,6 +75,11 @@ def _scope(steps: list, base: list, agents: dict, includes: dict, *, inside_loop
                                       message=f'step id "{step_id}" is used twice in this scope', hint="ids must be unique among sibling steps"))
             else:
                 ids[step_id] = path
+            if step_id == RESERVED_STEP_ID:
+                out.append(Diagnostic(code="reserved_step_id", cls="validation", path=pointer(*path, "id"),
+                                      message=f'step id "{RESERVED_STEP_ID}" is reserved: it addresses the run\'s coordinator '
+                                              "(send_message goes there), so no step can be reached by it",
+                                      hint="rename the step, for example to \"coordinate\" or \"lead\""))
     for step, path in _steps_with_paths(steps, base):
         out += _step(step, path, ids, agents, includes, inside_loop=inside_loop)
     for cycle in find_cycles(steps):
@@ -220,7 +228,8 @@ def _schema_problem(key: str) -> tuple[str, str] | None:
 
 def _tools(agent: Any, name: str) -> list[Diagnostic]:
     """A tool name this runtime does not provide: the format allows it (other runners register other tools),
-    but a run here would refuse to start."""
+    but a run here would refuse to start. A tool only this runtime provides (``edit``) runs here but not in
+    zenflow's runner: warned without blocking, since a user exporting it would otherwise learn it there."""
     if not isinstance(agent, dict) or not isinstance(agent.get("tools"), list):
         return []
     known = tool_specs.known_names()
@@ -231,6 +240,11 @@ def _tools(agent: Any, name: str) -> list[Diagnostic]:
                 code="unknown_tool", severity="warning", blocks_run=True, path=pointer("agents", name, "tools", i),
                 message=f'agent "{name}": tool "{tool}" is not provided by this runtime, so it cannot run here',
                 hint=_suggest(tool, known) or f"this runtime provides {', '.join(known)}"))
+        elif isinstance(tool, str) and tool in tool_specs.OURS:
+            out.append(Diagnostic(
+                code="tool_only_here", severity="warning", path=pointer("agents", name, "tools", i),
+                message=f'agent "{name}": tool "{tool}" is this server\'s own; zenflow\'s runner refuses a workflow that lists it',
+                hint="it runs here; for a workflow that must also run in zenflow's runner, use `write` instead"))
     return out
 
 

@@ -4,6 +4,7 @@ import { Link } from './components/Link';
 import { EditorPage } from './editor/EditorPage';
 import { RunsList } from './pages/RunsList';
 import { WorkflowsList } from './pages/WorkflowsList';
+import { EvaluationsPage } from './pages/EvaluationsPage';
 import { WorkspaceSettings } from './pages/WorkspaceSettings';
 import { match, usePath } from './router';
 import { RunPage } from './run/RunPage';
@@ -65,6 +66,9 @@ export function App() {
       break;
     case 'compare':
       body = <ComparePage key={route.id} workflowId={route.id} />;
+      break;
+    case 'evaluations':
+      body = <EvaluationsPage key={route.id} workflowId={route.id} />;
       break;
     case 'runCompare':
       body = <RunComparePage key={`${route.a}/${route.b}`} a={route.a} b={route.b} />;

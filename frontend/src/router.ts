@@ -119,6 +119,8 @@ export type Route =
   | { page: 'editor'; id: number | null }
   /** Two versions of a workflow side by side (which ones: ?a=&b= in the address). */
   | { page: 'compare'; id: number }
+  /** A workflow's datasets and experiments. */
+  | { page: 'evaluations'; id: number }
   | { page: 'run'; id: string }
   /** Two runs of one workflow side by side. */
   | { page: 'runCompare'; a: string; b: string }
@@ -135,6 +137,8 @@ export function match(path: string): Route {
   if (m) return { page: 'editor', id: Number(m[1]) };
   m = /^\/workflows\/(\d+)\/compare$/.exec(p);
   if (m) return { page: 'compare', id: Number(m[1]) };
+  m = /^\/workflows\/(\d+)\/evaluations$/.exec(p);
+  if (m) return { page: 'evaluations', id: Number(m[1]) };
   if (p === '/runs') return { page: 'runs' };
   m = /^\/runs\/([0-9A-Za-z-]{1,64})$/.exec(p);
   if (m) return { page: 'run', id: m[1] };

@@ -14,12 +14,16 @@ Wakes are counted: past ``max_wake_cycles`` the model is not asked again; what i
 for the synthesis. ``finalize``'s summary (the last call's) is the run's summary; without any, the last
 wake's own text stands in. The model is reached only through :class:`Hooks` (the engine's: pause,
 permits, events, tokens and cost), so this package knows nothing of the engine.
+
+A coordinator restored from a checkpoint (:meth:`Coordinator.restore`) goes on with the conversation, wake count,
+warning and synthesis it had there: nothing it narrated is narrated again, and its wakes are numbered on.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -37,8 +41,9 @@ TURNS_PER_WAKE = 8  # model requests one wake may take while the model keeps cal
 class Hooks(Protocol):
     """What the engine gives the coordinator."""
 
-    async def ask(self, messages: list[dict], tools: list[dict]) -> ChatReply:
-        """One model request (waits out a pause, asks the permit, emits ``agent_turn``, counts the spend)."""
+    async def ask(self, messages: list[dict], tools: list[dict], wake: dict | None = None) -> ChatReply:
+        """One model request (waits out a pause, asks the permit, emits ``agent_turn``, counts the spend). ``wake``:
+        on a wake's first request, its cycle and the last notice it read (``through``), for the request's event."""
 
     async def forward(self, to: str, text: str, kind: object) -> SendResult:
         """``forward_to_agent`` through the run's router."""
@@ -79,6 +84,27 @@ class Coordinator:
         self._lock = asyncio.Lock()
         self._loop: asyncio.Task | None = None
 
+    def restore(self, state: Mapping[str, Any]) -> None:
+        """Go on from a checkpoint's coordinator (:mod:`runtime.engine.mail_fold` folds it from the events): its
+        conversation, wake count, warning and synthesis, and what waited in its inbox. Before :meth:`start`."""
+        messages = state.get("messages") or []
+        if messages:  # none when the checkpoint came before its first request: its own system prompt stands
+            self.messages = [_message(m) for m in messages]
+        self.cycles = int(state.get("cycles") or 0)
+        self.warned = bool(state.get("warned"))
+        synthesis = state.get("synthesis")
+        if isinstance(synthesis, dict):
+            self.synthesis = Synthesis(str(synthesis.get("summary") or ""), str(synthesis.get("source") or "finalize"))
+        entries: list[InboxItem | str] = []
+        for entry in state.get("inbox") or []:
+            if "message" in entry:
+                entries.append(str(entry["message"]))
+            else:
+                notice = entry["notice"]
+                entries.append(InboxItem("lifecycle", notice["sender"], notice["text"], event=notice["event"],
+                                         seq=notice["seq"]))
+        self.inbox.restore(entries, int(state.get("through") or 0))
+
     # -- the loop ----------------------------------------------------------------
     def start(self) -> asyncio.Task:
         self._loop = asyncio.create_task(self.run())
@@ -114,6 +140,7 @@ class Coordinator:
         if not items and final is None:
             return
         self.cycles += 1
+        wake = {"cycle": self.cycles, "through": self.inbox.through}
         for item in items:
             if item.source == "message":  # lifecycle notices repeat events the run already has: not said twice
                 await self._emit("coordinator_inbox_message", step_id=item.sender, agent=COORDINATOR,
@@ -122,19 +149,19 @@ class Coordinator:
             prompt.wake_prompt(self.cycles, items, self.hooks.targets())
         self.messages.append({"role": "user", "content": text})
         try:
-            last = await self._converse()
+            last = await self._converse(wake)
         except ProviderError as exc:
             await self.hooks.warn(f"coordinator: wake {self.cycles} failed: {exc}")
             return
         if final is not None and self.synthesis is None and last.strip():
             await self._synthesise(last.strip(), "reply")
 
-    async def _converse(self) -> str:
+    async def _converse(self, wake: dict) -> str:
         """Model turns until a reply calls no tool; the last reply's text."""
         tools = specs_for(self.settings.mode)
         text = ""
-        for _ in range(TURNS_PER_WAKE):
-            reply = await self.hooks.ask(self.messages, tools)
+        for turn in range(TURNS_PER_WAKE):
+            reply = await self.hooks.ask(self.messages, tools, wake if turn == 0 else None)
             text = reply.content or ""
             self.messages.append({"role": "assistant", "content": reply.content, "tool_calls": reply.tool_calls})
             if not reply.tool_calls:
@@ -150,8 +177,10 @@ class Coordinator:
             return f"error: tool {call.name!r} is not available (your tools: {', '.join(names_for(self.settings.mode))})"
         await self._emit("tool_call", agent=COORDINATOR, agentId=COORDINATOR,
                          data={"phase": "start", "tool_name": call.name, "tool_call_id": call.id, "input": call.arguments})
+        started = time.monotonic()
         answer = await self._carry_out(call.name, args)
-        await self._emit("tool_call", agent=COORDINATOR, agentId=COORDINATOR,
+        # Timed as a step agent's calls are: upstream's consumers read `duration` on every tool_call end.
+        await self._emit("tool_call", agent=COORDINATOR, agentId=COORDINATOR, duration=time.monotonic() - started,
                          error=answer[len("error: "):] if answer.startswith("error: ") else None,
                          data={"phase": "end", "tool_name": call.name, "tool_call_id": call.id, "output": answer})
         return answer
@@ -195,6 +224,15 @@ class Coordinator:
                              message=f"the coordinator reached its {limit} wake cycles: it reads nothing more in this "
                                      "run, and messages sent to it are dropped",
                              data={"limit": limit, "dropped": dropped})
+
+
+def _message(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """A conversation message as a checkpoint keeps it (tool calls as plain objects), as the providers take it."""
+    message = dict(stored)
+    if message.get("role") == "assistant":
+        message["tool_calls"] = [ToolCall(str(c["id"]), str(c["name"]), c.get("arguments"))
+                                 for c in message.get("tool_calls") or []]
+    return message
 
 
 def _item_data(item: InboxItem, cycle: int) -> dict:

@@ -24,13 +24,15 @@ from runtime.contract import locate
 from runtime.durability import run_files
 from runtime.engine.checkpoints import JUDGE_STEP, Checkpoint, boundaries, fold
 from runtime.engine.fork_points import state_at
+from runtime.engine.resume_points import RESUMED_KEY, last_alive, notice_of, open_steps, place_of, worked_seconds
 from runtime.engine.state import CANCELLED
+from runtime.live.recorder import event_json
 from runtime.models import Run, RunEvent, RunStatus
 from runtime.providers import Provider
+from runtime.providers.script import Script
 from runtime.providers.simulated import COORDINATOR, script_keys
 
 log = logging.getLogger(__name__)
-RESUMED_KEY = "resumed"   # beside the checkpoint in Run.start_checkpoint: why and how often it resumed
 
 
 def start_of(run: Run) -> tuple[Checkpoint | None, dict | None]:
@@ -38,8 +40,7 @@ def start_of(run: Run) -> tuple[Checkpoint | None, dict | None]:
     data = run.start_checkpoint
     if not data:
         return None, None
-    notice = data.get(RESUMED_KEY) if isinstance(data, dict) else None
-    return Checkpoint.from_dict(data), notice
+    return Checkpoint.from_dict(data), notice_of(data)
 
 
 def asked_again(path: str, start: Checkpoint | None) -> bool:
@@ -77,11 +78,26 @@ def replay_script(provider: Provider, run: Run) -> int:
             continue
         path = event.get("stepId") or ""
         if not path and event.get("agent") == COORDINATOR:
-            continue  # the coordinator starts its conversation afresh in a resumed run: its script too
+            continue  # the coordinator goes on from its conversation in the checkpoint: counted below
         if asked_again(path, start):
             continue
         script.count_given(script_keys(path, path.rsplit(".", 1)[-1] if path else None, event.get("agent")))
         counted += 1
+    return counted + replay_coordinator(script, start)
+
+
+def replay_coordinator(script: Script, start: Checkpoint | None) -> int:
+    """The coordinator's script goes on where its conversation in the checkpoint left it: each reply there was given,
+    to a request whose latest user message (what a ``when`` reply looks for) is the last one before it. A request
+    the checkpoint holds unanswered is asked again, and takes the reply it would have had. Returns the replies."""
+    state = (start.mail.get("coordinator") if start is not None else None) or {}
+    said, counted = "", 0
+    for message in state.get("messages") or []:
+        if message.get("role") == "user":
+            said = message.get("content") or ""
+        elif message.get("role") == "assistant":
+            script.count_given(script_keys(COORDINATOR, COORDINATOR, COORDINATOR), said)
+            counted += 1
     return counted
 
 
@@ -107,16 +123,27 @@ def _requeue(run: Run, reason: str, upto: int | None, attempt: int) -> None:
     checkpoint = state_at([e for e in events if e["seq"] <= at], at, start, run.start_seq)
     # What superseded attempts spent was spent: it counts against the budgets as it does on the bill.
     checkpoint.spent = state_at(events, events[-1]["seq"] if events else 0, start, run.start_seq).spent
-    RunEvent.objects.filter(run_id=run.pk, seq__gt=at, superseded=False).update(superseded=True)
+    mark_superseded(run.pk, at)
     # The snapshots those events announced are superseded with them; ones whose event was lost are dropped.
     run_files.forget_unannounced(run.pk)
-    run.start_checkpoint = {**checkpoint.as_dict(), RESUMED_KEY: {"reason": reason, "attempt": attempt, "from_seq": at,
-                                                                  "of": settings.RUN_MAX_RESUMES}}
+    kept = [e for e in events if e["seq"] <= at]
+    # Where it went on (a page says "after round 3 of write"), and when the steps still open there first started:
+    # their durations span the resume (runtime.engine.resume_points).
+    notice = {"reason": reason, "attempt": attempt, "from_seq": at, "of": settings.RUN_MAX_RESUMES,
+              "after": place_of(kept, at), "started": open_steps(kept),
+              "worked": worked_seconds(kept, last_alive(events, run.heartbeat_at))}
+    run.start_checkpoint = {**checkpoint.as_dict(), RESUMED_KEY: notice}
     run.start_seq, run.resumes = at, attempt
     run.status, run.worker, run.heartbeat_at = RunStatus.QUEUED, "", None
-    if run.paused_at:  # it goes on paused, as it was left
+    held = []
+    if run.debug_hold is not None:  # held at a breakpoint: it goes on to that breakpoint, which holds it again
+        run.paused_ms += _paused_for(run, timezone.now())
+        run.debug_hold, run.paused_at = None, None
+        held = ["debug_hold", "paused_at", "paused_ms"]
+    elif run.paused_at:  # it goes on paused, as it was left
         run.control_request = "pause"
-    run.save(update_fields=["start_checkpoint", "start_seq", "resumes", "status", "worker", "heartbeat_at", "control_request"])
+    run.save(update_fields=["start_checkpoint", "start_seq", "resumes", "status", "worker", "heartbeat_at", "control_request",
+                            *held])
     # Best effort: the run is queued whatever its files here. Where it executes its files are put back again
     # (run_files.build_run_tools), and what cannot be is said on the run then. A savepoint, so that a database
     # error while reading the snapshot leaves the requeue itself to commit.
@@ -149,6 +176,18 @@ def resume_or_fail(run_id: RunId, reason: str, worker: str | None = None) -> str
     log.warning("run %s: %s; resuming after event %s (resume %s of %s)", run_id, reason, run.start_seq, attempt,
                 settings.RUN_MAX_RESUMES)
     return "resumed"
+
+
+def mark_superseded(run_id: RunId, after: int) -> int:
+    """Mark the run's events after ``after`` superseded, in the column (what readers filter on) and in the event's
+    own JSON (what the API and the websockets send: a page marks them without knowing the column). Returns how many."""
+    rows = list(RunEvent.objects.filter(run_id=run_id, seq__gt=after, superseded=False).only("pk", "event_json"))
+    for row in rows:
+        event = json.loads(row.event_json)
+        event["superseded"] = True
+        row.event_json, row.superseded = event_json(event), True
+    RunEvent.objects.bulk_update(rows, ["event_json", "superseded"], batch_size=500)
+    return len(rows)
 
 
 def _paused_for(run: Run, now: datetime) -> int:

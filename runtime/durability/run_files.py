@@ -16,6 +16,7 @@ goes beneath the workspace without following a link an agent left there.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -44,6 +45,7 @@ from designer.errors import BadRequest
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent, ToolApproval, WorkspaceBlob, WorkspaceSnapshot, WorkspaceUpload
 from runtime.tools import ToolSettings
 from runtime.tools import disk as disks
+from runtime.tools import permissions as tool_permissions
 from runtime.tools.approvals import Approvals, AskHook
 from runtime.tools.mcp import deployment as mcp_deployment
 from runtime.tools.session import RUN, Existing, RunTools, SnapshotRecord, Stored, remove_file, write_file
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 MAX_VIEW_CHARS = 512 * 1024
+ROOM_FRESH_S = 1.0  # how long a run trusts the snapshot room it read (other runs of its workspace store meanwhile)
 log = logging.getLogger(__name__)
 
 
@@ -236,7 +239,8 @@ def build_run_tools(run: Run, document: dict) -> RunTools:
                      isolation=isolation if isolation in (RUN, "step") else RUN, ask_before=list(run.ask_before or []),
                      store=DatabaseStore(run.id), approvals=Approvals(on_ask=_asker(run.id)),
                      mcp_servers=servers, mcp_options=mcp_deployment.options(), stored=stored,
-                     disk=disk if disk is not None and disk.mounted else None)
+                     disk=disk if disk is not None and disk.mounted else None,
+                     permissions=tool_permissions.parse(run.permissions or None, known=None))
     tools.mcp_notices += problems
     tools.notices += notices  # said as warnings when the run starts (RunTools.open)
     run_id = run.id
@@ -297,6 +301,18 @@ def snapshot_at(run_id: RunId, seq: int) -> int | None:
         if data.get("workspace", RUN) == RUN:
             return data["snapshot"]
     return None
+
+
+def snapshots_at(run_id: RunId, seqs: list[int]) -> dict[int, int | None]:
+    """:func:`snapshot_at` for many seqs of one run, its events read once."""
+    own: list[tuple[int, int]] = []  # (seq, snapshot), in order
+    for at, text in RunEvent.objects.filter(run_id=run_id, type="workspace_snapshot", superseded=False).order_by(
+            "seq").values_list("seq", "event_json"):
+        event = json.loads(text)
+        data = event.get("data") or {}
+        if not event.get("inherited") and isinstance(data.get("snapshot"), int) and data.get("workspace", RUN) == RUN:
+            own.append((at, data["snapshot"]))
+    return {seq: next((n for at, n in reversed(own) if at <= seq), None) for seq in seqs}
 
 
 def forget_unannounced(run_id: RunId) -> int:
@@ -416,9 +432,8 @@ def _regular_files(root: Path) -> list[str]:
 
 def tool_settings() -> ToolSettings:
     """What this deployment lets every tool call do (AGENT_* settings; 0 means no limit)."""
-    return ToolSettings(sandbox=settings.AGENT_SANDBOX, network=settings.AGENT_NETWORK,
-                        cpu_seconds=settings.AGENT_CPU_SECONDS or None, memory_mb=settings.AGENT_MEMORY_MB or None,
-                        file_mb=settings.AGENT_FILE_MB or None, workspace_mb=settings.AGENT_WORKSPACE_MB or None)
+    return dataclasses.replace(mcp_deployment.deployment_tool_settings(),
+                               workspace_mb=settings.AGENT_WORKSPACE_MB or None)
 
 
 class DatabaseStore:
@@ -429,11 +444,22 @@ class DatabaseStore:
     def __init__(self, run_id: RunId) -> None:
         self.run_id = run_id
         self._workspace: int | None = None  # the run's (team) workspace, looked up once
+        self._room_read: tuple[float, tuple[int | None, str]] | None = None
 
     async def room(self) -> tuple[int | None, str]:
-        return await off_loop(self._room)()
+        """The room left, read again once something was stored or after ROOM_FRESH_S. Asked before every snapshot:
+        a read per step was two aggregates on a fresh connection for each of a big forEach's items. The figure only
+        keeps a scan from holding contents that could not be kept; :meth:`save_blobs` checks the caps exactly."""
+        now = time.monotonic()
+        if self._room_read is not None and now - self._room_read[0] < ROOM_FRESH_S:
+            return self._room_read[1]
+        answer = await off_loop(self._room)()
+        self._room_read = (now, answer)
+        return answer
 
     async def save_blobs(self, blobs: dict[str, bytes]) -> tuple[int, str]:
+        if blobs:
+            self._room_read = None
         return await off_loop(self._save_blobs)(blobs)
 
     async def save(self, record: SnapshotRecord) -> None:
@@ -478,7 +504,7 @@ class DatabaseStore:
             row = WorkspaceSnapshot.objects.create(
                 run_id=self.run_id, number=record.number, label=record.label[:300], step_id=(record.step_id or "")[:300],
                 workspace=record.workspace[:300], base=record.base, manifest={},
-                files=len(record.manifest), partial=record.partial, note=record.note[:300], **counts)
+                files=len(record.manifest), partial=record.partial, note=record.note[:300], links=record.links, **counts)
             # The text as encoded: the ORM would encode the whole manifest again, in one call.
             table, cast = WorkspaceSnapshot._meta.db_table, "::jsonb" if connection.vendor == "postgresql" else ""
             with connection.cursor() as cursor:
@@ -643,6 +669,7 @@ def files(run: Run, number: int) -> dict:
                  .values_list("digest", flat=True))
     why = _why_not_stored(run, number)
     return {"snapshot": number, "partial": snapshot.partial, "note": snapshot.note,
+            "links": [{"path": p, "target": t} for p, t in sorted((snapshot.links or {}).items())],
             "files": [{"path": p, "size": s.size, "stored": s.digest in stored,
                        "reason": "" if s.digest in stored else why(s)} for p, s in sorted(manifest.items())]}
 

@@ -2,7 +2,8 @@
 
 How a run flows: :func:`run_workflow` builds a :class:`~runtime.engine.context.RunContext`
 from its :class:`~runtime.engine.options.RunOptions` (emitter, providers, budgets, control,
-resolver, clock) and emits ``workflow_start``; it refuses agent tools this runtime does not provide,
+resolver, clock) and emits ``workflow_start`` (and, once per run, ``plan_ready``:
+:mod:`~runtime.engine.plan`); it refuses agent tools this runtime does not provide,
 arms the run timers (the document's ``options.timeout``, ``max_duration_s``), then runs the
 top-level steps with :func:`~runtime.engine.scheduler.run_scope`, which starts
 each step when its dependencies are done, within ``maxConcurrency``, unless the
@@ -41,10 +42,13 @@ from runtime.engine.context import DEFAULT_CONCURRENCY, RunContext, Scope, durat
 from runtime.engine.folder import RunFolder
 from runtime.engine.includes import FileResolver
 from runtime.engine.mail import RunMail, lists_memory_tools
+from runtime.engine.numbering import place_words
 from runtime.engine.options import RunOptions
+from runtime.engine.plan import plan_of
 from runtime.engine.policies import attach
 from runtime.engine.pricing import PriceBook
 from runtime.engine.registry import RunState
+from runtime.engine.resume_points import first_starts, public_notice
 from runtime.engine.scheduler import run_scope
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, PARTIAL, Budgets, LoopMeta, Outcome, RunControl, RunResult
 from runtime.engine.steps import run_step
@@ -87,11 +91,18 @@ async def run_workflow(document: dict, options: RunOptions) -> RunResult:
                      prices=prices if isinstance(prices, PriceBook) else PriceBook(overrides=dict(prices or {})),
                      clock=options.clock or time.monotonic, sleep=options.sleep or asyncio.sleep)
     ctx.run_scope, ctx.run_step = run_scope, run_step
+    ctx.model_override = options.model_override or None
+    ctx.thinking = options.thinking or None
+    ctx.pins = dict(options.pins or {})
     ctx.permit = options.permit
+    ctx.debugger = options.debugger
     ctx.mail = RunMail(emitter.emit, shared_memory=options.shared_memory or lists_memory_tools(document))
     observed.state, observed.mail = ctx.state, ctx.mail
     if start is not None:
         ctx.state.seed(start)
+        ctx.mail.restore(start.mail)  # undelivered messages, shared memory, the coordinator's state
+    if resumed is not None:
+        ctx.first_started = first_starts(resumed)
     ctx.state.on_boundary = options.on_boundary
     if tools is not None:
         ctx.tools = tools
@@ -108,11 +119,16 @@ async def run_workflow(document: dict, options: RunOptions) -> RunResult:
     await emitter.emit("workflow_start", data={
         "total": len(steps), "name": document.get("name", ""), "provider": default_provider,
         "budgets": {k: v for k, v in budgets.__dict__.items() if v is not None},
+        **({"model_override": ctx.model_override} if ctx.model_override else {}),
+        **({"thinking": ctx.thinking} if ctx.thinking else {}),
         **({"from_checkpoint": start.seq} if start is not None else {})})
+    if start is None or not start.seq:  # once per run: a resumed run or a fork has it among its first events
+        await emitter.emit("plan_ready", data={"workflow": plan_of(document)})
     if resumed is not None:
         count = f" (resume {resumed.get('attempt')} of {resumed.get('of')})" if resumed.get("attempt") else ""
-        await emitter.emit("message", message=f"run resumed after event {resumed.get('from_seq')}: {resumed.get('reason')}{count}",
-                           data={"level": "info", "resumed": resumed})
+        await emitter.emit("message", message=f"run resumed after {place_words(resumed.get('after'))} (event {resumed.get('from_seq')}): "
+                                              f"{resumed.get('reason')}{count}",
+                           data={"level": "info", "resumed": public_notice(resumed)})
     if tools is not None:
         for notice in await tools.open():  # the run's MCP servers start; their tools become the run's
             await ctx.warn(notice)

@@ -28,10 +28,19 @@ from typing import Any
 
 from runtime import tools as registry
 from runtime.engine.context import DEFAULT_AGENT, DEFAULT_MAX_TURNS, RunContext, Scope, StepError
-from runtime.engine.prompting import IterationRecord, LoopView, StepOutput, judge_prompt, system_prompt, user_prompt
+from runtime.engine.prompting import (
+    EDITED_FILES,
+    IterationRecord,
+    LoopView,
+    StepOutput,
+    cut,
+    judge_prompt,
+    system_prompt,
+    user_prompt,
+)
 from runtime.engine.state import COMPLETED, FAILED, Outcome
 from runtime.engine.toolcalls import offered, run_calls, step_workspace
-from runtime.providers import ChatRequest, ProviderError, ToolCall
+from runtime.providers import ChatReply, ChatRequest, ProviderError, ToolCall
 from runtime.tools import messaging
 from runtime.tools.results import check_result, submit_tool, unwrap
 from runtime.tools.workspace import Workspace
@@ -76,6 +85,7 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
     its first request (a judge's is not)."""
     emit = ctx.emitter.emit
     schema = agent.get("resultSchema")
+    model = ctx.model_of(model)
     provider, model_name, provider_name = ctx.provider_for(model)
     await ctx.flush_warnings()
     allowed = offered(ctx, agent)
@@ -85,6 +95,10 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
     tools = ([registry.get(name).spec() for name in allowed] + [messaging.spec(name) for name in talk]
              + ([submit_tool(schema)] if schema else []))
     allowed = allowed + talk
+    pin = ctx.pins.get(step_path)
+    if pin is not None:
+        return await _pinned(ctx, pin, step_path=step_path, agent_name=agent_name, model=model or model_name or provider_name,
+                             provider_name=provider_name, system=system, user=user, tools=tools, counted=counted)
     messages: list[dict] = [{"role": "system", "content": system}, {"role": "user", "content": user}]
     max_turns = agent.get("maxTurns") or DEFAULT_MAX_TURNS
     conv = Conversation()
@@ -144,7 +158,7 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
         await emit("agent_turn", step_id=step_path, agent=agent_name, agentId=agent_id, data=data)
         request = ChatRequest(model=model_name, messages=messages, tools=offer, temperature=agent.get("temperature"),
                               top_p=agent.get("topP"), step_path=step_path, step_id=step_id, agent=agent_name,
-                              result_schema=schema, tool_choice=tool_choice)
+                              result_schema=schema, tool_choice=tool_choice, thinking=ctx.thinking)
         await ctx.check_permit(provider_name)  # the key or the right to run may be gone since the last call
         started = ctx.clock()
         streamed = False
@@ -166,11 +180,13 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
                    data={"phase": "response", "model": reply.model or model_name, "turn": turn,
                          "content": reply.content, "finish_reason": reply.finish_reason,
                          "tool_calls": [{"id": c.id, "name": c.name} for c in reply.tool_calls],
-                         "cost_usd": cost, **({"unpriced_model": billed} if cost is None else {})})
+                         "cost_usd": cost, **({"unpriced_model": billed} if cost is None else {}),
+                         **_reasoning(reply)})
         if reply.content:
             parts.append(reply.content)
             last_text = reply.content
-        messages.append({"role": "assistant", "content": reply.content, "tool_calls": reply.tool_calls})
+        messages.append({"role": "assistant", "content": reply.content, "tool_calls": reply.tool_calls,
+                         **({"reasoning_blocks": reply.reasoning_blocks} if reply.reasoning_blocks else {})})
         last_calls = reply.tool_calls
         if reply.tool_calls:
             rejected_before = conv.rejected
@@ -204,6 +220,28 @@ async def converse(ctx: RunContext, *, step_path: str, step_id: str, agent_name:
         last_calls = []
     conv.content = "\n\n".join(parts)
     return conv
+
+
+async def _pinned(ctx: RunContext, pin: dict, *, step_path: str, agent_name: str, model: str, provider_name: str,
+                  system: str, user: str, tools: list[dict], counted: bool) -> Conversation:
+    """A pinned execution: its request is told as usual (the prompt it would have sent), its reply is the pin's
+    content and result, and no provider is called. Both turns carry ``pinned: true`` and count no tokens and no cost."""
+    emit = ctx.emitter.emit
+    agent_id = f"{agent_name}@{step_path}"
+    if counted:
+        await ctx.count_step()  # a pinned step is still a step of the run (max_steps), spending nothing
+    await emit("agent_turn", step_id=step_path, agent=agent_name, agentId=agent_id,
+               data={"phase": "request", "model": model, "provider": provider_name, "turn": 1, "pinned": True,
+                     "prompt": {"system": system, "user": user}, **({"tools": [t["name"] for t in tools]} if tools else {})})
+    content = str(pin.get("content") or "")
+    if content:
+        await emit("output", step_id=step_path, agent=agent_name, agentId=agent_id, delta=content)
+        await emit("output", step_id=step_path, agent=agent_name, agentId=agent_id, done=True)
+    await emit("agent_turn", step_id=step_path, agent=agent_name, agentId=agent_id, duration=0.0,
+               tokens={"prompt": 0, "completion": 0, "total": 0},
+               data={"phase": "response", "model": model, "turn": 1, "content": content, "finish_reason": "pinned",
+                     "tool_calls": [], "cost_usd": 0.0, "pinned": True})
+    return Conversation(content=content, result=pin.get("result"), submitted="result" in pin, cost_usd=0.0)
 
 
 def _not_submitted(last_text: str, max_turns: int | None) -> str:
@@ -256,21 +294,36 @@ def _max_invalid(ctx: RunContext, step: dict) -> int | None:
     return value
 
 
-async def run_agent_step(ctx: RunContext, scope: Scope, step: dict, step_path: str,
-                         deps: list[StepOutput], earlier: list[StepOutput]) -> tuple[Outcome, dict]:
-    """Run one agent step (or one single-step loop iteration); return its outcome and what it spent
-    (``{"tokens": ..., "cost_usd": ...}``, the cost None when no reply had a price)."""
+def assemble(ctx: RunContext, scope: Scope, step: dict, deps: list[StepOutput],
+             earlier: list[StepOutput]) -> tuple[str, dict, str, str]:
+    """A step's agent (name and definition) and its prompt as sent: the system and the user message."""
     agent_name, agent = agent_of(ctx, step)
-    schema = agent.get("resultSchema")
     system = system_prompt(agent_name, agent, ctx.read_text_ref(agent.get("prompt"), scope.base_dir, "prompt"),
-                           bool(schema))
+                           bool(agent.get("resultSchema")))
     task = ctx.read_text_ref(step.get("instructions"), scope.base_dir, "instructions") \
         or f"Carry out the step '{step['id']}'."
     loop = scope.loop
     if loop is not None and earlier:
         loop = LoopView(**{**loop.__dict__, "earlier_steps": earlier})
     user = user_prompt(goal=ctx.goal, task=task, dependencies=deps, loop=loop,
-                       context_files=ctx.context_files(step.get("contextFiles") or [], scope.base_dir))
+                       context_files=ctx.context_files(step.get("contextFiles") or [], scope.base_dir,
+                                                       step.get(EDITED_FILES)))
+    return agent_name, agent, system, user
+
+
+def tools_offered(ctx: RunContext, agent: dict, step_path: str) -> list[str]:
+    """The tools a step's agent will be offered, by name (messaging tools while its mailbox would be open)."""
+    allowed = offered(ctx, agent)
+    talk = messaging.offered_to(agent, allowed, shared_memory=ctx.mail.memory is not None)
+    return allowed + talk + (["submit_result"] if agent.get("resultSchema") else [])
+
+
+async def run_agent_step(ctx: RunContext, scope: Scope, step: dict, step_path: str,
+                         deps: list[StepOutput], earlier: list[StepOutput]) -> tuple[Outcome, dict]:
+    """Run one agent step (or one single-step loop iteration); return its outcome and what it spent
+    (``{"tokens": ..., "cost_usd": ...}``, the cost None when no reply had a price)."""
+    agent_name, agent, system, user = assemble(ctx, scope, step, deps, earlier)
+    schema = agent.get("resultSchema")
     model = step.get("model") or agent.get("model") or ""
     await ctx.mail.open(step_path)  # its mailbox lives while its agent does (a retry opens a fresh one)
     try:
@@ -320,3 +373,13 @@ async def run_judge(ctx: RunContext, scope: Scope, loop_step: dict, loop_path: s
     reason = conv.result.get("reason")
     return {"done": done if isinstance(done, bool) else None, "reason": reason if isinstance(reason, str) else None,
             "content": conv.content, "failed_open": False, "result": conv.result}
+
+
+def _reasoning(reply: ChatReply) -> dict[str, Any]:
+    """The agent_turn response's reasoning fields, present only when the provider gave them."""
+    out: dict[str, Any] = {}
+    if reply.usage.reasoning is not None:
+        out["reasoning_tokens"] = reply.usage.reasoning
+    if reply.reasoning:
+        out["reasoning"] = cut(reply.reasoning)
+    return out

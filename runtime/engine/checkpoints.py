@@ -7,7 +7,8 @@ done once its judge has spoken). :func:`fold` reads events in ``seq`` order and
 returns the :class:`Checkpoint` after event N: what every finished step ended
 with, each loop's finished iterations (outputs, results, statuses, verdicts
 with what each judge spent), their outputs joined so far and the loop's end,
-and the budgets spent (tokens, cost, agent steps started). Nothing here asks a
+the budgets spent (tokens, cost, agent steps started), and the run's messaging
+(undelivered messages, shared memory, the coordinator: :mod:`runtime.engine.mail_fold`). Nothing here asks a
 model or reads the engine: the events carry it all (:mod:`runtime.contract`),
 and the engine keeps the same state in :class:`runtime.engine.registry.RunState`,
 which a test holds equal to this fold at every boundary of every example.
@@ -32,7 +33,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from runtime.engine.mail_fold import MAIL_EVENT_TYPES, MailFold
 from runtime.engine.shapes import (
+    JUDGE_STEP,
     AgentTurnData,
     IterationEndData,
     IterationEntry,
@@ -53,7 +56,6 @@ from runtime.engine.shapes import (
 
 CUMULATIVE_SEPARATOR = "\n\n---\n\n"
 BOUNDARY_TYPES = frozenset({"step_end", "step_skipped", "iteration_end", "judge_verdict"})
-JUDGE_STEP = "untilAgent"  # the inner id a judge's events carry: ``loop.N.untilAgent``
 
 
 @dataclass(frozen=True)
@@ -170,15 +172,21 @@ class Checkpoint:
     (what a page shows while the loop runs: the loop's own output is its ``end.content``); ``end`` is the
     ``loop_end`` data (``rounds_completed``, ``broke_early``, ``break_reason``, ``content`` ...) or None.
     ``spent``: ``{tokens: {prompt, completion, total}, cost_usd, steps_started, unpriced_models}``.
+    ``mail``: undelivered messages, shared memory and the coordinator's state (:mod:`runtime.engine.mail_fold`);
+    empty, and left out of the JSON, in a run that has none of them.
     """
 
     seq: int
     steps: dict[str, StepEntry] = field(default_factory=dict)
     loops: dict[str, LoopEntry] = field(default_factory=dict)
     spent: Spent = field(default_factory=Spent)
+    mail: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "steps": self.steps, "loops": self.loops, "spent": self.spent}
+        out = {"seq": self.seq, "steps": self.steps, "loops": self.loops, "spent": self.spent}
+        if self.mail:
+            out["mail"] = self.mail
+        return out
 
     @classmethod
     def from_dict(cls, data: Any) -> Checkpoint:
@@ -199,8 +207,12 @@ class Checkpoint:
                 raise ValueError(f"checkpoint loop {path!r}: each iteration needs its {key} and a status")
         if not isinstance(spent, dict):
             raise ValueError("checkpoint spent: an object (tokens, cost_usd, steps_started)")
-        # Checked as far as a fold reads it: from here on it is typed as what it claims to be.
-        return cls(seq=data["seq"], steps=dict(steps), loops=dict(loops), spent=cast(Spent, dict(spent)))
+        mail = data.get("mail") or {}
+        if not isinstance(mail, dict) or not all(isinstance(mail.get(k) or {}, dict) for k in ("router", "memory", "coordinator")):
+            raise ValueError("checkpoint mail: an object whose router, memory and coordinator are objects")
+        # Checked as far as a fold reads it: from here on it is typed as what it claims to be (the mail's parts are
+        # checked again where they are restored: runtime.messaging's snapshots name the field at fault).
+        return cls(seq=data["seq"], steps=dict(steps), loops=dict(loops), spent=cast(Spent, dict(spent)), mail=dict(mail))
 
 
 def spent_entry(prompt: int, completion: int, cost_usd: float, steps_started: int, unpriced: Iterable[str]) -> Spent:
@@ -226,6 +238,7 @@ class Fold:
         self.steps_started = 0
         self.unpriced: set[str] = set()
         self.started: set[str] = set()  # iteration prefixes seen starting
+        self.mail = MailFold()
 
     @classmethod
     def starting_from(cls, checkpoint: Checkpoint) -> Fold:
@@ -248,6 +261,7 @@ class Fold:
         state.cost_usd = float(spent.get("cost_usd") or 0.0)
         state.steps_started = int(spent.get("steps_started") or 0)
         state.unpriced = set(spent.get("unpriced_models") or [])
+        state.mail = MailFold.starting_from(checkpoint.mail)
         return state
 
     def apply(self, event: StoredEvent) -> None:
@@ -256,6 +270,8 @@ class Fold:
             raise ValueError(f"events must come in seq order: {seq!r} after {self.seq}")
         self.seq = seq
         kind = event.get("type")
+        if kind in MAIL_EVENT_TYPES:
+            self.mail.apply(event)
         data: Any = event.get("data") or {}  # its shape is its type's: each branch names it (no cast, no cost)
         path = event.get("stepId") or ""
         if kind == "step_end":
@@ -322,7 +338,8 @@ class Fold:
             steps={p: _copy_step(e) for p, e in self.steps.items()},
             loops={p: loop_entry(k, {i: _copy_iteration(e) for i, e in its.items()}, dict(end) if end else None)
                    for p, (k, its, end) in self.loops.items()},
-            spent=spent_entry(self.prompt, self.completion, self.cost_usd, self.steps_started, self.unpriced))
+            spent=spent_entry(self.prompt, self.completion, self.cost_usd, self.steps_started, self.unpriced),
+            mail=self.mail.state())
 
 
 def _copy_step(entry: StepEntry) -> StepEntry:

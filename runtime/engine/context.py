@@ -25,7 +25,7 @@ from runtime.engine.prompting import ContextFile, IterationRecord
 from runtime.engine.registry import RunState
 from runtime.engine.state import FAILED, Budgets, Outcome, RunControl
 from runtime.events import Emitter
-from runtime.providers import Provider, Usage, split_model
+from runtime.providers import Provider, Usage, catalog, split_model
 
 if TYPE_CHECKING:
     from runtime.engine.policies import Policies
@@ -100,6 +100,9 @@ class RunContext:
         self.emitter = emitter
         self.providers = providers
         self.default_provider = default_provider
+        self.model_override: str | None = None  # RunOptions.model_override
+        self.thinking: str | None = None  # RunOptions.thinking
+        self.pins: dict[str, dict] = {}  # RunOptions.pins: step paths whose agent is answered by a pinned output
         self.budgets = budgets
         self.control = control
         self.resolver = resolver
@@ -132,7 +135,12 @@ class RunContext:
         # Messages between the step agents and the coordinator, and shared memory (runtime.engine.mail).
         self.mail = RunMail(emitter.emit)
         self.permit: Callable[[str], Awaitable[str | None]] | None = None  # RunOptions.permit
+        self.debugger: Any = None  # RunOptions.debugger (runtime.engine.debugger.Debugger), when it has breakpoints
         self.started = clock()
+        # A resumed run's steps that were open at its boundary: namespaced id -> when each first started (POSIX
+        # seconds, and as its event wrote it) and the seconds it had worked, so that a loop going on over the
+        # resume is timed with that work and without the time no worker ran it (runtime.engine.resume_points).
+        self.first_started: dict[str, tuple[float, str, float | None]] = {}
         # The runner, passed in by run_workflow: loops and includes run their inner scopes and steps
         # through these, so they never import the scheduler or the step runner (no import circle).
         self.run_scope: Callable[..., Awaitable[Mapping[str, Outcome]]] = _not_wired
@@ -147,6 +155,16 @@ class RunContext:
     def active_time(self) -> float:
         """The clock less the time spent paused: what step and iteration durations are measured in."""
         return self.clock() - self.control.paused_seconds()
+
+    def carried_over(self, path: str) -> tuple[float, str | None]:
+        """A step starting now that had started before the resume: the seconds it had worked before (or, when the
+        notice does not say, since it first started) and that start as text (taken once: a retry or a later run
+        of the step is its own); (0, None) for any other."""
+        first = self.first_started.pop(path, None)
+        if first is None:
+            return 0.0, None
+        stamp, text, worked = first
+        return (worked if worked is not None else max(0.0, self.emitter.clock() - stamp)), text
 
     async def until_resumed(self) -> None:
         """Return at once unless the run is paused; then wait for resume (or stop) with every enclosing step
@@ -194,6 +212,10 @@ class RunContext:
     def unpriced_models(self) -> set[str]:
         return self.state.unpriced_models
 
+    def model_of(self, model: str) -> str:
+        """The model a call uses: the run's override when it has one, else the one the document named."""
+        return self.model_override or model
+
     def provider_for(self, model: str) -> tuple[Provider, str, str]:
         """(provider, model name for it, provider name) for an agent's ``model`` string."""
         prefix, name = split_model(model)
@@ -202,8 +224,24 @@ class RunContext:
         if prefix and prefix != self.default_provider:
             self.warn_once(f"provider:{prefix}", f"model {model!r}: provider {prefix!r} is not configured for "
                                                  f"this run; using {self.default_provider!r}")
+        if not prefix:
+            detected = self._detected(model)
+            if detected:
+                return self.providers[detected], model, detected
         # Not configured: the default provider gets the whole string (OpenRouter-style ids keep working).
         return self.providers[self.default_provider], model, self.default_provider
+
+    def _detected(self, model: str) -> str | None:
+        """For a bare model name of another family than the default provider's (``gemini-2.5-flash`` in an
+        OpenAI run): the first provider of its family that has a key for this run (upstream detects the
+        provider from the environment); None: the default provider's."""
+        family = catalog.candidates(model)
+        if not family or self.default_provider in family:
+            return None
+        for name in family:
+            if getattr(self.providers.get(name), "api_key", None):
+                return name
+        return None
 
     def account(self, usage: Usage, model: str, provider: str) -> float | None:
         """Count a reply's tokens and cost (None: the model has no price, said on the run, never counted
@@ -263,9 +301,15 @@ class RunContext:
         except UnicodeDecodeError:
             raise StepError(f"{what}: {value[1:]} is not UTF-8 text") from None
 
-    def context_files(self, paths: list[str], base_dir: Path | None) -> list[ContextFile]:
+    def context_files(self, paths: list[str], base_dir: Path | None,
+                      edited: Mapping[str, str] | None = None) -> list[ContextFile]:
+        """``edited``: texts typed at a breakpoint for some of them, used instead of the file (the path is still
+        confined as a read's is; nothing is read or written)."""
         files = []
         for rel in paths or []:
+            if edited and rel in edited:
+                files.append(self._edited_file(rel, base_dir, edited[rel]))
+                continue
             path, data = self._read(rel, base_dir, "contextFiles")
             media = mimetypes.guess_type(path)[0] or ""
             text: str | None
@@ -277,6 +321,16 @@ class RunContext:
                 text = None
             files.append(ContextFile(path=rel, text=text, size=len(data), media_type=media))
         return files
+
+    def _edited_file(self, rel: str, base_dir: Path | None, text: str) -> ContextFile:
+        if self.folder is None:
+            raise StepError(f"contextFiles: {rel} cannot be read: the workflow has no folder (it is a single file)")
+        try:
+            path = self.folder.where(base_dir, rel, "contextFiles")
+        except FolderRefused as exc:
+            raise StepError(str(exc)) from None
+        return ContextFile(path=rel, text=text, size=len(text.encode()), edited=True,
+                           media_type=mimetypes.guess_type(path)[0] or "")
 
 
 def iteration_record(number: int, outcome: Outcome, verdict: dict | None = None) -> IterationRecord:

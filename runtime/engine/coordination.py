@@ -6,7 +6,8 @@ same way a step agent's is: it waits out a pause (``ctx.until_resumed``), asks t
 (``ctx.check_permit``), is framed by ``agent_turn`` request and response events (``agent`` and
 ``agentId`` ``coordinator``, no ``stepId``) and its tokens and cost are counted by ``ctx.account``, so
 they are in the run's totals, its budgets and its checkpoints. :func:`finish` asks for the synthesis once
-the steps have ended (not after a halt: nothing more may be spent then).
+the steps have ended (not after a halt: nothing more may be spent then). A run started from a checkpoint gives
+its coordinator the conversation, wake count and inbox it had there (``ctx.mail.restored_coordinator``).
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ class _Hooks:
         self.provider, self.model_name, self.provider_name = ctx.provider_for(model)
         self.turn = 0
 
-    async def ask(self, messages: list[dict], tools: list[dict]) -> ChatReply:
+    async def ask(self, messages: list[dict], tools: list[dict], wake: dict | None = None) -> ChatReply:
         ctx, emit = self.ctx, self.ctx.emitter.emit
         await ctx.until_resumed()
         self.turn += 1
@@ -41,6 +42,8 @@ class _Hooks:
         if self.turn == 1:
             data["prompt"] = {"system": messages[0]["content"]}
             data["tools"] = [t["name"] for t in tools]
+        if wake is not None:  # which wake this is and what it read: the checkpoint's fold needs both
+            data["wake"] = wake
         await emit("agent_turn", **WHO, data=data)
         request = ChatRequest(model=self.model_name, messages=list(messages), tools=tools, step_path=COORDINATOR,
                               step_id=COORDINATOR, agent=COORDINATOR)
@@ -79,9 +82,13 @@ def start(ctx: RunContext, settings: CoordinatorSettings | None) -> Coordinator 
     if settings is None or not settings.on:
         return None
     inbox = ctx.mail.with_coordinator()
-    hooks = _Hooks(ctx, settings.model or first_agent_model(ctx.document))
+    hooks = _Hooks(ctx, settings.model or ctx.model_of(first_agent_model(ctx.document)))
     coordinator = Coordinator(settings, inbox, hooks, ctx.emitter.emit, name=str(ctx.document.get("name") or ""),
                               goal=ctx.goal)
+    restored = ctx.mail.restored_coordinator
+    if restored:  # a resumed run or a fork: it goes on where it was at the checkpoint
+        coordinator.restore(restored)
+        hooks.turn = int(restored.get("turns") or 0)
     task = coordinator.start()
     ctx.companions.add(task)
     return coordinator

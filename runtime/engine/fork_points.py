@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from runtime.engine.checkpoints import CUMULATIVE_SEPARATOR, Checkpoint, fold, iteration_prefixes, under
+from runtime.engine.numbering import iteration_words, ordinal
 
 PENDING_INPUT = "pending"  # a forEach item entry holding only an edited item (runtime.engine.loops reads it)
 
@@ -93,7 +94,7 @@ def _round(events: list[dict], loop: str, k: int, starts: list[dict], start: Che
     mine = [e for e in starts if (e.get("data") or {}).get("iteration") == k]
     if not mine:
         ran = sorted({n for e in starts if isinstance(n := (e.get("data") or {}).get("iteration"), int)})
-        raise ForkPointError("iteration", f"loop {loop!r} never ran round {k} (it ran rounds {_span(ran)})")
+        raise ForkPointError("iteration", f"loop {loop!r} never ran iteration {k} (round {ordinal(k)}): it ran iterations {_span(ran, 'round')}")
     seq = mine[-1]["seq"] - 1
     inherited = [e for e in events if e["seq"] <= seq]
     return ForkPoint(loop, k, "round", seq, inherited, state_at(inherited, seq, start, start_seq))
@@ -102,7 +103,7 @@ def _round(events: list[dict], loop: str, k: int, starts: list[dict], start: Che
 def _item(events: list[dict], loop: str, k: int, starts: list[dict], start: Checkpoint | None, start_seq: int) -> ForkPoint:
     if not any((e.get("data") or {}).get("index") == k for e in starts):
         ran = sorted({n for e in starts if isinstance(n := (e.get("data") or {}).get("index"), int)})
-        raise ForkPointError("iteration", f"loop {loop!r} never ran item {k} (it ran items {_span(ran)})")
+        raise ForkPointError("iteration", f"loop {loop!r} never ran iteration {k} (item {ordinal(k)}): it ran iterations {_span(ran, 'item')}")
     ends = [e["seq"] for e in events if e.get("type") == "loop_end" and e.get("stepId") == loop]
     last = max((e["seq"] for e in events if e.get("type") != "workflow_end"), default=0)
     seq = ends[-1] - 1 if ends else last
@@ -144,10 +145,13 @@ def _cumulative(iterations: list[dict]) -> str:
     return CUMULATIVE_SEPARATOR.join(i.get("content") or "" for i in iterations if i.get("status") == "completed")
 
 
-def _span(numbers: list[int]) -> str:
+def _span(numbers: list[int], noun: str) -> str:
+    """Iterations as the field counts them (from 0), then as pages do (from 1): "0 to 9 (rounds 1 to 10)"."""
     if not numbers:
         return "none"
-    return f"{numbers[0]}" if len(numbers) == 1 else f"{numbers[0]} to {numbers[-1]}"
+    if len(numbers) == 1:
+        return f"{numbers[0]} ({noun} {ordinal(numbers[0])})"
+    return f"{numbers[0]} to {numbers[-1]} ({noun}s {ordinal(numbers[0])} to {ordinal(numbers[-1])})"
 
 
 # ---------------------------------------------------------------- edits to the input
@@ -180,11 +184,11 @@ def with_input(point: ForkPoint, given: dict | None) -> Checkpoint:
     if not isinstance(text, str):
         raise ForkPointError("input", "`input.previous_output` must be text")
     if point.iteration == 0:
-        raise ForkPointError("input", "round 0 has no previous round: `input.previous_output` needs a round of 1 or more")
+        raise ForkPointError("input", "the first round (iteration 0) has no previous round: `input.previous_output` needs an iteration of 1 or more")
     record = checkpoint.loops.get(point.step) or {}
     entry = next((i for i in record.get("iterations", []) if i.get("iteration") == point.iteration - 1), None)
     if entry is None:
-        raise ForkPointError("input", f"round {point.iteration - 1} of {point.step!r} did not finish: "
+        raise ForkPointError("input", f"{iteration_words(point.step, point.iteration - 1, 'round')} of {point.step!r} did not finish: "
                                       "there is no previous output to edit")
     entry["content"] = text
     record["cumulative"] = _cumulative(record["iterations"])

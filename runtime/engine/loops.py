@@ -65,7 +65,10 @@ from runtime.engine.agent import run_judge
 from runtime.engine.cel_words import describe
 from runtime.engine.checkpoints import JUDGE_STEP, iteration_prefix
 from runtime.engine.context import RunContext, Scope, duration, iteration_record
+from runtime.engine.debug_inputs import round_pending
+from runtime.engine.debugger import Pending, Release
 from runtime.engine.fork_points import PENDING_INPUT
+from runtime.engine.numbering import iteration_words
 from runtime.engine.policies import for_loop
 from runtime.engine.prompting import IterationRecord, LoopView, StepOutput
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, LoopMeta, Outcome
@@ -81,6 +84,17 @@ _SINGLE_STEP_FIELDS = ("id", "agent", "instructions", "contextFiles", "model", "
 def _body_step(step: dict) -> dict:
     """The loop step as its own single-step iteration (no loop, condition, timeout or retries)."""
     return {k: step[k] for k in _SINGLE_STEP_FIELDS if k in step}
+
+
+async def _round_breakpoint(ctx: RunContext, step: dict, path: str, number: int, iscope: Scope,
+                            deps: list[StepOutput]) -> Release | None:
+    """The debugger asked before a round (or item): a skip, or None to run it (maybe with edited inputs)."""
+    body = None if step["loop"].get("steps") else _body_step(step)
+
+    async def pending() -> Pending:
+        return round_pending(ctx, step, path, number, iscope, deps, body, ctx.debugger)
+
+    return await ctx.debugger.before_round(ctx, step["id"], path, number, iscope.loop.has_item, pending)
 
 
 def _iteration_data(out: Outcome) -> dict:
@@ -244,10 +258,12 @@ async def _foreach(ctx: RunContext, scope: Scope, step: dict, path: str, items: 
         prefix = f"{path}[{i}]"
         view = LoopView(loop_id=path, kind="forEach", iteration=i, item=item, has_item=True)
         iscope = _iteration_scope(ctx, scope, step, prefix, {"item": item, "index": i}, view, deps)
+        skip = await _round_breakpoint(ctx, step, path, i, iscope, deps) if ctx.debugger is not None else None
+        item = ran[i] = view.item  # an edit at the hold changes the item for this run
         await _iteration_start(ctx, path, FOREACH, i, {"index": i, "item": item})
         began = ctx.active_time()
         try:
-            out, _ = await _run_iteration(ctx, scope, step, iscope, i, n, prefix)
+            out = skip.outcome() if skip is not None else (await _run_iteration(ctx, scope, step, iscope, i, n, prefix))[0]
         except asyncio.CancelledError:
             records[i] = Outcome(CANCELLED, error="cancelled")
             await _iteration_end(ctx, path, FOREACH, i, Outcome(CANCELLED), None, item)
@@ -267,12 +283,12 @@ async def _foreach(ctx: RunContext, scope: Scope, step: dict, path: str, items: 
                 continue
             out = await iteration(i)
             if out.status == FAILED and on_error == "retry":
-                await emit("message", step_id=path, message=f"{path}: item {i} failed ({out.error}); running it "
+                await emit("message", step_id=path, message=f"{path}: {iteration_words(path, i, FOREACH)} failed ({out.error}); running it "
                            "again (run policy: retry)", data={"level": "warning", "policy": "retry", "index": i})
                 out = await iteration(i)
             records[i] = out
             if out.status == FAILED and on_error == "skip":
-                await emit("message", step_id=path, message=f"{path}: item {i} failed ({out.error}); skipped "
+                await emit("message", step_id=path, message=f"{path}: {iteration_words(path, i, FOREACH)} failed ({out.error}); skipped "
                            "(run policy: skip)", data={"level": "warning", "policy": "skip", "index": i})
             elif out.status != COMPLETED and not failure:
                 failure.append(i)
@@ -296,7 +312,7 @@ async def _foreach(ctx: RunContext, scope: Scope, step: dict, path: str, items: 
     if failure:
         i = failure[0]
         await _finish(ctx, path, FOREACH, LoopMeta(done, True, "failed"), content)
-        return Outcome(FAILED, content, result, error=f"iteration {i} failed: {finished[i].error}")
+        return Outcome(FAILED, content, result, error=f"{iteration_words(path, i, FOREACH)} failed: {finished[i].error}")
     await _finish(ctx, path, FOREACH, LoopMeta(done, False, "items_exhausted"), content)
     return Outcome(COMPLETED, content, result)
 
@@ -388,10 +404,15 @@ async def _repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str, de
                                 previous=history[-1] if history else None, history=shown, feedback=feedback,
                                 hidden=max(len(history) - 1 - len(shown), 0))
                 iscope = _iteration_scope(ctx, scope, step, f"{path}.{it}", {"iteration": it}, view, deps)
+                skip = await _round_breakpoint(ctx, step, path, it, iscope, deps) if ctx.debugger is not None else None
                 await _iteration_start(ctx, path, REPEAT, it, {"iteration": it})
                 began = ctx.active_time()
                 try:
-                    out, inner_outs = await _run_iteration(ctx, scope, step, iscope, it, max_iterations, f"{path}.{it}")
+                    if skip is not None:  # skipped at its breakpoint: the round's output is the one typed
+                        out, inner_outs = skip.outcome(), {}
+                    else:
+                        out, inner_outs = await _run_iteration(ctx, scope, step, iscope, it, max_iterations,
+                                                               f"{path}.{it}")
                 except asyncio.CancelledError:
                     await _iteration_end(ctx, path, REPEAT, it, Outcome(CANCELLED), None)
                     raise
@@ -400,10 +421,10 @@ async def _repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str, de
             if out.status != COMPLETED:
                 on_error = policies.on_iteration_error if policies else "abort"
                 if on_error == "abort" or out.status != FAILED:
-                    reason, error = "failed", f"iteration {it} {out.status}: {out.error}"
+                    reason, error = "failed", f"{iteration_words(path, it, REPEAT)} {out.status}: {out.error}"
                     break
                 if replayed is None:
-                        await emit("message", step_id=path, message=f"{path}: iteration {it} failed ({out.error}); "
+                        await emit("message", step_id=path, message=f"{path}: {iteration_words(path, it, REPEAT)} failed ({out.error}); "
                                f"{'running it again' if on_error == 'retry' else 'going on'} (run policy: {on_error})",
                                data={"level": "warning", "policy": on_error, "iteration": it})
                 if on_error == "skip":
@@ -441,6 +462,8 @@ async def _repeat_until(ctx: RunContext, scope: Scope, step: dict, path: str, de
                 if verdict is None:
                     await ctx.until_resumed()  # paused during the round's last step: the judge waits for resume
                     verdict = await _ask_judge(ctx, scope, step, path, it, max_iterations, [*history, record])
+                    if ctx.debugger is not None:
+                        await ctx.debugger.after_verdict(ctx, step["id"], path, it, verdict)
                 record.verdict = verdict
                 feedback = verdict
                 if cumulative:

@@ -16,11 +16,13 @@ the events they cause.
   ``coordinator_message`` when queued;
 * every message the router gives up on becomes exactly one ``message_dropped`` (the router reports each
   drop once; :meth:`RunMail.flush` emits them after each operation, because the router's callback is
-  synchronous and the emitter is not).
+  synchronous and the emitter is not);
+* a run started from a checkpoint starts from its messaging (:meth:`RunMail.restore`), which
+  :mod:`runtime.engine.mail_fold` folds from these very events.
 """
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from runtime.messaging import (
@@ -51,6 +53,17 @@ class RunMail:
         self.router = MessageRouter(on_drop=self._drops.append, capacity=capacity)
         self.memory = SharedMemory() if shared_memory else None
         self.inbox: CoordinatorInbox | None = None
+        self.restored_coordinator: Mapping[str, Any] | None = None  # the checkpoint's, for the coordinator to go on from
+
+    def restore(self, mail: Mapping[str, Any]) -> None:
+        """Start from a checkpoint's messaging (:mod:`runtime.engine.mail_fold`): undelivered messages wait for their
+        mailboxes to open again, shared memory holds what was written (when this run has it on), and the
+        coordinator's state waits for :func:`runtime.engine.coordination.start`. Before any mailbox opens."""
+        if mail.get("router"):
+            self.router.restore(mail["router"])
+        if mail.get("memory") and self.memory is not None:
+            self.memory.restore(mail["memory"])
+        self.restored_coordinator = mail.get("coordinator") or None
 
     def with_coordinator(self) -> CoordinatorInbox:
         """Give the run a coordinator: its mailbox opens, and lifecycle notices start reaching it."""
@@ -60,7 +73,7 @@ class RunMail:
 
     # -- the steps' side ---------------------------------------------------------
     def is_open(self, step_path: str) -> bool:
-        return step_path in self.router.targets()
+        return self.router.is_open(step_path)
 
     async def open(self, step_path: str) -> None:
         self.router.open(step_path)
@@ -115,7 +128,7 @@ class RunMail:
         if kind == "step_start" and (data.get("loop_type") or data.get("include")):
             self.router.add_container(step)
         if self.inbox is not None and kind in LIFECYCLE_EVENTS:
-            self.inbox.notice(kind, step, notice_text(event))
+            self.inbox.notice(kind, step, notice_text(event), event["seq"])
 
     # -- the end -----------------------------------------------------------------
     async def end_run(self, *, cancelled: bool) -> None:
@@ -152,7 +165,7 @@ def inbox_text(message: Message) -> str:
     return f"[Message from {message.sender}{kind} ({message.id})]\n{message.content}"
 
 
-def notice_text(event: dict[str, Any]) -> str:
+def notice_text(event: Mapping[str, Any]) -> str:
     """A lifecycle event in a line the coordinator reads."""
     kind, step, data = event["type"], event["stepId"], event.get("data") or {}
     if kind == "step_start":

@@ -14,6 +14,7 @@ from typing import Any
 from runtime.coordinator import CoordinatorSettings
 from runtime.engine.checkpoints import Checkpoint
 from runtime.engine.context import Resolver
+from runtime.engine.debugger import Debugger
 from runtime.engine.policies import Policies
 from runtime.engine.pricing import PriceBook
 from runtime.engine.state import Budgets, RunControl
@@ -71,7 +72,8 @@ class RunOptions:
     # The seq of the last event already stored for this run (a resumed run, or a fork that inherited its
     # parent's events), so that its events go on from there in one stream.
     first_seq: int = 0
-    # ``{reason, attempt, of, from_seq}``: this is a run going on after its worker was lost; a ``message``
+    # ``{reason, attempt, of, from_seq, after, started}``: this is a run going on after its worker was lost (where, and
+    # when the steps open there first started: runtime.engine.resume_points); a ``message``
     # event right after ``workflow_start`` says so, for everyone watching.
     resumed: dict | None = None
     # ``await permit(provider)`` before every model call: None while the run may call that provider, else why
@@ -86,3 +88,16 @@ class RunOptions:
     # Shared memory for the step agents (``shared_memory_write`` / ``shared_memory_read``). It is also on when
     # an agent of the document lists one of those tools.
     shared_memory: bool = False
+    # Every agent's, step's and judge's ``model`` replaced by this one for this run only (upstream's ``--model``);
+    # the coordinator's too unless it was given its own. None: each uses its own, as the document says.
+    model_override: str | None = None
+    # The reasoning level asked of every agent and judge (runtime.providers.thinking.LEVELS: upstream's
+    # ``--thinking``), as each provider's own setting; None: nothing sent, the provider's default.
+    thinking: str | None = None
+    # The run's breakpoints and stepping (runtime.engine.debugger); None: no breakpoint, and the engine's boundaries
+    # cost one attribute test each.
+    debugger: Debugger | None = None
+    # Pinned outputs (issue #33): an agent execution's place (``step_path``: ``draft``, ``write.2``,
+    # ``write.2.untilAgent``) to ``{"content": str, "result"?: Any}``. That execution takes them as its reply without
+    # calling its provider; its agent_turn events carry ``pinned: true`` and no tokens. None: nothing is pinned.
+    pins: dict[str, dict] | None = None

@@ -13,9 +13,13 @@ from dataclasses import dataclass, field
 from genai_prices import Usage as PriceUsage
 from genai_prices import calc_price
 
+from runtime.providers import catalog
+
 # Providers whose calls cost nothing. A simulated run is still priced by its models' names when they are
 # known (an estimate of what the real run would cost), and never reports an unknown price.
 FREE_PROVIDERS = {"simulated"}
+# Providers on the user's own machine: their calls cost $0, whatever the model's name.
+LOCAL_PROVIDERS = {"ollama"}
 
 
 @dataclass
@@ -31,8 +35,10 @@ class PriceBook:
             if key in self.overrides:
                 per_m_prompt, per_m_completion = self.overrides[key]
                 return (prompt_tokens * per_m_prompt + completion_tokens * per_m_completion) / 1_000_000
+        if provider in LOCAL_PROVIDERS:
+            return 0.0
         free = provider in FREE_PROVIDERS
-        price = self._look_up(None if free else provider, name.rsplit("/", 1)[-1] if free else name,
+        price = self._look_up(None if free else catalog.prices_id(provider), name.rsplit("/", 1)[-1] if free else name,
                               prompt_tokens, completion_tokens)
         if price is None and free:
             return 0.0

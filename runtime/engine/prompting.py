@@ -78,6 +78,12 @@ class ContextFile:
     text: str | None     # None for binary files
     size: int = 0
     media_type: str = ""
+    edited: bool = False  # its text was typed at a breakpoint, not read from the folder
+
+
+# A step's context files as edited at a breakpoint (path as named -> text), carried on the step of that one
+# execution (runtime.engine.debugger): the documents' schema refuses unknown step fields, so no document has it.
+EDITED_FILES = "contextFilesEdited"
 
 
 def cut(text: str, limit: int = SECTION_LIMIT) -> str:

@@ -16,7 +16,8 @@ the event is stamped, :meth:`RunState.observe`) and kept on its verdict.
 Each record is made right before the event that announces it is emitted,
 with no ``await`` between, so the state at an event's ``seq`` is the state
 :func:`runtime.engine.checkpoints.fold` rebuilds from the events up to it.
-:meth:`RunState.snapshot` gives that state as a :class:`~runtime.engine.checkpoints.Checkpoint`;
+:meth:`RunState.snapshot` gives that state as a :class:`~runtime.engine.checkpoints.Checkpoint`, its messaging
+folded from the events as they are stamped (:mod:`runtime.engine.mail_fold` says why);
 ``on_boundary`` (tests, tools) gets one at every boundary as it is emitted.
 """
 from __future__ import annotations
@@ -36,6 +37,7 @@ from runtime.engine.checkpoints import (
     under,
     verdict_entry,
 )
+from runtime.engine.mail_fold import MAIL_EVENT_TYPES, MailFold
 from runtime.engine.shapes import IterationEntry, Spent, StepEntry, Tokens, VerdictEntry
 from runtime.engine.state import LoopMeta, Outcome
 from runtime.providers import Usage
@@ -66,6 +68,7 @@ class RunState:
         self.unpriced_models: set[str] = set()
         self.on_boundary: Callable[[Checkpoint], None] | None = None
         self.tallies: dict[str, list[Any]] = {}     # path -> [prompt, completion, cost or None] (see tally)
+        self.mail = MailFold()                      # the messaging events folded as stamped (runtime.engine.mail_fold)
 
     # -- steps -------------------------------------------------------------------
     def finish_step(self, path: str, outcome: Outcome, tokens: Tokens | None = None, cost_usd: float | None = None) -> None:
@@ -225,6 +228,7 @@ class RunState:
         self.cost_usd += float(spent.get("cost_usd") or 0.0)
         self.steps_started += int(spent.get("steps_started") or 0)
         self.unpriced_models.update(spent.get("unpriced_models") or [])
+        self.mail = MailFold.starting_from(checkpoint.mail)
 
     def snapshot(self, seq: int) -> Checkpoint:
         steps: dict[str, StepEntry] = {}
@@ -237,13 +241,17 @@ class RunState:
                  for p, r in self.loops.items()}
         spent = spent_entry(self.tokens.prompt, self.tokens.completion, self.cost_usd, self.steps_started,
                             self.unpriced_models)
-        return Checkpoint(seq=seq, steps=steps, loops=loops, spent=spent)
+        return Checkpoint(seq=seq, steps=steps, loops=loops, spent=spent, mail=self.mail.state())
 
     def observe(self, event: dict[str, Any]) -> None:
         """Called as each event is stamped: a reply's spend to the open tallies it lies under; a checkpoint
         for ``on_boundary`` when the event closes a boundary."""
         if self.tallies and event["type"] == "agent_turn" and "tokens" in event:
             self._count(event)
+        if self.on_boundary is not None and event["type"] in MAIL_EVENT_TYPES:
+            # Only a taker of the engine's own checkpoints needs their messaging part; a resume or a fork folds the
+            # stored events, so a run no one watches this way pays nothing for it on its hot path.
+            self.mail.apply(event)
         if self.on_boundary is not None and boundary_of(event) is not None:
             self.on_boundary(self.snapshot(event["seq"]))
 

@@ -28,11 +28,12 @@ from typing import Any, Literal, Required, TypeAlias, TypedDict
 StepEndStatus = Literal["completed", "failed", "skipped", "cancelled"]
 RunEndStatus = Literal["completed", "partial", "failed", "cancelled"]
 LoopType = Literal["forEach", "repeat-until"]
+JUDGE_STEP = "untilAgent"  # the inner id a judge's events carry: ``loop.N.untilAgent`` (a judge has no mailbox)
 EventType = Literal[
-    "workflow_start", "workflow_end", "step_start", "step_end", "step_skipped", "error", "agent_turn", "tool_call",
+    "workflow_start", "workflow_end", "plan_ready", "step_start", "step_end", "step_skipped", "error", "agent_turn", "tool_call",
     "tool_approval", "workspace_snapshot", "message", "output", "iteration_start", "iteration_end", "judge_verdict",
-    "loop_end", "run_control", "message_sent", "coordinator_message", "agent_inbox_drain", "coordinator_inbox_message",
-    "message_dropped", "coordinator_narration", "coordinator_synthesis", "max_wake_cycles_warning",
+    "loop_end", "run_control", "breakpoint_hit", "debug_action", "message_sent", "coordinator_message",
+    "agent_inbox_drain", "coordinator_inbox_message", "message_dropped", "coordinator_narration", "coordinator_synthesis", "max_wake_cycles_warning",
 ]
 
 
@@ -77,6 +78,7 @@ class StoredEvent(TypedDict, total=False):
     reasoning: str | None
     where: Where | None
     inherited: bool | None
+    superseded: bool | None          # an interrupted attempt's event past the boundary its run resumed from
 
 
 # An event as code that holds events as plain dicts has it (the engine's emitter, a stored text parsed with a
@@ -92,6 +94,8 @@ class WorkflowStartData(TypedDict, total=False):
     provider: str
     budgets: dict[str, float]
     from_checkpoint: int | None
+    model_override: str | None       # every model of the run replaced by this one (upstream's --model)
+    thinking: str | None             # the reasoning level asked of every agent (upstream's --thinking)
 
 
 class WorkflowEndData(TypedDict, total=False):
@@ -111,6 +115,8 @@ class StepStartData(TypedDict, total=False):
     items: int | None
     include: str | None
     max_iterations: int | None       # engine: a repeat-until's maxIterations (the run page's round count)
+    started_at: str | None           # a step going on after a resume: when it first started
+    carried_s: float | None          # ... and the seconds it had worked before the resume
 
 
 class StepEndData(TypedDict, total=False):
@@ -136,6 +142,9 @@ class AgentTurnData(TypedDict, total=False):
     finish_reason: str | None
     cost_usd: float | None
     unpriced_model: str | None
+    reasoning_tokens: int | None     # of the completion tokens, those spent reasoning
+    reasoning: str | None            # the reasoning text, when the provider returns one
+    pinned: bool | None              # a pinned output answered it: no provider call, no tokens
 
 
 class ToolCallData(TypedDict, total=False):
@@ -145,6 +154,7 @@ class ToolCallData(TypedDict, total=False):
     input: Any
     output: Any
     truncated: bool
+    waited_ms: float | None          # on end: how long it waited for a person, left out of its duration
 
 
 class MessageData(TypedDict, total=False):

@@ -56,19 +56,22 @@ class RunControl:
         self.actor = actor
         {"pause": self.pause, "resume": self.resume, "stop": self.stop}[action]()
 
-    def pause(self) -> None:
+    def pause(self, quiet: bool = False) -> None:
+        """``quiet``: a breakpoint's hold, which its own event records (runtime.engine.debugger)."""
         if self.state == "running":
             self.state = "paused"
             self._resumed.clear()
             self._paused_at = self._clock()
-            self._changed("pause")
+            if not quiet:
+                self._changed("pause")
 
-    def resume(self) -> None:
+    def resume(self, quiet: bool = False) -> None:
         if self.state == "paused":
             self.state = "running"
             self._resumed.set()
             self._end_pause()
-            self._changed("resume")
+            if not quiet:
+                self._changed("resume")
 
     def stop(self) -> None:
         if self.state in ("running", "paused"):

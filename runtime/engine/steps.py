@@ -19,13 +19,15 @@ with a sentence naming it (:mod:`~runtime.engine.cel_words`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any
 
 from designer.cel import CelError, evaluate_async
 from runtime.engine.agent import run_agent_step
 from runtime.engine.cel_words import describe, missing_key
 from runtime.engine.context import DEADLINES, RunContext, Scope, StepError, duration
+from runtime.engine.debug_inputs import step_pending
+from runtime.engine.debugger import Pending, Release
 from runtime.engine.includes import run_include
 from runtime.engine.loops import loop_spent, run_foreach, run_repeat_until
 from runtime.engine.prompting import StepOutput
@@ -98,6 +100,11 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
                        data={"status": SKIPPED, "reason": "condition", "condition": step["condition"]})
             return Outcome(SKIPPED)
 
+    if ctx.debugger is not None:  # a breakpoint before this step holds here (runtime.engine.debugger)
+        step, release = await _breakpoint(ctx, scope, step, path, outcomes)
+        if release is not None:
+            return await _skipped(ctx, path, index, total, release)
+
     start: dict[str, Any] = {"index": index, "total": total}
     kind = "include" if step.get("include") else "loop" if step.get("loop") else "agent"
     items = None
@@ -115,12 +122,16 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
     elif kind == "include":
         start["include"] = step["include"]
     agent_name = (step.get("agent") or "default") if kind == "agent" else None
+    # A step open when the run lost its worker goes on here: its time counts from its first start, not the resume.
+    before, first_start = ctx.carried_over(path)
+    if first_start is not None:
+        start["started_at"], start["carried_s"] = first_start, round(before, 3)
     await emit("step_start", step_id=path, agent=agent_name, data=start)
 
     dep_outputs = step_outputs(deps, outcomes, scope.steps) or (scope.outer_deps if not deps else [])
     timeout = duration(step.get("timeout")) or (ctx.step_timeout if kind == "agent" else None)
     retries = step.get("retries") or 0
-    started = ctx.active_time()
+    started = ctx.active_time() - before
     spent: dict | None = None
 
     async def body() -> tuple[Outcome, dict | None]:
@@ -180,6 +191,36 @@ async def run_step(ctx: RunContext, scope: Scope, step: dict, index: int, total:
                tokens=tokens, error=outcome.error if outcome.status == FAILED else None,
                data={"status": outcome.status, "content": outcome.content, "result": outcome.result,
                      "attempts": attempt, **({"cost_usd": cost} if cost is not None else {})})
+    return outcome
+
+
+async def _breakpoint(ctx: RunContext, scope: Scope, step: dict, path: str,
+                      outcomes: Mapping[str, Outcome]) -> tuple[dict, Release | None]:
+    """The debugger asked before the step: the step to run (its instructions maybe edited), and a skip."""
+    def pending(current: dict) -> Awaitable[Pending]:
+        deps = step_outputs(current.get("dependsOn") or [], outcomes, scope.steps) or (
+            scope.outer_deps if not current.get("dependsOn") else [])
+        earlier = step_outputs([s["id"] for s in scope.steps if s["id"] in outcomes
+                                and s["id"] not in (current.get("dependsOn") or [])], outcomes) if scope.loop else []
+        return _ready(step_pending(ctx, scope, current, path, deps, earlier, cel_variables(scope, outcomes)))
+
+    return await ctx.debugger.before_step(ctx, step, path, scope.variables, pending,
+                                          lambda: cel_variables(scope, outcomes))
+
+
+async def _ready(pending: Pending) -> Pending:
+    return pending
+
+
+async def _skipped(ctx: RunContext, path: str, index: int, total: int, release: Release) -> Outcome:
+    """A step skipped at a breakpoint: it ends with the output typed, and no model is asked."""
+    emit = ctx.emitter.emit
+    outcome = release.outcome()
+    await emit("step_start", step_id=path, data={"index": index, "total": total, "debugger": "skipped"})
+    ctx.state.finish_step(path, outcome)
+    await emit("step_end", step_id=path, duration=0.0,
+               data={"status": outcome.status, "content": outcome.content, "result": outcome.result, "attempts": 0,
+                     "debugger": "skipped", **({"actor": release.actor} if release.actor else {})})
     return outcome
 
 

@@ -145,34 +145,49 @@ async def _call(ctx: RunContext, call: ToolCall, *, allowed: list[str], workspac
                 step_path: str, agent_name: str, agent_id: str) -> str:
     emit = ctx.emitter.emit
     who: dict[str, Any] = {"step_id": step_path, "agent": agent_name, "agentId": agent_id}
+    skip = None
+    if ctx.debugger is not None:  # a breakpoint on this tool holds here; a skip answers with the text typed
+        skip = await ctx.debugger.before_tool(ctx, step_path, call.name, call.id, call.arguments)
     await emit("tool_call", **who, data={"phase": "start", "tool_name": call.name, "tool_call_id": call.id,
                                          "input": call.arguments})
+    if skip is not None:
+        await emit("tool_call", **who, duration=0.0,
+                   data={"phase": "end", "tool_name": call.name, "tool_call_id": call.id, "output": skip.output,
+                         "truncated": False, "debugger": "skipped"})
+        return str(skip.output)
     started = ctx.clock()
+    # Seconds it waited for a person: its duration is the tool's own time, not the time someone took to decide.
+    waited = [0.0]
     error: str | None = None
     result = ToolResult("")
     try:
-        result = await _carry_out(ctx, call, allowed, workspace, who)
+        result = await _carry_out(ctx, call, allowed, workspace, who, waited)
     except ToolError as exc:
         error = str(exc)
     except asyncio.CancelledError:
-        await emit("tool_call", **who, duration=ctx.clock() - started, error="cancelled",
-                   data={"phase": "end", "tool_name": call.name, "tool_call_id": call.id, "output": ""})
+        await emit("tool_call", **who, duration=ctx.clock() - started - waited[0], error="cancelled",
+                   data={"phase": "end", "tool_name": call.name, "tool_call_id": call.id, "output": "", **_waited(waited)})
         raise
     except Exception as exc:  # a tool's bug must not end the run: the model hears of it, the log keeps it
         log.exception("tool %s failed", call.name)
         error = f"the tool failed inside this runtime ({exc.__class__.__name__})"
     text = f"error: {error}" if error is not None else result.output
     shown, cut = (text, False) if len(text) <= EVENT_OUTPUT_CAP else (text[:EVENT_OUTPUT_CAP], True)
-    await emit("tool_call", **who, duration=ctx.clock() - started, error=error,
+    await emit("tool_call", **who, duration=ctx.clock() - started - waited[0], error=error,
                data={"phase": "end", "tool_name": call.name, "tool_call_id": call.id, "output": shown,
-                     "truncated": result.truncated or cut, **({"output_chars": len(text)} if cut else {})})
+                     "truncated": result.truncated or cut, **({"output_chars": len(text)} if cut else {}), **_waited(waited)})
     return text
 
 
+def _waited(waited: list[float]) -> dict[str, float]:
+    """``waited_ms`` for a call's end event when it waited for a person."""
+    return {"waited_ms": round(waited[0] * 1000, 3)} if waited[0] else {}
+
+
 async def _carry_out(ctx: RunContext, call: ToolCall, allowed: list[str], workspace: Workspace | None,
-                     who: dict) -> ToolResult:
+                     who: dict, waited: list[float]) -> ToolResult:
     if call.name in messaging.MESSAGING_TOOLS and call.name in allowed:
-        return await _message(ctx, call, who)
+        return await _message(ctx, call, who, waited)
     if call.name not in allowed or workspace is None or ctx.tools is None:
         offered_now = ", ".join(allowed) or "none"
         raise ToolError(f"tool {call.name!r} is not available to this agent (its tools: {offered_now})")
@@ -186,8 +201,7 @@ async def _carry_out(ctx: RunContext, call: ToolCall, allowed: list[str], worksp
     full = run_tools.over_quota() if call.name in WRITERS else None
     if full:
         raise ToolError(full)
-    if call.name in run_tools.ask_before:
-        await _ask(ctx, call, who)
+    await _permitted(ctx, run_tools, call, who, waited, messaging=False)
     try:
         result = await registry.get(call.name).run(call.arguments, workspace, run_tools.settings)
     except ToolError as exc:
@@ -202,27 +216,42 @@ async def _carry_out(ctx: RunContext, call: ToolCall, allowed: list[str], worksp
     return result
 
 
-async def _message(ctx: RunContext, call: ToolCall, who: dict) -> ToolResult:
+async def _message(ctx: RunContext, call: ToolCall, who: dict, waited: list[float]) -> ToolResult:
     """A messaging tool: no workspace needed, but the same gate as any other tool when the run has one."""
     if not isinstance(call.arguments, dict):
         raise ToolError("the arguments are not a JSON object")
-    if ctx.tools is not None and call.name in ctx.tools.ask_before:
-        await _ask(ctx, call, who)
+    if ctx.tools is not None:
+        await _permitted(ctx, ctx.tools, call, who, waited, messaging=True)
     return ToolResult(await ctx.mail.call(call.name, call.arguments, step_path=who["step_id"], agent=who["agent"]))
 
 
-async def _ask(ctx: RunContext, call: ToolCall, who: dict) -> None:
+async def _permitted(ctx: RunContext, run_tools: RunTools, call: ToolCall, who: dict, waited: list[float], *,
+                     messaging: bool) -> None:
+    """The run's permission mode decides, here where the call is carried out: refused (the model reads why), asked
+    of a person, or run."""
+    decision = run_tools.permissions.decide(call.name, messaging=messaging)
+    if decision.verdict == "refuse":
+        raise ToolError(f"not run: {decision.reason}")
+    if decision.verdict == "ask":
+        await _ask(ctx, call, who, waited)
+
+
+async def _ask(ctx: RunContext, call: ToolCall, who: dict, waited: list[float]) -> None:
+    """Wait for a person's decision on ``call``; the seconds it waited are added to ``waited``."""
     emit = ctx.emitter.emit
     base = {"tool_name": call.name, "tool_call_id": call.id, "input": call.arguments}
     await emit("tool_approval", **who, message=f"{call.name} waits for approval", data={"phase": "asked", **base})
+    asked = ctx.clock()
     try:
         async with held_deadlines():
             decision = await ctx.tools.approvals.wait(call.id, call.name, call.arguments, who["step_id"])
     except asyncio.CancelledError:
         # A stop (or the run's own timeout) cancels the wait: everyone watching sees the call will not run.
+        waited[0] += ctx.clock() - asked
         await emit("tool_approval", **who, message=f"{call.name} cancelled",
                    data={"phase": "cancelled", **base, "reason": ctx.halt_reason or "cancelled"})
         raise
+    waited[0] += ctx.clock() - asked
     phase = "cancelled" if decision.cancelled else "approved" if decision.approved else "denied"
     by = f" by {decision.actor}" if decision.actor else ""
     await emit("tool_approval", **who, message=f"{call.name} {phase}{by}",

@@ -4,7 +4,8 @@ A run may call a model while its owner may still run in the run's workspace (a m
 with an active account) and while the key it started with is still the key its workspace would be given: the
 workspace's own key unchanged, or the server's key still granted to the workspace. Removing a key, revoking a
 grant, removing a member or lowering a role therefore stops the runs that depended on it before their next
-model call (:func:`still_holds`, called by the engine through ``RunOptions.permit``), with the reason and who
+model call (:func:`still_holds`, called by the engine through ``RunOptions.permit``, read at most once a second:
+:mod:`runtime.execution.permit_checks`), with the reason and who
 made the change, from the workspace's audit log.
 """
 from __future__ import annotations
@@ -51,7 +52,7 @@ def take(run: Run) -> Permit:
     if refused:
         raise PermitRefused(refused)
     held = {name: _key_of(workspace, name) for name in keys.KEYED}
-    if run.provider in keys.KEYED and held[run.provider][0] is None:
+    if keys.needs_key(run.provider) and held[keys.holder(run.provider) or run.provider][0] is None:
         raise PermitRefused(keys.why_missing(workspace, run.provider))
     return Permit(str(run.pk), workspace.pk, run.owner_id, held)
 
@@ -61,6 +62,7 @@ def still_holds(permit: Permit, provider: str) -> str | None:
     refused = _owner_refused(permit.owner_id, permit.workspace_id)
     if refused:
         return f"{refused}{_by(permit.workspace_id, _MEMBERSHIP)}"
+    provider = keys.holder(provider) or provider
     if provider not in permit.keys:
         return None  # no key involved (the simulated provider)
     started, digest = permit.keys[provider]

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
 from types import SimpleNamespace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import transaction
@@ -33,14 +33,18 @@ from runtime.coordinator import CoordinatorSettings, parse_mode
 from runtime.durability import continuation, run_files
 from runtime.engine import Budgets, RunControl, RunOptions, RunResult, run_workflow
 from runtime.engine.context import StepError
+from runtime.engine.debugger import Debugger
 from runtime.engine.folder import RunFolder
 from runtime.engine.includes import FileResolver, MissingInclude
-from runtime.execution import permits, tool_decisions
+from runtime.execution import holds, permits, tool_decisions
+from runtime.execution.permit_checks import PermitChecks
+from runtime.live import tracing
 from runtime.live.announce import announce_status, executing_here
 from runtime.live.recorder import Recorder
+from runtime.live.run_traces import traced_sink
 from runtime.live.view.hub import store_view
 from runtime.models import ACTIVE_STATUSES, FINAL_STATUSES, Run, RunStatus
-from runtime.providers import Provider, close_all, configured_providers, keys
+from runtime.providers import Provider, catalog, close_all, configured_providers, keys
 from runtime.tools.approvals import Approvals
 from runtime.tools.session import RunTools
 
@@ -101,6 +105,21 @@ async def apply_control(run_id: RunId, control: RunControl, action: str, actor: 
     await announce_status(run_id)
 
 
+@transaction.atomic
+def _hold_status(run_id: RunId, hold: dict | None, paused: bool) -> None:
+    """A breakpoint's hold stored for the API, the run paused while it lasts (running again once it ends, unless
+    someone's own pause goes on: ``paused``)."""
+    paused = paused or hold is not None
+    fields = _paused_fields(run_id, paused, timezone.now())
+    Run.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES).update(
+        debug_hold=hold, status=RunStatus.PAUSED if paused else RunStatus.RUNNING, **fields)
+
+
+async def _store_hold(run_id: RunId, hold: dict | None, control: RunControl) -> None:
+    await patiently(_hold_status, run_id, hold, control.paused)
+    await announce_status(run_id)
+
+
 def _beat_and_read_request(run_id: RunId, beat: bool, attempt: int | None = None) -> tuple[str, str] | None:
     """Beat (when ``beat``) and read a pending control request; None when the run is no longer this attempt's
     (``attempt``: its resumes when claimed): it was found lost and resumed, or failed, while this one executed."""
@@ -117,7 +136,7 @@ def _beat_and_read_request(run_id: RunId, beat: bool, attempt: int | None = None
 
 
 async def _watch(run_id: RunId, control: RunControl, approvals: Approvals | None = None, attempt: int | None = None,
-                 on_superseded: Callable[[], None] | None = None) -> None:
+                 on_superseded: Callable[[], None] | None = None, debugger: Debugger | None = None) -> None:
     """Heartbeat, and pick up control requests and tool-call decisions written to the database by the API. A
     database out of reach for a while (a restart) does not end it: it beats again as soon as it can, else the run
     would be found lost and resumed elsewhere while it still executes here."""
@@ -137,6 +156,8 @@ async def _watch(run_id: RunId, control: RunControl, approvals: Approvals | None
                 await apply_control(run_id, control, request, actor or None)
             if approvals is not None and approvals.pending():
                 await off_loop(tool_decisions.deliver)(run_id, approvals)
+            if debugger is not None:
+                await holds.deliver(run_id, debugger)
         except Exception as exc:
             outage = storage_failure(exc)
             if outage is None:
@@ -179,20 +200,24 @@ async def _check_permit(permit: permits.Permit, provider: str) -> str | None:
         return f"the run could not check that it may still call its model ({failure.cause}); {failure.advice}"
 
 
-def _providers_for(run: Run) -> dict[str, Provider]:
-    """The run's providers, with the keys :func:`runtime.providers.keys.resolve` picks for its workspace."""
-    config = {name: getattr(settings, name, None) for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY")}
+def providers_for(run: Run, script: Any = None) -> dict[str, Provider]:
+    """The run's providers, with the keys :func:`runtime.providers.keys.resolve` picks for its workspace (the simulated
+    one scripted with ``script``, default the run's: the playground tries a step with a script of its own)."""
+    config: dict[str, Any] = {}
     overrides: dict[str, dict] = {}
     for name in keys.KEYED:
+        prefix = catalog.setting_prefix(name)
         found = keys.resolve(run.workspace, name)
         key, base_url = found.api_key, found.base_url
         # Only the key resolve() chose: "" (not None) so that no provider falls back to the server's environment.
-        config[f"{name.upper()}_API_KEY"] = key or ""
+        config[f"{prefix}_API_KEY"] = key or ""
+        config[f"{prefix}_BASE_URL"] = getattr(settings, f"{prefix}_BASE_URL", None)
         if found.source == "workspace" and base_url:
-            config[f"{name.upper()}_BASE_URL"] = base_url
+            config[f"{prefix}_BASE_URL"] = base_url
             # The administrator's URLs are trusted; a user's reaches public addresses only.
             overrides[name] = {"public_only": not settings.PROVIDER_URLS_ALLOW_PRIVATE}
-    return configured_providers(run.provider, settings=SimpleNamespace(**config), script=run.script, **overrides)
+    return configured_providers(run.provider, settings=SimpleNamespace(**config), script=run.script if script is None else script,
+                                **overrides)
 
 
 def _still_runnable(run: Run) -> None:
@@ -230,6 +255,8 @@ def _finish(run_id: RunId, result: RunResult, attempt: int | None = None) -> Non
         "loops": result.loops or {},
         "summary": result.summary,
         "control_request": "",
+        "debug_hold": None,
+        "debug_requests": [],
         **_paused_fields(run_id, False, now),  # stopped while paused: that pause ends too
     }
     # A run already marked lost keeps that verdict, and one resumed elsewhere meanwhile is not this attempt's to end.
@@ -344,17 +371,22 @@ async def _execute(run: Run, control: RunControl) -> str:
                         on_superseded=lambda: _give_up(run_id, task, recorder))
     if task is not None:
         _executing[str(run_id)] = (task, recorder)
-    document = run.version.document
+    document = with_case_items(run.version.document, run.case_items)
     tools = None
     watcher = None
     providers = None
+    traced: tracing.TracedSink | None = None
     try:
         await off_loop(_still_runnable)(run)
         permit = await off_loop(permits.take)(run)  # who started it may still run here, with the key it had
+        checks = PermitChecks(lambda provider: _check_permit(permit, provider))
+        control.on_change(checks.forget)
         tools = await off_loop(_tools_for)(run, document)
-        watcher = asyncio.create_task(_watch(run.id, control, tools.approvals, run.resumes, lambda: _give_up(run_id, task, recorder)))
-        providers = await off_loop(_providers_for)(run)
-        if run.model:
+        debugger = await holds.debugger_for(run, lambda hold: _store_hold(run_id, hold, control))
+        watcher = asyncio.create_task(_watch(run.id, control, tools.approvals, run.resumes, lambda: _give_up(run_id, task, recorder),
+                                             debugger))
+        providers = await off_loop(providers_for)(run)
+        if run.model and not run.model_override:
             document = _with_default_model(document, run.model)
         start, resumed = continuation.start_of(run)
         if run.control_request == "pause":  # paused while queued, or resumed as it was left: before its first step
@@ -363,15 +395,19 @@ async def _execute(run: Run, control: RunControl) -> str:
             await off_loop(continuation.replay_script)(providers["simulated"], run)
         saved = SavedWorkflowResolver(run.workspace_id)
         base_dir = await off_loop(run_files.source_dir)(run)
+        traced = await traced_sink(run, recorder)  # runtime.live.run_traces: the workspace's collector or the server's
         result = await run_workflow(document, RunOptions(
-            run_id=str(run.id), sink=recorder, providers=providers, script=run.script, base_dir=base_dir,
+            run_id=str(run.id), sink=traced or recorder, providers=providers, script=run.script, base_dir=base_dir,
             folder=run_files.workspace_dir(run.id) if base_dir else None,
             budgets=Budgets.from_dict(run.budgets), control=control,
             resolver=FolderResolver(run_files.workspace_dir(run.id), saved) if base_dir else saved,
             prices=getattr(settings, "MODEL_PRICES", {}), default_provider=run.provider, policies=run.policies,
             tools=tools, start=start, first_seq=run.last_seq if start is not None else 0, resumed=resumed,
-            permit=lambda provider: _check_permit(permit, provider),
+            permit=checks,
             coordinator=coordinator_settings(run.coordinator), shared_memory=run.shared_memory,
+            model_override=run.model if run.model_override else None, thinking=run.thinking or None,
+            debugger=debugger,
+            pins=run.pins or None,
         ))
     except permits.PermitRefused as exc:
         result = RunResult(status="failed", reason=f"the run could not start: {exc}", code="permit")
@@ -388,6 +424,8 @@ async def _execute(run: Run, control: RunControl) -> str:
             log.exception("run %s crashed", run_id)
             result = RunResult(status="failed", reason=f"internal error: {type(exc).__name__}", code="internal")
     finally:
+        if traced is not None:
+            traced.close()  # what a stop or a hand back left open ends here; the export is the SDK's thread's
         if watcher is not None:
             watcher.cancel()
         if task not in _superseded:  # the calls waiting then are the attempt's that took the run over
@@ -428,6 +466,28 @@ def _with_default_model(document: dict, model: str) -> dict:
     agents = {name: ({**agent, "model": agent.get("model") or model} if isinstance(agent, dict) else agent)
               for name, agent in (document.get("agents") or {}).items()}
     return {**document, "agents": agents}
+
+
+def with_case_items(document: dict, items: dict | None) -> dict:
+    """An experiment's case (runtime.evals) gives forEach steps their items: those steps' ``forEach`` replaced by the
+    case's list, wherever they sit; the version's document itself is unchanged."""
+    if not items:
+        return document
+
+    def steps(listed: list) -> list:
+        out = []
+        for step in listed:
+            if isinstance(step, dict) and isinstance(step.get("loop"), dict):
+                loop = dict(step["loop"])
+                if step.get("id") in items and "forEach" in loop:
+                    loop["forEach"] = list(items[step["id"]])
+                if isinstance(loop.get("steps"), list):
+                    loop["steps"] = steps(loop["steps"])
+                step = {**step, "loop": loop}
+            out.append(step)
+        return out
+
+    return {**document, "steps": steps(document.get("steps") or [])}
 
 
 class FolderResolver:

@@ -3,6 +3,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.conf import settings
+
+from runtime.engine.resume_points import notice_of, public_notice
+from runtime.live.tracing import trace_url
 from runtime.models import Run
 
 
@@ -18,6 +22,9 @@ def run_dict(run: Run) -> dict:
         "reason": run.reason,
         "provider": run.provider,
         "model": run.model,
+        "model_override": run.model_override,
+        "thinking": run.thinking or None,
+        "permissions": run.permissions or {},
         "budgets": run.budgets or {},
         "policies": run.policies,
         "script": run.script,
@@ -41,9 +48,16 @@ def run_dict(run: Run) -> dict:
         "fork_point": run.fork_point,
         "start_seq": run.start_seq,
         "resumes": run.resumes,
+        # Why and where it last went on after losing its worker ({reason, attempt, of, from_seq, after}), or None.
+        "resumed": public_notice(notice_of(run.start_checkpoint)),
         "coordinator": run.coordinator,
         "summary": run.summary,
         "shared_memory": run.shared_memory,
+        # Its OpenTelemetry trace (when traces were on as it ran), and where to see it: its workspace's link template
+        # as it started, else the server's (OTEL_TRACE_LINK_TEMPLATE).
+        "trace_id": run.trace_id or None,
+        "trace_url": trace_url(run.trace_id, run.trace_link_template or settings.OTEL_TRACE_LINK_TEMPLATE),
+        "pins": sorted(run.pins or {}),
     }
 
 

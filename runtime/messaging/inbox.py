@@ -10,6 +10,11 @@ rules (``max-wake-cycles``, the run's end) keep covering them.
 
 :attr:`CoordinatorInbox.woken` is set by every arrival and cleared by :meth:`~CoordinatorInbox.take`:
 the coordinator's loop waits on it.
+
+For checkpoints a notice carries the ``seq`` of the event it repeats, and :attr:`CoordinatorInbox.through` is the
+last such ``seq`` a :meth:`~CoordinatorInbox.take` handed out: a fold of the run's events then knows which notices a
+wake read and which still wait (:mod:`runtime.engine.mail_fold`). :meth:`~CoordinatorInbox.restore` puts back
+what waited at a checkpoint.
 """
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ class InboxItem:
     id: str | None = None  # a message's id (msg-send-<n>)
     event: str | None = None  # a notice's event type (one of LIFECYCLE_EVENTS)
     kind: MessageKind = "info"
+    seq: int | None = None  # a notice's: the seq of the event it repeats
 
 
 class CoordinatorInbox:
@@ -42,16 +48,26 @@ class CoordinatorInbox:
         self._router = router
         self._order: list[InboxItem | str] = []  # a notice, or the id of a message waiting in the router
         self.woken = asyncio.Event()
+        self.through = 0  # the seq of the last notice handed out by take()
 
     def message_queued(self, message_id: str) -> None:
         """A ``send_message`` was queued in the router's ``coordinator`` mailbox."""
         self._order.append(message_id)
         self.woken.set()
 
-    def notice(self, event: str, step_path: str, text: str) -> None:
-        """A lifecycle notice: ``event`` (``step_start`` ...) about ``step_path``, described by ``text``."""
-        self._order.append(InboxItem("lifecycle", step_path, text, event=event))
+    def notice(self, event: str, step_path: str, text: str, seq: int | None = None) -> None:
+        """A lifecycle notice: ``event`` (``step_start`` ...) about ``step_path``, described by ``text``; ``seq``:
+        the event's."""
+        self._order.append(InboxItem("lifecycle", step_path, text, event=event, seq=seq))
         self.woken.set()
+
+    def restore(self, entries: list[InboxItem | str], through: int) -> None:
+        """What waited at a checkpoint, oldest first: notices, and the ids of messages the router holds (restored
+        there). Wakes the coordinator when anything waits, restored messages the entries do not name included."""
+        self._order = list(entries) + self._order
+        self.through = max(self.through, through)
+        if self._order or self._router.waiting(COORDINATOR):
+            self.woken.set()
 
     @property
     def pending(self) -> bool:
@@ -64,6 +80,8 @@ class CoordinatorInbox:
         for entry in self._order:
             if isinstance(entry, InboxItem):
                 items.append(entry)
+                if entry.seq is not None:
+                    self.through = max(self.through, entry.seq)
                 continue
             message = messages.pop(entry, None)
             if message is not None:  # else it was dropped meanwhile (and reported then)

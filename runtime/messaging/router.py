@@ -187,6 +187,15 @@ class MessageRouter:
         box.clear()
         return messages
 
+    def is_open(self, path: str) -> bool:
+        """Whether ``path`` has a mailbox now (asked at every model turn: a lookup, not :meth:`targets`'s sort)."""
+        return path in self._boxes
+
+    def waiting(self, step_path: str) -> int:
+        """How many messages wait for ``step_path``: in its open mailbox, or restored and held until it opens."""
+        box = self._boxes.get(step_path)
+        return (len(box) if box else 0) + len(self._held.get(step_path, ()))
+
     def targets(self) -> tuple[str, ...]:
         """The step ids a message can be forwarded to now (for the coordinator's turn prompt)."""
         return targetable(self._boxes)

@@ -8,7 +8,7 @@ the turn loop (``submit_result`` checking, ``maxTurns``); providers only talk.
 Conversation messages use one neutral shape that each provider converts::
 
     {"role": "system" | "user", "content": str}
-    {"role": "assistant", "content": str, "tool_calls": [ToolCall, ...]}
+    {"role": "assistant", "content": str, "tool_calls": [ToolCall, ...], "reasoning_blocks"?: [dict, ...]}
     {"role": "tool", "tool_call_id": str, "name": str, "content": str}
 
 API keys stay inside providers: :func:`redact` scrubs them from any text that
@@ -21,6 +21,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from runtime.providers import catalog
 
 DeltaCallback = Callable[[str], Awaitable[None]]
 
@@ -45,6 +47,8 @@ class ToolCall:
 class Usage:
     prompt: int = 0
     completion: int = 0
+    # Of ``completion``, the tokens spent reasoning, when the provider reports them (priced as completion).
+    reasoning: int | None = None
 
     @property
     def total(self) -> int:
@@ -65,6 +69,8 @@ class ChatRequest:
     result_schema: dict | None = None
     # "required": the reply must call one of ``tools`` (the submit_result reminder); None: the model chooses.
     tool_choice: str | None = None
+    # The run's reasoning level (runtime.providers.thinking.LEVELS); None: the provider's default, nothing sent.
+    thinking: str | None = None
 
 
 @dataclass
@@ -74,6 +80,11 @@ class ChatReply:
     usage: Usage = field(default_factory=Usage)
     finish_reason: str = "stop"
     model: str = ""
+    # What the model said while reasoning, when the provider returns it: shown, never sent back as content.
+    reasoning: str = ""
+    # The provider's own reasoning blocks a later request of the same conversation must carry back unchanged
+    # (Anthropic's signed ``thinking`` blocks before a ``tool_use``); kept on the assistant message.
+    reasoning_blocks: list[dict] = field(default_factory=list)
 
 
 class Provider(ABC):
@@ -91,6 +102,20 @@ _REGISTRY: dict[str, str | type[Provider]] = {
     "simulated": "runtime.providers.simulated:SimulatedProvider",
     "openai": "runtime.providers.openai:OpenAIProvider",
     "anthropic": "runtime.providers.anthropic:AnthropicProvider",
+    "google": "runtime.providers.gemini:GeminiProvider",
+    "vertex": "runtime.providers.gemini:VertexProvider",
+    "bedrock": "runtime.providers.bedrock:BedrockProvider",
+    "azure": "runtime.providers.compatible:AzureProvider",
+    "azure-deployment": "runtime.providers.compatible:AzureDeploymentProvider",
+    "mistral": "runtime.providers.compatible:MistralProvider",
+    "groq": "runtime.providers.compatible:GroqProvider",
+    "deepseek": "runtime.providers.compatible:DeepSeekProvider",
+    "openrouter": "runtime.providers.compatible:OpenRouterProvider",
+    "ollama": "runtime.providers.compatible:OllamaProvider",
+    "xai": "runtime.providers.compatible:XAIProvider",
+    "together": "runtime.providers.compatible:TogetherProvider",
+    "fireworks": "runtime.providers.compatible:FireworksProvider",
+    "cerebras": "runtime.providers.compatible:CerebrasProvider",
 }
 
 
@@ -142,19 +167,23 @@ def configured_providers(default_provider: str = "simulated", *, settings: Any =
     """Providers for one run, configured from a settings object (Django's or any with attributes).
 
     ``simulated`` is always there (with ``script`` when given). With a real
-    default provider, both HTTP providers are created (no network until used)
-    so ``openai/...`` and ``anthropic/...`` models reach theirs; with the
-    simulated default every agent is simulated (a dry run).
+    default provider, every provider of the catalog (runtime.providers.catalog) is
+    created (no network until used), each with the settings ``<NAME>_API_KEY`` and
+    ``<NAME>_BASE_URL``, so ``google/...`` or ``bedrock/...`` models reach theirs;
+    with the simulated default every agent is simulated (a dry run).
     """
     def setting(name: str) -> Any:
         return getattr(settings, name, None) if settings is not None else None
 
     providers: dict[str, Provider] = {"simulated": get_provider("simulated", script=script)}
     if default_provider != "simulated":
-        providers["openai"] = get_provider("openai", base_url=setting("OPENAI_BASE_URL"),
-                                           api_key=setting("OPENAI_API_KEY"), **overrides.get("openai", {}))
-        providers["anthropic"] = get_provider("anthropic", base_url=setting("ANTHROPIC_BASE_URL"),
-                                              api_key=setting("ANTHROPIC_API_KEY"), **overrides.get("anthropic", {}))
+        for spec in catalog.SPECS:
+            prefix = catalog.setting_prefix(spec.name)
+            config: dict[str, Any] = {"base_url": setting(f"{prefix}_BASE_URL") or None,
+                                      "api_key": setting(f"{prefix}_API_KEY"),
+                                      **overrides.get(catalog.key_holder(spec.name), {}),
+                                      **overrides.get(spec.name, {})}
+            providers[spec.name] = get_provider(spec.name, **config)
         if default_provider not in providers:
             providers[default_provider] = get_provider(default_provider, **overrides.get(default_provider, {}))
     return providers

@@ -15,6 +15,7 @@ import orjson
 
 from runtime.providers import ChatReply, ChatRequest, DeltaCallback, ToolCall, Usage
 from runtime.providers.http import HttpProvider, parse_arguments
+from runtime.providers.thinking import anthropic_budget
 
 API_VERSION = "2023-06-01"
 
@@ -28,7 +29,10 @@ def to_anthropic(messages: list[dict]) -> tuple[str, list[dict]]:
         if role == "system":
             continue
         if role == "assistant":
-            blocks = [{"type": "text", "text": m["content"]}] if m.get("content") else []
+            # Signed thinking blocks go back first and unchanged: the API refuses a tool_use turn of a thinking
+            # conversation without them.
+            blocks = list(m.get("reasoning_blocks") or [])
+            blocks += [{"type": "text", "text": m["content"]}] if m.get("content") else []
             blocks += [{"type": "tool_use", "id": c.id, "name": c.name,
                         "input": c.arguments if isinstance(c.arguments, dict) else {}} for c in m.get("tool_calls") or []]
             out.append({"role": "assistant", "content": blocks or [{"type": "text", "text": "(no text)"}]})
@@ -62,17 +66,24 @@ class AnthropicProvider(HttpProvider):
     async def chat(self, request: ChatRequest, on_delta: DeltaCallback | None = None) -> ChatReply:
         model = request.model or self.default_model
         system, messages = to_anthropic(request.messages)
+        budget = anthropic_budget(request.thinking)
         body: dict = {"model": model, "max_tokens": self.max_tokens, "messages": messages, "stream": True}
+        if budget:  # "off" and no level send nothing: Anthropic thinks only when asked
+            body["thinking"] = {"type": "enabled", "budget_tokens": budget}
+            body["max_tokens"] = budget + self.max_tokens  # the budget is part of max_tokens and must stay below it
         if system:
             body["system"] = system
         if request.tools:
             body["tools"] = [{"name": t["name"], "description": t["description"], "input_schema": t["parameters"]}
                              for t in request.tools]
             if request.tool_choice == "required":
-                body["tool_choice"] = {"type": "any"}  # a tool must be called (the submit_result reminder)
-        if request.temperature is not None:
+                # A tool must be called (the submit_result reminder); with thinking the API takes only "auto",
+                # and the reminder offers submit_result alone.
+                body["tool_choice"] = {"type": "auto" if budget else "any"}
+        # Thinking refuses a changed temperature or top_p: the agent's own are dropped while it thinks.
+        if request.temperature is not None and not budget:
             body["temperature"] = min(request.temperature, 1.0)  # the Messages API takes 0..1
-        if request.top_p is not None:
+        if request.top_p is not None and not budget:
             body["top_p"] = request.top_p
         headers = {"content-type": "application/json", "anthropic-version": API_VERSION,
                    "accept": "text/event-stream"}
@@ -80,6 +91,7 @@ class AnthropicProvider(HttpProvider):
             headers["x-api-key"] = self.api_key
 
         text: list[str] = []
+        thought: list[str] = []
         blocks: dict[int, dict] = {}
         state: dict[str, Any] = {"finish": "end_turn", "prompt": 0, "completion": 0, "model": model, "error": None}
 
@@ -97,13 +109,20 @@ class AnthropicProvider(HttpProvider):
             elif kind == "content_block_start":
                 block = event.get("content_block") or {}
                 blocks[event.get("index", 0)] = {"type": block.get("type"), "id": block.get("id", ""),
-                                                 "name": block.get("name", ""), "json": ""}
+                                                 "name": block.get("name", ""), "json": "",
+                                                 "thinking": block.get("thinking") or "",
+                                                 "signature": block.get("signature") or "", "data": block.get("data")}
             elif kind == "content_block_delta":
                 delta = event.get("delta") or {}
                 if delta.get("type") == "text_delta":
                     text.append(delta.get("text", ""))
                     if on_delta is not None and delta.get("text"):
                         return on_delta(delta["text"])
+                elif delta.get("type") == "thinking_delta":
+                    thought.append(delta.get("thinking", ""))
+                    blocks.setdefault(event.get("index", 0), _thinking_block())["thinking"] += delta.get("thinking", "")
+                elif delta.get("type") == "signature_delta":
+                    blocks.setdefault(event.get("index", 0), _thinking_block())["signature"] += delta.get("signature", "")
                 elif delta.get("type") == "input_json_delta":
                     blocks.setdefault(event.get("index", 0), {"type": "tool_use", "id": "", "name": "", "json": ""})
                     blocks[event.get("index", 0)]["json"] += delta.get("partial_json", "")
@@ -123,4 +142,19 @@ class AnthropicProvider(HttpProvider):
                       for i, b in sorted(blocks.items()) if b["type"] == "tool_use"]
         return ChatReply(content="".join(text), tool_calls=tool_calls,
                          usage=Usage(state["prompt"], state["completion"]), finish_reason=state["finish"],
-                         model=state["model"])
+                         model=state["model"], reasoning="".join(thought), reasoning_blocks=_kept(blocks))
+
+
+def _thinking_block() -> dict:
+    return {"type": "thinking", "id": "", "name": "", "json": "", "thinking": "", "signature": "", "data": None}
+
+
+def _kept(blocks: dict[int, dict]) -> list[dict]:
+    """The reply's thinking blocks as the API wants them back in the next request of the conversation."""
+    kept: list[dict] = []
+    for _, b in sorted(blocks.items()):
+        if b["type"] == "thinking":
+            kept.append({"type": "thinking", "thinking": b["thinking"], "signature": b["signature"]})
+        elif b["type"] == "redacted_thinking":
+            kept.append({"type": "redacted_thinking", "data": b["data"] or ""})
+    return kept

@@ -22,7 +22,7 @@ import orjson
 from common.addresses import AddressRefused
 from runtime.providers import Provider, ProviderError, redact
 from runtime.providers.failures import api_error, redirected, unreachable
-from runtime.providers.transport import Transport, TransportError
+from runtime.providers.transport import Response, Transport, TransportError
 
 RETRY_STATUSES = {408, 409, 429, 500, 502, 503, 504, 529}
 
@@ -60,13 +60,36 @@ class HttpProvider(Provider):
     def _error(self, text: str, **kw: Any) -> ProviderError:
         return ProviderError(redact(text, self.api_key), **kw)
 
-    async def stream_lines(self, path: str, headers: dict, body: dict,
+    async def stream_lines(self, path: str, headers: dict, body: dict | bytes,
                            on_line: Callable[[str], Awaitable[None] | None]) -> None:
         """POST ``body`` and feed each line of the streamed answer to ``on_line``.
 
         ``on_line`` is a plain function that may return an awaitable (a text delta to hand on): a
-        coroutine per line would cost more than the line's own parsing."""
-        encoded = orjson.dumps(body, default=str)
+        coroutine per line would cost more than the line's own parsing. ``body`` as bytes is sent as it is
+        (a signed request's)."""
+        async def feed(response: Response) -> None:
+            async for lines in response.line_batches():
+                for line in lines:
+                    result = on_line(line)
+                    if result is not None:
+                        await result
+
+        await self._stream(path, headers, body, feed)
+
+    async def stream_bytes(self, path: str, headers: dict, body: dict | bytes,
+                           on_bytes: Callable[[bytes], Awaitable[None] | None]) -> None:
+        """As :meth:`stream_lines`, for a binary stream (Bedrock's event-stream): the bytes as they arrive."""
+        async def feed(response: Response) -> None:
+            async for chunk in response.chunks():
+                result = on_bytes(chunk)
+                if result is not None:
+                    await result
+
+        await self._stream(path, headers, body, feed)
+
+    async def _stream(self, path: str, headers: dict, body: dict | bytes,
+                      feed: Callable[[Response], Awaitable[None]]) -> None:
+        encoded = body if isinstance(body, bytes) else orjson.dumps(body, default=str)
         for attempt in range(self.max_retries + 1):
             last = attempt == self.max_retries
             try:
@@ -86,11 +109,7 @@ class HttpProvider(Provider):
                                               retryable=status in RETRY_STATUSES)
                     else:
                         try:
-                            async for lines in response.line_batches():
-                                for line in lines:
-                                    result = on_line(line)
-                                    if result is not None:
-                                        await result
+                            await feed(response)
                         except (ValueError, KeyError, TypeError, AttributeError) as exc:
                             raise self._error(f"{self.name} API sent a malformed answer: "
                                               f"{exc.__class__.__name__}: {exc}", retryable=True) from None
@@ -130,6 +149,8 @@ def _error_message(raw: bytes) -> str:
     except ValueError:
         return raw[:300].decode("utf-8", "replace")
     err = data.get("error") if isinstance(data, dict) else None
+    if err is None and isinstance(data, dict) and (data.get("message") or data.get("Message")):
+        return str(data.get("message") or data.get("Message"))[:300]  # AWS's {"message": ...}
     if isinstance(err, dict):
         return str(err.get("message") or err.get("type") or err)[:300]
     return str(err or data)[:300]

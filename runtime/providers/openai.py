@@ -19,6 +19,7 @@ import orjson
 
 from runtime.providers import ChatReply, ChatRequest, DeltaCallback, ToolCall, Usage
 from runtime.providers.http import HttpProvider, parse_arguments
+from runtime.providers.thinking import openai_effort
 
 
 def to_openai_messages(messages: list[dict]) -> list[dict]:
@@ -47,6 +48,13 @@ class OpenAIProvider(HttpProvider):
                          api_key=api_key if api_key is not None else os.environ.get("OPENAI_API_KEY"),
                          default_model=default_model or os.environ.get("OPENAI_MODEL") or "gpt-4o-mini", **options)
 
+    def chat_path(self, model: str) -> str:
+        """Where a chat completion is posted, under the base URL (Azure's deployments differ)."""
+        return "/chat/completions"
+
+    def auth_headers(self) -> dict[str, str]:
+        return {"authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+
     async def chat(self, request: ChatRequest, on_delta: DeltaCallback | None = None) -> ChatReply:
         model = request.model or self.default_model
         body: dict = {"model": model, "messages": to_openai_messages(request.messages), "stream": True,
@@ -60,11 +68,13 @@ class OpenAIProvider(HttpProvider):
             body["temperature"] = request.temperature
         if request.top_p is not None:
             body["top_p"] = request.top_p
-        headers = {"content-type": "application/json", "accept": "text/event-stream"}
-        if self.api_key:
-            headers["authorization"] = f"Bearer {self.api_key}"
+        effort = openai_effort(request.thinking)
+        if effort:  # "off" sends nothing: not every compatible server takes "minimal" (runtime.providers.thinking)
+            body["reasoning_effort"] = effort
+        headers = {"content-type": "application/json", "accept": "text/event-stream", **self.auth_headers()}
 
         text: list[str] = []
+        thought: list[str] = []
         calls: dict[int, dict] = {}
         state: dict[str, Any] = {"finish": "stop", "usage": Usage(), "model": model}
 
@@ -80,14 +90,17 @@ class OpenAIProvider(HttpProvider):
                 return None
             chunk = orjson.loads(data)
             if chunk.get("usage"):
-                u = chunk["usage"]
-                state["usage"] = Usage(u.get("prompt_tokens") or 0, u.get("completion_tokens") or 0)
+                state["usage"] = _usage(chunk["usage"])
             state["model"] = chunk.get("model") or state["model"]
             said: list[str] = []
             for choice in chunk.get("choices") or []:
                 delta = choice.get("delta") or {}
                 if delta.get("content"):
                     said.append(delta["content"])
+                # DeepSeek, vLLM and others stream their reasoning beside the answer; OpenRouter calls it "reasoning".
+                reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+                if isinstance(reasoning, str):
+                    thought.append(reasoning)
                 for tc in delta.get("tool_calls") or []:
                     slot = calls.setdefault(tc.get("index", 0), {"id": "", "name": "", "arguments": ""})
                     slot["id"] = tc.get("id") or slot["id"]
@@ -101,10 +114,10 @@ class OpenAIProvider(HttpProvider):
             text.extend(said)
             return on_delta("".join(said)) if on_delta is not None else None
 
-        await self.stream_lines("/chat/completions", headers, body, on_line)
+        await self.stream_lines(self.chat_path(model), headers, body, on_line)
         if plain and not text and not calls:
             try:
-                _whole_answer(json.loads("\n".join(plain)), text, calls, state)
+                _whole_answer(json.loads("\n".join(plain)), text, calls, state, thought)
             except (ValueError, KeyError, TypeError, AttributeError, IndexError):
                 raise self._error("openai API sent an answer that is neither a stream nor JSON") from None
             if text and on_delta is not None:
@@ -112,19 +125,28 @@ class OpenAIProvider(HttpProvider):
         tool_calls = [ToolCall(id=c["id"] or f"call_{i}", name=c["name"], arguments=parse_arguments(c["arguments"]))
                       for i, c in sorted(calls.items())]
         return ChatReply(content="".join(text), tool_calls=tool_calls, usage=state["usage"],
-                         finish_reason=state["finish"], model=state["model"])
+                         finish_reason=state["finish"], model=state["model"], reasoning="".join(thought))
 
 
-def _whole_answer(data: dict, text: list[str], calls: dict[int, dict], state: dict) -> None:
+def _usage(u: dict) -> Usage:
+    details = u.get("completion_tokens_details") or {}
+    reasoning = details.get("reasoning_tokens") if isinstance(details, dict) else None
+    return Usage(u.get("prompt_tokens") or 0, u.get("completion_tokens") or 0,
+                 reasoning if isinstance(reasoning, int) else None)
+
+
+def _whole_answer(data: dict, text: list[str], calls: dict[int, dict], state: dict, thought: list[str]) -> None:
     """Fill the stream accumulators from a non-streamed ``chat.completion``."""
     choice = data["choices"][0]
     message = choice.get("message") or {}
     if message.get("content"):
         text.append(message["content"])
+    reasoning = message.get("reasoning_content") or message.get("reasoning")
+    if isinstance(reasoning, str):
+        thought.append(reasoning)
     for i, tc in enumerate(message.get("tool_calls") or []):
         fn = tc.get("function") or {}
         calls[i] = {"id": tc.get("id", ""), "name": fn.get("name", ""), "arguments": fn.get("arguments") or ""}
     state["finish"] = choice.get("finish_reason") or state["finish"]
-    usage = data.get("usage") or {}
-    state["usage"] = Usage(usage.get("prompt_tokens") or 0, usage.get("completion_tokens") or 0)
+    state["usage"] = _usage(data.get("usage") or {})
     state["model"] = data.get("model") or state["model"]

@@ -34,6 +34,10 @@ text; requests no ``when`` matches take the key's other replies in order::
       - {when: "have all ended", tool_calls: [{name: finalize, arguments: {summary: "All done."}}]}
       - "nothing to add"
 
+Without a ``coordinator`` key the coordinator's every reply is a sentence saying the script has none (no
+narration, no forward; its last wake's reply stands in as the run's summary), so the run neither fails nor
+stalls for it.
+
 A step agent's ``send_message`` is an ordinary scripted tool call:
 ``{tool_calls: [{name: send_message, arguments: {text: "halfway"}}]}``.
 """
@@ -96,9 +100,10 @@ class Script:
                 return plain[min(n, len(plain) - 1)]
         return None
 
-    def count_given(self, keys: list[str]) -> None:
-        """Count a reply as given for ``keys`` (a call an earlier attempt of the run made), as ``next_reply`` would."""
-        self.next_reply(keys)
+    def count_given(self, keys: list[str], said: str = "") -> None:
+        """Count a reply as given for ``keys`` (a call an earlier attempt of the run made), as ``next_reply`` would;
+        ``said``: that call's latest user message, so that a ``when`` reply it took is not given again."""
+        self.next_reply(keys, said)
 
     def reset(self) -> None:
         self._used.clear()

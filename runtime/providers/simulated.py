@@ -39,6 +39,8 @@ def _chunks(text: str, n: int = CHUNKS) -> list[str]:
 
 
 COORDINATOR = "coordinator"  # the run's coordinator asks as step, step id and agent "coordinator"
+UNSCRIPTED_COORDINATOR = ("[simulated coordinator] The script has no `coordinator` replies, so nothing was narrated "
+                          "or forwarded; add some to see it.")
 
 
 def script_keys(step_path: str | None, step_id: str | None, agent: str | None) -> list[str]:
@@ -61,8 +63,8 @@ class SimulatedProvider(Provider):
         self.latency = self.script.latency if latency is None else latency
 
     async def chat(self, request: ChatRequest, on_delta: DeltaCallback | None = None) -> ChatReply:
-        reply = self.script.next_reply(script_keys(request.step_path, request.step_id, request.agent),
-                                       _said(request.messages))
+        keys = script_keys(request.step_path, request.step_id, request.agent)
+        reply = self.script.next_reply(keys, _said(request.messages))
         latency = reply.latency if reply and reply.latency is not None else self.latency
         await asyncio.sleep(latency or 0)  # always yield, so other tasks (stop, pause) get their turn
         if reply and reply.error:
@@ -71,6 +73,10 @@ class SimulatedProvider(Provider):
         if reply is not None:
             content = reply.content
             result_given, result = reply.has_result, reply.result
+        elif keys == [COORDINATOR]:
+            # Echoing its wake's news back would make that the run's summary: say instead what the script lacks.
+            content = UNSCRIPTED_COORDINATOR
+            result_given, result = False, None
         else:
             content = f"[simulated {request.agent or 'agent'}] {_task_of(request.messages)}"
             result_given = request.result_schema is not None

@@ -93,6 +93,11 @@ class Response:
     async def aread(self) -> bytes:
         return await self._raw.read()
 
+    async def chunks(self) -> AsyncIterator[bytes]:
+        """The answer's bytes as they arrive (a binary stream)."""
+        async for chunk in self._raw.content.iter_any():
+            yield chunk
+
     async def line_batches(self) -> AsyncIterator[list[str]]:
         """The streamed answer's lines, a batch per arrival of bytes.
 
@@ -137,7 +142,7 @@ class Transport:
     async def post(self, path: str, headers: dict, body: bytes) -> AsyncIterator[Response]:
         session = self._open()
         url = f"{self.base_url}{path}"
-        target: str | URL = url
+        target: str | URL = URL(url, encoded=True)  # as quoted by the provider: yarl would decode %3A in a path
         headers = {"content-type": "application/json", **headers}
         server_hostname = None
         if self.public_only and self.proxy:

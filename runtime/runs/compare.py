@@ -8,7 +8,7 @@ without a database; ``compare_runs`` loads both runs for a user and is what the 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.conf import settings
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 # What a row shows of each run; the first four decide whether the runs agree there.
 AGREEMENT = ("status", "output", "result", "done")
-FIELDS = (*AGREEMENT, "reason", "tokens", "cost_usd", "duration_ms", "item")
+FIELDS = (*AGREEMENT, "reason", "tokens", "cost_usd", "duration_ms", "item", "inherited", "edited", "pinned")
 
 
 class Unit(TypedDict):
@@ -40,6 +40,9 @@ class Unit(TypedDict):
     cost_usd: float
     duration_ms: float | None
     item: Any
+    inherited: bool  # a fork's row that ended in its parent's events, copied: not run again (not an agreement field)
+    edited: list[str]  # what someone changed at a breakpoint held before it (debug_action): inputs, or "skipped"
+    pinned: bool       # a pinned output answered it: its model was not asked
 
 
 class Row(TypedDict):
@@ -62,7 +65,7 @@ class Comparison(TypedDict):
 
 def _blank() -> Unit:
     return {"status": None, "output": None, "result": None, "done": None, "reason": None, "tokens": 0,
-            "cost_usd": 0.0, "duration_ms": None, "item": None}
+            "cost_usd": 0.0, "duration_ms": None, "item": None, "inherited": False, "edited": [], "pinned": False}
 
 
 def _rolled_up(step_id: str) -> list[str]:
@@ -78,6 +81,12 @@ def _rolled_up(step_id: str) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
+def _edited_what(data: Mapping[str, Any]) -> str:
+    """An edit's mark: the field, and for a context file which one (``context_file:notes.md``)."""
+    field = str(data.get("field"))
+    return f"{field}:{data['path']}" if field == "context_file" and data.get("path") else field
+
+
 def units_of(events: Iterable[StoredEvent], iterations: Iterable[IterationRow], prices: PriceBook,
              provider: str) -> dict[str, Unit]:
     """One row per step (namespaced ids included) and per loop iteration (``loop.N`` / ``loop[N]``)."""
@@ -86,11 +95,25 @@ def units_of(events: Iterable[StoredEvent], iterations: Iterable[IterationRow], 
     def unit(key: str) -> Unit:
         return units.setdefault(key, _blank())
 
+    held: dict[str, str] = {}  # a breakpoint hit's key -> the row it held before
+
     for event in events:
         kind, step_id = event.get("type"), event.get("stepId") or ""
         data: Any = event.get("data") or {}  # its shape is its type's: each branch names it
         if not step_id:
             continue
+        if kind == "breakpoint_hit":
+            held[str(data.get("key"))] = _held_key(data.get("where") or {}, step_id)
+            continue
+        if kind == "debug_action":
+            row_key = held.get(str(data.get("key")), step_id)
+            what = _edited_what(data) if data.get("action") == "edit" else "skipped" if data.get("action") == "skip" else ""
+            if what and what not in unit(row_key)["edited"]:
+                unit(row_key)["edited"].append(what)
+            continue
+        if kind in ("step_end", "step_skipped", "iteration_end"):
+            # A row is inherited when how it ended was: a fork's copy of its parent's event.
+            unit(_ended_key(step_id, data) if kind == "iteration_end" else step_id)["inherited"] = bool(event.get("inherited"))
         if kind == "step_end":
             ended: StepEndData = data
             row = unit(step_id)
@@ -104,6 +127,8 @@ def units_of(events: Iterable[StoredEvent], iterations: Iterable[IterationRow], 
             unit(step_id).update({"status": "skipped", "reason": skipped.get("reason") or None})
         elif kind == "agent_turn" and data.get("phase") == "response":
             turn: AgentTurnData = data
+            if turn.get("pinned"):
+                unit(step_id)["pinned"] = True
             given = event.get("tokens")
             tokens: Tokens | dict[str, int] = given if isinstance(given, dict) else {}
             prompt, completion = int(tokens.get("prompt") or 0), int(tokens.get("completion") or 0)
@@ -122,6 +147,19 @@ def units_of(events: Iterable[StoredEvent], iterations: Iterable[IterationRow], 
     for row in units.values():
         row["cost_usd"] = round(row["cost_usd"], 8)
     return units
+
+
+def _held_key(where: dict[str, Any], step_id: str) -> str:
+    """The row a hold stood before: a round or item of its loop, else the step it named."""
+    if where.get("kind") in ("round", "judge") and isinstance(where.get("round"), int) and where.get("loop"):
+        return f"{where['loop']}[{where['round']}]" if where.get("item") else f"{where['loop']}.{where['round']}"
+    return str(where.get("step") or step_id)
+
+
+def _ended_key(loop: str, data: Any) -> str:
+    """The row of an ``iteration_end``: ``loop.N`` (a round) or ``loop[N]`` (an item)."""
+    number = data.get("iteration")
+    return f"{loop}.{number}" if number is not None else f"{loop}[{data.get('index') or 0}]"
 
 
 def _order_key(key: str, first_seen: dict[str, int]) -> tuple[int, bool, int, str, str]:
@@ -157,7 +195,8 @@ def compare_units(a: dict[str, Unit], b: dict[str, Unit], order_a: list[str], or
 
 
 def _loaded(run: Run, prices: PriceBook) -> tuple[dict[str, Unit], list[str]]:
-    texts = (RunEvent.objects.filter(run=run, type__in=("step_start", "step_end", "step_skipped", "agent_turn"))
+    texts = (RunEvent.objects.filter(run=run, type__in=("step_start", "step_end", "step_skipped", "agent_turn", "iteration_end",
+                                                        "breakpoint_hit", "debug_action"))
              .order_by("seq").values_list("event_json", flat=True))
     events: list[StoredEvent] = [json.loads(t) for t in texts]  # where stored events enter: as what they are
     rows: Iterable[IterationRow] = RunIteration.objects.filter(run=run).values(

@@ -14,22 +14,25 @@ from accounts.models import Workspace
 from accounts.workspaces import Need
 from common.errors import LimitReached
 from common.types import RunId
+from designer import breakpoints as breakpoint_rules
 from designer import runnable, tool_specs
 from designer.errors import BadRequest
 from designer.models import Workflow, WorkflowVersion
 from designer.source import parse_text
 from designer.workflows import reachable as reachable_workflow
-from runtime.coordinator import parse_mode
+from runtime.coordinator import DEFAULT_MODE, Mode, parse_mode
 from runtime.durability import run_files
 from runtime.engine.policies import Policies
 from runtime.execution import dispatch as executions
 from runtime.execution import server_loop
 from runtime.models import ACTIVE_STATUSES, Run
-from runtime.providers import keys
+from runtime.providers import keys, script_keys
 from runtime.providers import names as provider_names
 from runtime.providers.script import ScriptError, parse_script
-from runtime.runs import limits
+from runtime.providers.thinking import check_level
+from runtime.runs import limits, pins
 from runtime.runs.access import reachable
+from runtime.tools import permissions as tool_permissions
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -38,10 +41,10 @@ MAX_BUDGET = 10**15  # more than any run spends; keeps the numbers storable ever
 BUDGET_FIELDS = {"max_tokens": int, "max_cost_usd": float, "max_duration_s": float, "max_steps": int}
 
 
-# Runs started over HTTP (the run dialog among them) have no coordinator unless asked: the run page has no lane
-# for its narration yet, and a coordinator nobody sees would only add model calls to the bill. The command line
-# follows upstream's CLI (narrate by default: runtime.coordinator.DEFAULT_MODE).
-API_DEFAULT_MODE = "off"
+# Runs started over HTTP (the run dialog among them) get upstream's default coordinator, as the command line does:
+# the run page shows its lane (narration, forwards, the synthesis as the run's summary).
+API_DEFAULT_MODE: Mode = DEFAULT_MODE
+
 
 def _budgets(raw: Any) -> dict:
     if raw is None:
@@ -94,10 +97,27 @@ def check_script(raw: Any) -> dict | None:
     return _script(raw)
 
 
+def script_warnings(run: Run) -> list[str]:
+    """What a started run's script says nothing about: keys naming no step, agent or coordinator of its version."""
+    if run.provider != "simulated" or not run.script or run.version is None:
+        return []
+    return script_keys.warnings(run.script, run.version.document)
+
+
+def check_script_against(script: Any, document: Any) -> dict[str, list[str]]:
+    """A script checked (a 400 naming its fault) and its keys matched against ``document``, before any run."""
+    checked = _script(script)
+    return {"warnings": script_keys.warnings(checked, document) if checked else [], "keys": script_keys.known_keys(document)}
+
+
 def create_run(user: User, *, workflow_id: int, version: int | None, provider: str, model: str | None = None,
                script: Any = None, budgets: Any = None, policies: Any = None, ask_before: Any = None,
                workspace_upload: str | None = None, workspace_from_run: str | None = None,
-               coordinator: str = API_DEFAULT_MODE, shared_memory: bool = False) -> Run:
+               coordinator: str = API_DEFAULT_MODE, shared_memory: bool = False, model_override: bool = False,
+               permissions: Any = None, thinking: Any = None, breakpoints: Any = None,
+               breakpoints_off: bool = False, use_pins: bool = True) -> Run:
+    """Check and store a run, then dispatch it. ``use_pins``: the workflow's pinned outputs answer their executions
+    (runtime.runs.pins); False runs every step as if nothing were pinned."""
     workflow = reachable_workflow(user, workflow_id, Need.RUN)
     workspace = workflow.workspace
     number = version or workflow.current_version
@@ -110,6 +130,16 @@ def create_run(user: User, *, workflow_id: int, version: int | None, provider: s
     checked_budgets, checked_script, checked_policies = _budgets(budgets), _script(script), _policies(policies)
     gated = _ask_before(ask_before, mcp_tools)
     try:
+        checked_permissions = tool_permissions.parse(permissions, known=mcp_tools).as_dict()
+    except tool_permissions.PermissionsError as exc:
+        raise BadRequest(str(exc)) from None
+    if model_override and not (model or "").strip():
+        raise BadRequest("model_override: name the model that replaces every agent's (model is empty)")
+    try:
+        level = check_level(thinking)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+    try:
         mode = parse_mode(coordinator)
     except ValueError as exc:
         raise BadRequest(str(exc)) from None
@@ -120,9 +150,26 @@ def create_run(user: User, *, workflow_id: int, version: int | None, provider: s
         except Http404:
             raise BadRequest(f"workspace_from_run: run {workspace_from_run!r} not found") from None
     seed = run_files.checked_seed(user, workspace_upload, earlier)
+    held = _breakpoints(workflow.breakpoints if not breakpoints_off else [], breakpoints, found.document)
     return insert_run(user, workflow, found, provider=provider, key_source=key_source, fields={
         "model": (model or "")[:200], "script": checked_script, "budgets": checked_budgets, "policies": checked_policies,
-        "ask_before": gated, "workspace_seed": seed, "coordinator": mode, "shared_memory": bool(shared_memory)})
+        "ask_before": gated, "workspace_seed": seed, "coordinator": mode, "shared_memory": bool(shared_memory),
+        "model_override": bool(model_override), "permissions": checked_permissions, "thinking": level or "",
+        "breakpoints": held, "pins": pins.for_run(workflow) if use_pins else {}})
+
+
+def _breakpoints(saved: list[dict], given: Any, document: dict) -> list[dict]:
+    """The run's breakpoints: the workflow's (unless turned off for this run) and those the request adds, each
+    named in its errors as ``breakpoints[n]``; a saved one whose step this version lacks is left out."""
+    added = breakpoint_rules.clean(given, document)
+    kept = []
+    for bp in saved:
+        try:
+            kept.extend(breakpoint_rules.clean([bp], document))
+        except BadRequest:
+            continue  # set on a step this version does not have
+    taken = {bp["id"] for bp in added}
+    return [*added, *(bp for bp in kept if bp["id"] not in taken)]
 
 
 def check_runnable(document: Any, what: str, mcp_tools: list[str] | None = None,
@@ -136,8 +183,8 @@ def provider_key(workspace: Workspace, provider: str, *, user: User | None = Non
     unknown provider, and a keyed one without a key (written to the audit log, as a limit's refusal is)."""
     if provider not in provider_names():
         raise BadRequest(f"unknown provider `{provider}` (known: {', '.join(provider_names())})")
-    key_source = keys.resolve(workspace, provider).source if provider in keys.KEYED else None
-    if provider in keys.KEYED and key_source is None:
+    key_source = keys.resolve(workspace, provider).source if keys.holder(provider) else None
+    if keys.needs_key(provider) and key_source is None:
         # Refused before it starts: never billed silently to the server, and a run without a key would only fail later.
         audit.record(workspace.pk, user, "run_refused", workflow=workflow, provider=provider, reason="no key")
         raise BadRequest(keys.why_missing(workspace, provider))

@@ -40,6 +40,7 @@ from designer.models import WorkflowVersion
 from runtime.durability import run_files
 from runtime.engine.checkpoints import Checkpoint
 from runtime.engine.fork_points import ForkPoint, ForkPointError, locate, resolve, with_input
+from runtime.engine.numbering import iteration_id, place_words
 from runtime.live.recorder import event_json, persist_events
 from runtime.models import Run, RunEvent, RunStatus
 from runtime.runs import access, create
@@ -85,7 +86,12 @@ def fork(user: User, run_id: RunId, *, at: Any, document: Any = None, patch: Any
     return create.insert_run(user, parent.workflow, version, provider=provider, key_source=key_source, fields={
         "model": (parent.model if model is None else model)[:200], "script": checked_script, "budgets": parent.budgets or {},
         "policies": parent.policies, "ask_before": parent.ask_before or [],
-        "coordinator": parent.coordinator, "shared_memory": parent.shared_memory, "workspace_seed": workspace_at(parent, point.seq),
+        # A fork naming its own model keeps the parent's override of it; one clearing the model has none.
+        "model_override": parent.model_override and (model is None or bool(model)),
+        "thinking": parent.thinking,
+        "coordinator": parent.coordinator, "permissions": parent.permissions or {},
+        "shared_memory": parent.shared_memory, "workspace_seed": workspace_at(parent, point.seq),
+        "pins": parent.pins or {},  # a fork answers as its parent did: the same pins, or none when they were off
         "parent": parent, "fork_point": fork_point, "start_seq": point.seq, "last_seq": point.seq,
         "start_checkpoint": checkpoint.as_dict(),
     }, prepare=inherit, audit_extra={"forked_from": str(parent.id), "at": fork_point_label(point)}, dispatch=dispatch)
@@ -210,11 +216,10 @@ def fork_point_label_of(run: Run) -> str:
 
 
 def _label(point: dict) -> str:
-    if point.get("kind") == "round":
-        return f"{point.get('step')} round {point.get('iteration')}"
-    if point.get("kind") == "item":
-        return f"{point.get('step')} item {point.get('iteration')}"
-    return str(point.get("step") or "")
+    """"round 4 of write (write.3)", "item 2 of each (each[1])", "step plan": 1-based, the id beside."""
+    if point.get("kind") in ("round", "item") and isinstance(point.get("iteration"), int):
+        return f"{place_words(point)} ({iteration_id(str(point.get('step')), point['iteration'], point['kind'])})"
+    return f"step {point.get('step') or ''}"
 
 
 # ---------------------------------------------------------------- JSON Patch (RFC 6902), the operations an edit needs

@@ -165,6 +165,7 @@ def history(run: Run) -> list[dict]:
 def metrics(run: Run) -> dict:
     steps: dict[str, dict] = defaultdict(lambda: {"tokens": 0, "duration_ms": None, "status": None})
     texts = RunEvent.objects.filter(run=run, type__in=("step_end", "agent_turn", "judge_verdict")).values_list("event_json", flat=True)
+    pinned = 0
     for event in (json.loads(t) for t in texts):
         if event.get("type") == "judge_verdict":
             # The judge's turns run under `<loop>.<iteration>.untilAgent`: give that row a time and a status.
@@ -180,6 +181,10 @@ def metrics(run: Run) -> dict:
             steps[step_id]["kind"] = "coordinator"
         step = steps[step_id]
         tokens = event.get("tokens") or {}
+        if event.get("type") == "agent_turn" and (event.get("data") or {}).get("pinned") is True \
+                and (event.get("data") or {}).get("phase") == "response":
+            step["pinned"] = True  # answered by a pinned output: no provider call, no tokens (runtime.runs.pins)
+            pinned += 1
         if event.get("type") == "agent_turn" and isinstance(tokens, dict):
             step["tokens"] += int(tokens.get("total") or 0)
             where = event.get("where") or {}
@@ -207,12 +212,14 @@ def metrics(run: Run) -> dict:
         "status": run.status, "tokens": {"prompt": run.tokens_prompt, "completion": run.tokens_completion, "total": total},
         "cost_usd": run.cost_usd, "duration_s": elapsed, "steps": _in_reading_order(steps), "loops": loops,
         "break_reasons": {k: v.get("break_reason") for k, v in (run.loops or {}).items()},
+        "pinned": pinned,
     }
 
 
 def _in_reading_order(steps: dict[str, dict]) -> dict[str, dict]:
     """Each top-level step (in the order the run met them) before what ran inside it, its items and rounds in
-    numeric order: ``each``, ``each[0]``, ``each[1]`` ... ``each[10]``, never ``each[0]``, ``each``, ``each[10]``."""
+    numeric order: ``each``, ``each[0]``, ``each[1]`` ... ``each[10]``, never ``each[0]``, ``each``, ``each[10]``;
+    the coordinator's row, which is no step (though it often speaks first), after them all."""
     first_seen: dict[str, int] = {}
 
     def top_of(step_id: str) -> str:
@@ -226,6 +233,7 @@ def _in_reading_order(steps: dict[str, dict]) -> dict[str, dict]:
         where = locate(step_id) or {}
         top = top_of(step_id)
         number = where.get("iteration", where.get("item"))
-        return (first_seen[top], step_id != top, number if number is not None else -1, where.get("inner") or "", step_id)
+        return (steps[step_id].get("kind") == "coordinator", first_seen[top], step_id != top,
+                number if number is not None else -1, where.get("inner") or "", step_id)
 
     return {step_id: steps[step_id] for step_id in sorted(steps, key=key)}

@@ -44,6 +44,7 @@ class ToolSettings:
     memory_mb: int | None = None       # AGENT_MEMORY_MB: address space per process
     file_mb: int | None = None         # AGENT_FILE_MB: the largest file a command may write
     workspace_mb: int | None = None    # AGENT_WORKSPACE_MB: past it, tools that write refuse until files go
+    tmp_mb: int | None = None          # AGENT_TMP_MB: the size of a sandboxed command's private /tmp (memory)
 
 
 class Tool(ABC):

@@ -25,7 +25,8 @@ class BashTool(Tool):
         try:
             result = await run_command(command, workspace=workspace.ensure(), timeout=min(float(timeout), MAX_TIMEOUT),
                                        network=settings.network, mode=settings.sandbox, bwrap=settings.bwrap,
-                                       limits=ResourceLimits(settings.cpu_seconds, settings.memory_mb, settings.file_mb))
+                                       limits=ResourceLimits(settings.cpu_seconds, settings.memory_mb, settings.file_mb),
+                                       tmp_mb=settings.tmp_mb)
         except SandboxUnavailable as exc:
             raise ToolError(str(exc)) from None
         output = result.output

@@ -93,7 +93,8 @@ def unavailable_message(reason: str) -> str:
             "bubblewrap, or to set AGENT_SANDBOX=off to run commands unsandboxed")
 
 
-def sandbox_argv(command: str, workspace: Path, *, network: bool = False, bwrap: str = "bwrap") -> list[str]:
+def sandbox_argv(command: str, workspace: Path, *, network: bool = False, bwrap: str = "bwrap",
+                 tmp_mb: int | None = None) -> list[str]:
     """The argv that runs ``bash -c command`` in the sandbox (exposed for tests and for the docs).
 
     Only what is bound exists inside: anything not named here (the data folder, the project source,
@@ -112,7 +113,11 @@ def sandbox_argv(command: str, workspace: Path, *, network: bool = False, bwrap:
     # /proc read-only: the kernel lets the host's uid 0 write sysctls (kernel.core_pattern: a program run as root on
     # the next crash) without asking for any capability, and when the server is root the command's uid 1000 is the
     # host's 0. bwrap covers /proc/sys only when the directory itself is writable, which it never is.
-    argv += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]  # noqa: S108 - mounted fresh in the sandbox
+    argv += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev"]
+    if tmp_mb:
+        # A tmpfs is memory: without a size a command could fill half the host's RAM through /tmp.
+        argv += ["--size", str(tmp_mb * 2**20)]
+    argv += ["--tmpfs", "/tmp"]  # noqa: S108 - mounted fresh in the sandbox
     for name in _ETC + (_ETC_NETWORK if network else ()):
         host = Path("/etc", name)
         if host.exists():
@@ -234,7 +239,7 @@ class ResourceLimits:
 
 async def run_command(command: str, *, workspace: Path, timeout: float = DEFAULT_TIMEOUT, network: bool = False,
                       mode: str = "bwrap", bwrap: str = "bwrap", max_output: int = MAX_OUTPUT,
-                      limits: ResourceLimits | None = None) -> CommandResult:
+                      limits: ResourceLimits | None = None, tmp_mb: int | None = None) -> CommandResult:
     """Run ``bash -c command`` in ``workspace`` and return its combined output.
 
     Raises :class:`SandboxUnavailable` in ``"bwrap"`` mode when bubblewrap cannot run here; a cancelled call
@@ -249,7 +254,7 @@ async def run_command(command: str, *, workspace: Path, timeout: float = DEFAULT
         reason = probe(bwrap)
         if reason is not None:
             raise SandboxUnavailable(unavailable_message(reason))
-        argv = sandbox_argv(command, workspace, network=network, bwrap=bwrap)
+        argv = sandbox_argv(command, workspace, network=network, bwrap=bwrap, tmp_mb=tmp_mb)
         argv[0] = shutil.which(bwrap) or bwrap  # looked up on the server's PATH: bwrap itself gets the scratch one
         # bwrap gets the scratch environment too: its pid 1 in the sandbox keeps the environment it was started
         # with, readable there as /proc/1/environ, whatever --clearenv does for the command.

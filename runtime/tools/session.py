@@ -32,6 +32,7 @@ notice capped; :meth:`RunTools.close` stops them when it ends.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import errno
 import os
 import re
@@ -50,6 +51,7 @@ from runtime.tools import ToolSettings
 from runtime.tools import disk as disks
 from runtime.tools.approvals import Approvals
 from runtime.tools.mcp.config import McpOptions, ServerConfig
+from runtime.tools.permissions import Permissions
 from runtime.tools.snapshots import Changes, Manifest, Scan, Scanner, compare, scan
 from runtime.tools.workspace import Workspace
 
@@ -75,6 +77,7 @@ class SnapshotRecord:
     # Set by the store: how many new contents it did not keep (storage full), and why in words.
     not_stored: int = 0
     note: str = ""
+    links: dict[str, str] = field(default_factory=dict)   # symbolic link -> its target as written (never followed)
 
     def event_data(self) -> dict:
         return {"snapshot": self.number, "label": self.label, "step_id": self.step_id, "workspace": self.workspace,
@@ -138,17 +141,20 @@ class RunTools:
                  ask_before: list[str] | tuple[str, ...] = (), store: SnapshotStore | None = None,
                  approvals: Approvals | None = None, mcp_servers: list[ServerConfig] | None = None,
                  mcp_options: McpOptions | None = None, stored: Stored | None = None,
-                 disk: disks.Disk | None = None) -> None:
+                 disk: disks.Disk | None = None, permissions: Permissions | None = None) -> None:
         self.workspace = Workspace(root)
         # The size-limited filesystem the workspace is on (runtime.tools.disk), when the server could mount one.
         self.disk = disk
         self.settings = settings or ToolSettings()
         self.isolation = isolation if isolation in (RUN, "step") else RUN
         self.ask_before = frozenset(ask_before)
+        # The run's permission mode (runtime.tools.permissions), its ask-before list folded in: asked at each call.
+        self.permissions = dataclasses.replace(permissions or Permissions(), ask_before=self.ask_before)
         self.store: SnapshotStore = store if store is not None else MemoryStore()
         self.approvals = approvals or Approvals()
         self.copies_root = self.workspace.root.with_name(self.workspace.root.name + ".steps")
         self._manifests: dict[str, Manifest] = {}
+        self._links: dict[str, dict[str, str]] = {}   # workspace name -> its links at its latest snapshot
         self._last: dict[str, int] = {}       # workspace name -> its latest snapshot number
         self.by_label: dict[str, int] = {}    # label -> the run workspace's snapshot taken under it
         self.looked: set[str] = set()         # labels the run workspace was scanned under, changed or not
@@ -293,17 +299,19 @@ class RunTools:
         previous = self._manifests.get(name) or (copy.base if copy is not None else {})
         found, not_stored, note = await self._scan(root, previous)
         changes, size = await asyncio.to_thread(_compare_and_size, previous, found.manifest)
-        if changes.empty and not always:
+        # A link made or changed is a change too, though no regular file changed with it.
+        if changes.empty and not always and found.links == self._links.get(name, {}):
             return None
         self._number += 1
         base = (copy.base_number if copy is not None else None) if first else self._last.get(name)
         self._manifests[name] = found.manifest
+        self._links[name] = found.links
         self._last[name] = self._number
         if name == RUN:
             self.by_label[label] = self._number
             self.size = size
         record = SnapshotRecord(self._number, label, step_id, name, found.manifest, {}, changes, base, found.partial,
-                                not_stored=not_stored, note=note)
+                                not_stored=not_stored, note=note, links=found.links)
         await self.store.save(record)
         if self.on_record is not None:
             await self.on_record(record)
@@ -334,7 +342,7 @@ class RunTools:
             raise
         if scanner.skipped:
             not_stored, note = not_stored + scanner.skipped, note or full
-        return Scan(scanner.manifest, {}, scanner.partial, scanner.skipped), not_stored, note
+        return Scan(scanner.manifest, {}, scanner.partial, scanner.skipped, scanner.links), not_stored, note
 
 
 def _compare_and_size(previous: Manifest, now: Manifest) -> tuple[Changes, int]:

@@ -14,6 +14,7 @@ the file viewer, the diff and the zip.
 """
 from __future__ import annotations
 
+import contextlib
 import difflib
 import errno
 import hashlib
@@ -23,7 +24,7 @@ import stat
 import threading
 import time
 from collections.abc import Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from common.beneath import walk_beneath
@@ -31,6 +32,8 @@ from common.beneath import walk_beneath
 MAX_STORED_BYTES = 2 * 2**20     # per file: bigger files are listed with their size, not kept
 MAX_FILES = 20_000               # per snapshot: a workspace past this is recorded in part, and says so
 MAX_DIFF_LINES = 2000
+MAX_LINKS = 200                  # symbolic links listed per snapshot (each with its target as written)
+MAX_TARGET_CHARS = 300
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,7 @@ class Scan:
     blobs: dict[str, bytes]          # digest -> content, for digests not seen before and small enough
     partial: bool = False            # more than MAX_FILES files
     skipped: int = 0                 # new contents not kept: past the room the store had
+    links: dict[str, str] = field(default_factory=dict)   # symbolic link -> its target as written, never followed
 
 
 # One chunk of a scan (Scanner.step): about this many entries looked at, or this many bytes read, whichever first.
@@ -78,6 +82,7 @@ class Scanner:
         self.known = known_digests if known_digests is not None else set()
         self.room = room
         self.manifest: Manifest = {}
+        self.links: dict[str, str] = {}
         self.blobs: dict[str, bytes] = {}
         self.partial = False
         self.skipped = 0
@@ -127,8 +132,11 @@ class Scanner:
             info = entry.stat(follow_symlinks=False)
         except OSError:
             return 0
+        if stat.S_ISLNK(info.st_mode):
+            self._link(dir_fd, rel, entry.name)
+            return 0
         if not stat.S_ISREG(info.st_mode):
-            return 0  # directories are walked; links, FIFOs, sockets and devices are listed nowhere
+            return 0  # directories are walked; FIFOs, sockets and devices are listed nowhere
         if len(self.manifest) >= MAX_FILES:
             self.partial = True
             return 0
@@ -154,6 +162,15 @@ class Scanner:
             self.skipped += 1  # the store had no room for it: not kept in memory, not tried again
         return state.size
 
+    def _link(self, dir_fd: int, rel: str, name: str) -> None:
+        """A symbolic link is listed with its target as the link says it (``readlink`` beside it), never opened or
+        followed: a link an agent made shows in the tree as a link, and its target's content never enters a snapshot."""
+        if len(self.links) >= MAX_LINKS:
+            self.partial = True
+            return
+        with contextlib.suppress(OSError):  # gone, or no longer a link, since the listing
+            self.links[rel] = os.readlink(name, dir_fd=dir_fd)[:MAX_TARGET_CHARS]
+
     def take_blobs(self) -> dict[str, bytes]:
         """The contents kept since the last call (the caller stores them)."""
         blobs, self.blobs = self.blobs, {}
@@ -173,7 +190,7 @@ class Scanner:
 
 
 def scan(root: Path, previous: Manifest | None = None, known_digests: set[str] | None = None) -> Scan:
-    """Walk ``root`` (symlinks are listed nowhere and never followed) and hash what changed, in one go.
+    """Walk ``root`` (symlinks are listed apart with their targets, never followed) and hash what changed, in one go.
 
     The agents' ``bash`` may swap any entry for a symlink while this runs: directories are opened on descriptors
     beneath the root with links refused (:func:`common.beneath.walk_beneath`), and a file is opened relative to its
@@ -186,7 +203,7 @@ def scan(root: Path, previous: Manifest | None = None, known_digests: set[str] |
             pass
     finally:
         scanner.close()
-    return Scan(scanner.manifest, scanner.take_blobs(), scanner.partial, scanner.skipped)
+    return Scan(scanner.manifest, scanner.take_blobs(), scanner.partial, scanner.skipped, scanner.links)
 
 
 def _hash_at(dir_fd: int, name: str, *, keep: bool = True) -> tuple[FileState, bytes | None] | None:

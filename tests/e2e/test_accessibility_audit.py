@@ -99,6 +99,7 @@ def show_account(page, seeded) -> None:
 def show_workspace_settings(page, seeded) -> None:
     page.goto("/workspaces")
     page.locator(".ws-settings").wait_for()
+    page.get_by_test_id("ws-tracing-form").wait_for()  # loaded on its own: audited with the rest
 
 
 def run_tab(tab: str):

@@ -19,6 +19,10 @@ def test_tool_pickers_then_a_run_from_an_uploaded_zip_that_asks_before_bash(page
     all_tools.wait_for()
     assert all_tools.is_checked()  # no `tools` key: every tool
     all_tools.uncheck()
+    # Our own `edit` is marked as ours, with the reason in words: zenflow's runner refuses it.
+    assert page.get_by_test_id("agent-tool-ours-edit").first.inner_text().strip() == "ours"
+    assert "zenflow's runner refuses" in page.get_by_test_id("agent-tool-note-edit").first.inner_text()
+    assert page.get_by_test_id("agent-tool-ours-write").count() == 0
     page.get_by_test_id("agent-tool-bash").first.uncheck()
     page.get_by_test_id("agent-disallowed-edit").first.check()
     page.keyboard.press("Control+s")
@@ -30,6 +34,8 @@ def test_tool_pickers_then_a_run_from_an_uploaded_zip_that_asks_before_bash(page
         time.sleep(0.2)
     assert agent["tools"] == ["read", "write", "glob", "grep", "edit"]
     assert agent["disallowedTools"] == ["edit"]
+    # Listing `edit` is warned in Problems (it runs here, not in zenflow's runner), without blocking the run.
+    page.locator("[data-testid=problems] [data-testid=problem]", has_text='tool "edit" is this server').first.wait_for()
 
     page.get_by_test_id("run").click()
     dialog = page.get_by_role("dialog", name="Start a run")

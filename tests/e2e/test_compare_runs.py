@@ -37,7 +37,7 @@ def test_the_comparison_shows_where_two_runs_part_and_how_their_outputs_differ(p
     row = page.locator("tr.compare-diverged")
     assert "first difference" in row.inner_text()
     verdicts = row.get_by_test_id("compare-verdict").all_inner_texts()
-    assert verdicts == ["✓ done", "✗ not done"], verdicts
+    assert verdicts == ["⚑ judge said done", "↻ judge said not done"], verdicts
     row.get_by_role("button", name="Show output diff").click()
     diff = page.get_by_test_id("compare-output-diff")
     assert [t.strip() for t in diff.locator("pre ins").all_inner_texts()] == ["better"]

@@ -35,7 +35,7 @@ def test_a_foreach_shows_its_last_items_output_and_a_table_of_every_item(page):
     rows = table.get_by_test_id("foreach-result-row")
     assert rows.count() == 3
     cells = [[c.strip() for c in rows.nth(i).locator("td").all_inner_texts()] for i in range(3)]
-    assert cells == [["each[0]", "alpha", "completed", "done alpha"], ["each[1]", "beta", "completed", "done beta"],
-                     ["each[2]", "gamma", "completed", "done gamma"]]
+    assert cells == [["item 1", "each[0]", "alpha", "completed", "done alpha"], ["item 2", "each[1]", "beta", "completed", "done beta"],
+                     ["item 3", "each[2]", "gamma", "completed", "done gamma"]]
     # The same result drove the condition downstream: sum ran.
     assert page.locator("[data-testid='node-sum'] [data-testid=node-status]").inner_text().startswith("completed")

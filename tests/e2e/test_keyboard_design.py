@@ -237,10 +237,10 @@ def test_a_finished_run_tells_iterations_verdicts_and_node_states_in_glyphs_and_
     assert cells.count() == 4
     # Each cell: a glyph beside its colour, and its full story as its name.
     glyphs = [cells.nth(i).locator(".iter-verdict").inner_text() for i in range(4)]
-    assert glyphs[:3] == ["↻"] * 3 and glyphs[3] == "✓", glyphs
+    assert glyphs[:3] == ["↻"] * 3 and glyphs[3] == "⚑", glyphs  # the judge said done: not ✓, which means finished
     strip = page.get_by_role("group", name="Iterations of polish")
-    first = strip.get_by_role("button", name=re.compile(r"^Iteration 1, completed( in [^,]+)?, judge: not done"))
-    last = strip.get_by_role("button", name=re.compile(r"^Iteration 4, completed( in [^,]+)?, judge: done"))
+    first = strip.get_by_role("button", name=re.compile(r"^Round 1, completed( in [^,]+)?, judge said not done"))
+    last = strip.get_by_role("button", name=re.compile(r"^Round 4, completed( in [^,]+)?, judge said done"))
     assert first.count() == 1 and last.count() == 1
     # A node's name ends with its run status, which the node also shows as a word.
     publish = page.get_by_role("group", name=re.compile(r"^step publish\b.*, completed( in [^,]+)?$"))

@@ -11,7 +11,7 @@ from tests.support.layout_check import assert_layout_holds, layout_problems
 
 VIEWPORTS = {"1280x800": {"width": 1280, "height": 800}, "1440x900": {"width": 1440, "height": 900}}
 INSPECTOR_TABS = ("Workflow", "Agents", "Options", "Includes", "Files")
-RUN_TABS = ("live", "details", "tools", "workspace", "metrics", "rounds", "events")
+RUN_TABS = ("live", "details", "tools", "messages", "workspace", "metrics", "rounds", "events")
 
 
 @pytest.fixture(scope="module")
@@ -166,6 +166,7 @@ def show_runs(page, seeded) -> None:
 def show_workspace_settings(page, seeded) -> None:
     page.goto("/workspaces")
     page.locator(".ws-settings").wait_for()
+    page.get_by_test_id("ws-tracing-form").wait_for()  # loaded on its own: checked with the rest
 
 
 def open_run(page, seeded) -> None:
@@ -209,6 +210,14 @@ def show_fork_dialog(page, seeded) -> None:
     page.get_by_test_id("fork-dialog").wait_for()
 
 
+def show_playground_dialog(page, seeded) -> None:
+    open_run(page, seeded)
+    page.locator("[data-testid='node-publish'] .node-title").first.click()
+    page.get_by_test_id("run-tab-details").click()
+    page.get_by_test_id("playground-publish").click()
+    page.get_by_test_id("playground-dialog").get_by_test_id("playground-original").wait_for()
+
+
 def show_versions_compare(page, seeded) -> None:
     page.goto(f"/workflows/{seeded['workflow']}/compare")
     page.get_by_test_id("change-item").first.wait_for()
@@ -241,6 +250,7 @@ SCENES = {
     "editor-inspector-collapsed": show_inspector_collapsed,
     **{f"run-tab-{t}": run_tab(t) for t in RUN_TABS},
     "fork-dialog": show_fork_dialog,
+    "playground-dialog": show_playground_dialog,
     "run-panel-collapsed": show_run_panel_collapsed,
     "run-compare-picker": show_compare_picker,
     "big-run": show_big_run,

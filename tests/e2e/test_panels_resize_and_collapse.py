@@ -75,10 +75,15 @@ def test_the_run_panel_collapses_and_the_canvas_refits(page):
     page.goto(f"/runs/{run['id']}")
     page.wait_for_selector("[data-testid=run-status]:text('completed')")
     page.get_by_test_id("run-tab-workspace").click()  # the widest tab: the canvas is at its narrowest
+    # The coordinator's lane (on by default) folds to its own rail: the canvas gets both panels' room back.
+    page.get_by_test_id("coordinator-lane").wait_for()
+    before = page.locator("[data-testid=canvas] .react-flow").bounding_box()
     page.get_by_test_id("collapse-run-panel").click()
     page.get_by_test_id("run-side-rail").wait_for()
+    page.get_by_test_id("collapse-coordinator-lane").click()
+    page.get_by_test_id("coordinator-lane-rail").wait_for()
     canvas = page.locator("[data-testid=canvas] .react-flow").bounding_box()
-    assert canvas["width"] > 1180, canvas
+    assert canvas["width"] > 1180 and canvas["width"] > before["width"] + 400, (before, canvas)
     # Refitted to the wider box: the whole graph in view, centred rather than hugging the left edge.
     page.wait_for_timeout(300)
     nodes = [n.bounding_box() for n in page.locator(".react-flow__node").all()]
@@ -88,3 +93,38 @@ def test_the_run_panel_collapses_and_the_canvas_refits(page):
     assert abs((left - canvas["x"]) - (canvas["x"] + canvas["width"] - right)) < 40, (left, right, canvas)
     page.get_by_test_id("expand-run-panel").click()
     assert page.get_by_test_id("run-tab-workspace").get_attribute("aria-selected") == "true"
+
+
+def test_the_yaml_panel_resizes_and_remembers_its_width_at_1440(page):
+    page.set_viewport_size({"width": 1440, "height": 900})
+    open_new_editor(page)
+    if page.get_by_test_id("yaml-view").count() == 0:
+        page.get_by_test_id("toggle-yaml").click()
+    view = page.get_by_test_id("yaml-view")
+    view.wait_for()
+    start = width(page, "yaml-view")
+    assert 320 <= start <= 340, start
+    grip = page.get_by_test_id("resize-YAML-panel")
+    assert grip.get_attribute("role") == "separator"
+    grip.focus()
+    for _ in range(2):
+        page.keyboard.press("ArrowLeft")
+    assert abs(width(page, "yaml-view") - (start + 64)) <= 2, width(page, "yaml-view")
+    inspector = width(page, "inspector")
+    # The mouse: 40 px to the right narrows it by as much; the inspector keeps its width.
+    box = grip.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 3
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 40, y, steps=4)
+    page.mouse.up()
+    dragged = width(page, "yaml-view")
+    assert abs(dragged - (start + 24)) <= 3, dragged
+    assert abs(width(page, "inspector") - inspector) <= 1
+    page.reload()
+    page.wait_for_selector("[data-testid=editor][data-ready='1']")
+    page.get_by_test_id("yaml-view").wait_for()
+    assert abs(width(page, "yaml-view") - dragged) <= 2
+    # Its edge's button hides the YAML view.
+    page.get_by_test_id("collapse-YAML-panel").click()
+    page.wait_for_function("() => !document.querySelector('[data-testid=yaml-view]')")

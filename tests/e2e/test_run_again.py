@@ -3,7 +3,7 @@
 providers have a key, linking to the account page where one is missing."""
 from __future__ import annotations
 
-from tests.support.browser import api
+from tests.support.browser import api, open_saved_workflow
 from tests.support.editor_page import type_script
 
 WORKFLOW = "name: again\nsteps:\n  - id: hello\n    instructions: Say hello.\n"
@@ -11,10 +11,7 @@ SCRIPT = "latency: 0\nreplies:\n  hello: ['custom reply 42']\n"
 
 
 def open_saved(page) -> int:
-    page.goto("/runs")
-    wf = api(page, "POST", "/workflows", {"source": WORKFLOW})
-    page.goto(f"/workflows/{wf['id']}")
-    page.wait_for_selector("[data-testid=editor][data-ready='1']")
+    wf = open_saved_workflow(page, WORKFLOW)
     return wf["id"]
 
 
@@ -72,3 +69,26 @@ def test_the_dialog_says_which_providers_lack_a_key_and_links_to_the_account_pag
     page.get_by_test_id("run-provider").select_option("simulated")
     assert page.get_by_test_id("run-missing-key").count() == 0
     assert page.get_by_test_id("run-start").is_enabled()
+
+
+def test_one_model_for_every_agent_is_asked_said_and_kept_by_run_again(page):
+    wid = open_saved(page)
+    page.get_by_test_id("run").click()
+    page.get_by_test_id("run-dialog").wait_for()
+    override = page.get_by_test_id("run-model-override")
+    assert override.is_disabled()  # nothing to use for every agent until a model is named
+    page.get_by_placeholder("agent or provider default").fill("gpt-4o-mini")
+    override.check()
+    page.get_by_test_id("run-start").click()
+    page.wait_for_url("**/runs/*")
+    page.wait_for_selector("[data-testid=run-status]:text('completed')", timeout=30_000)
+    page.locator("[data-testid=run-model-override]", has_text="every agent on gpt-4o-mini").wait_for()
+    first = page.url.rsplit("/", 1)[1]
+    events = api(page, "GET", f"/runs/{first}/events")
+    assert {e["data"]["model"] for e in events if e["type"] == "agent_turn" and e["data"]["phase"] == "request"} == {"gpt-4o-mini"}
+
+    page.get_by_test_id("run-again").click()
+    page.wait_for_function(f"() => !location.pathname.endsWith({first!r}) && location.pathname.startsWith('/runs/')")
+    second = page.url.rsplit("/", 1)[1]
+    assert api(page, "GET", f"/runs/{second}")["model_override"] is True
+    assert len(api(page, "GET", f"/runs?workflow={wid}")) == 2

@@ -22,10 +22,10 @@ def test_a_finished_run_shows_finished_words_and_one_based_rounds(page):
 
     verdicts = page.get_by_test_id("verdict")
     verdicts.nth(3).wait_for()
-    assert verdicts.first.inner_text().startswith("iteration 1")
-    assert verdicts.nth(3).inner_text().startswith("iteration 4")
+    assert verdicts.first.inner_text().startswith("round 1")
+    assert verdicts.nth(3).inner_text().startswith("round 4")
     summary = page.get_by_test_id("loop-summary-polish").inner_text()
-    assert "4 iterations" in summary and "judge said done" in summary, summary
+    assert "4 rounds" in summary and "judge said done" in summary, summary
     assert "iteration(s)" not in page.get_by_test_id("run-side").inner_text()
     cells = page.locator("[data-testid='iterations-polish'] [data-testid=iteration-cell]")
     assert [cells.nth(i).locator(".iter-n").inner_text() for i in range(4)] == ["1", "2", "3", "4"]
@@ -34,7 +34,7 @@ def test_a_finished_run_shows_finished_words_and_one_based_rounds(page):
     cells.nth(1).click()
     details = page.get_by_test_id("iteration-details")
     details.wait_for()
-    assert "iteration 2" in details.inner_text()
+    assert "round 2" in details.inner_text()
     page.locator("[data-testid='node-publish'] .node-title").click()
     details.wait_for(state="detached")
     assert "published" in page.get_by_test_id("run-side").inner_text()

@@ -68,16 +68,16 @@ def test_finished_judge_loop_reads_in_one_vocabulary(page):
     label.wait_for()
     assert "Cumulative output: every inner step of every finished iteration" in label.inner_text()
     verdicts = page.locator("[data-testid=verdict]")
-    assert verdicts.first.inner_text().startswith("iteration 1")
+    assert verdicts.first.inner_text().startswith("round 1")
 
     page.locator("[data-testid='iterations-refine'] [data-testid=iteration-cell]").nth(1).click()
     details = page.get_by_test_id("iteration-details")
     details.wait_for()
-    assert "iteration 2" in details.inner_text() and "refine.1" in details.inner_text()
+    assert "round 2" in details.inner_text() and "refine.1" in details.inner_text()
     assert "Iteration output of critic" in page.get_by_test_id("iteration-output-label").inner_text()
 
     tab(page, "metrics")
-    judge_row = page.locator("tr", has_text="refine · judge, iteration 1")
+    judge_row = page.locator("tr", has_text="refine · the judge of round 1 (refine.0.untilAgent)")
     judge_row.wait_for()
     assert "completed" in judge_row.inner_text()
     assert re.search(r"\d+(\.\d+)?\s*(ms|s)", judge_row.inner_text())
@@ -90,7 +90,7 @@ def test_finished_judge_loop_reads_in_one_vocabulary(page):
     assert any("first draft words here" in t for t in texts), texts  # whole, never split mid-word
     assert re.search(r"\d\d:\d\d:\d\d\.\d{3}", log.inner_text())
     verdict = log.locator("li[data-type=judge_verdict]").first
-    assert "judge after iteration 1: not done — needs detail" in verdict.inner_text()
+    assert "judge of round 1: not done — needs detail" in verdict.inner_text()
 
 
 def test_pausing_shows_paused_steps_and_the_control_actions_in_events(page):

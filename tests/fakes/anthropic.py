@@ -6,9 +6,15 @@ Scripted replies, one per request (the ``default`` once they run out)::
     {"tool_calls": [{"name": "submit_result", "arguments": {"done": True}}]}
     {"content": "...", "usage": {"prompt": 12, "completion": 3}}
     {"status": 529}                          # overloaded; {"status": 429, "retry_after": "0"}
+    {"content": "4", "thinking": "2+2..."}   # a signed thinking block first, streamed as thinking_delta
+
+A request asking for ``thinking`` is held to the API's rules for it (a 400 naming the rule otherwise): a budget of
+at least 1024 below ``max_tokens``, no ``temperature`` or ``top_p``, no forced tool, and every earlier assistant
+turn that used a tool starting with the thinking block it was given, signature unchanged.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 
 from tests.fakes.server import FakeServer, Request, Response, json_response, split_text
@@ -26,12 +32,17 @@ class FakeAnthropic(FakeServer):
         if not request.path.endswith("/v1/messages"):
             return json_response(404, {"type": "error", "error": {"type": "not_found_error", "message": request.path}})
         body = request.json or {}
+        refused = _thinking_refusal(body) if body.get("thinking") else None
+        if refused:
+            return json_response(400, {"type": "error", "error": {"type": "invalid_request_error", "message": refused}})
         model = body.get("model", "fake")
         content = reply.get("content", "")
         calls = reply.get("tool_calls", [])
         usage = reply.get("usage", {"prompt": 10, "completion": 5})
         stop = "tool_use" if calls else "end_turn"
-        blocks = ([{"type": "text", "text": content}] if content else []) + [
+        thought = reply.get("thinking", "")
+        blocks = ([{"type": "thinking", "thinking": thought, "signature": _signature(thought)}] if thought else [])
+        blocks += ([{"type": "text", "text": content}] if content else []) + [
             {"type": "tool_use", "id": c.get("id", f"toolu_{i}"), "name": c["name"], "input": c.get("arguments", {})}
             for i, c in enumerate(calls)]
         if not body.get("stream"):
@@ -42,7 +53,16 @@ class FakeAnthropic(FakeServer):
             "id": "msg_fake", "type": "message", "role": "assistant", "model": model, "content": [],
             "stop_reason": None, "usage": {"input_tokens": usage["prompt"], "output_tokens": 1}}})]
         for index, block in enumerate(blocks):
-            if block["type"] == "text":
+            if block["type"] == "thinking":
+                events.append(("content_block_start", {"type": "content_block_start", "index": index,
+                                                       "content_block": {"type": "thinking", "thinking": ""}}))
+                for piece in split_text(block["thinking"]):
+                    events.append(("content_block_delta", {"type": "content_block_delta", "index": index,
+                                                           "delta": {"type": "thinking_delta", "thinking": piece}}))
+                events.append(("content_block_delta", {"type": "content_block_delta", "index": index,
+                                                       "delta": {"type": "signature_delta",
+                                                                 "signature": block["signature"]}}))
+            elif block["type"] == "text":
                 events.append(("content_block_start", {"type": "content_block_start", "index": index,
                                                        "content_block": {"type": "text", "text": ""}}))
                 for piece in split_text(block["text"]):
@@ -63,3 +83,27 @@ class FakeAnthropic(FakeServer):
         lines = [f"event: {name}\ndata: {json.dumps(data)}\n\n".encode() for name, data in events]
         return Response(200, {"content-type": "text/event-stream"}, chunks=lines,
                         chunk_delay=reply.get("chunk_delay", 0.0))
+
+
+def _signature(thought: str) -> str:
+    return "sig-" + hashlib.sha256(thought.encode()).hexdigest()[:16]
+
+
+def _thinking_refusal(body: dict) -> str | None:
+    """Why the real API would refuse this thinking request, or None."""
+    budget = (body.get("thinking") or {}).get("budget_tokens") or 0
+    if budget < 1024 or budget >= (body.get("max_tokens") or 0):
+        return "thinking.budget_tokens: must be at least 1024 and less than max_tokens"
+    if "temperature" in body or "top_p" in body:
+        return "temperature and top_p may not be set while thinking is enabled"
+    if (body.get("tool_choice") or {}).get("type") in ("any", "tool"):
+        return "thinking may not be enabled when tool_choice forces tool use"
+    for message in body.get("messages") or []:
+        blocks = message.get("content")
+        if message.get("role") != "assistant" or not isinstance(blocks, list):
+            continue
+        if any(b.get("type") == "tool_use" for b in blocks):
+            first = blocks[0]
+            if first.get("type") != "thinking" or first.get("signature") != _signature(first.get("thinking", "")):
+                return "messages: an assistant turn with tool_use must start with its signed thinking block"
+    return None

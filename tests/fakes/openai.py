@@ -7,6 +7,8 @@ Scripted replies, one per request (the ``default`` once they run out)::
     {"content": "...", "usage": {"prompt": 12, "completion": 3}}
     {"status": 429, "retry_after": "0"}                    # an error answer
     {"latency": 0.2}                                       # this reply only
+    {"content": "4", "reasoning": "2+2...", "usage": {"prompt": 9, "completion": 30, "reasoning": 26}}
+                               # reasoning_content deltas (as DeepSeek's), completion_tokens_details.reasoning_tokens
 
 Run it alone with ``python -m tests.fakes.openai --port 8765 --latency 0.05``.
 """
@@ -34,7 +36,7 @@ class FakeOpenAI(FakeServer):
             headers = {"retry-after": str(reply["retry_after"])} if "retry_after" in reply else {}
             return json_response(reply["status"], {"error": {"message": reply.get("message", "scripted error"),
                                                              "type": "fake_error"}}, headers)
-        if not request.path.endswith("/chat/completions"):
+        if not request.path.partition("?")[0].endswith("/chat/completions"):
             return json_response(404, {"error": {"message": f"no route {request.path}"}})
         body = request.json or {}
         model = body.get("model", "fake")
@@ -43,9 +45,14 @@ class FakeOpenAI(FakeServer):
         usage = reply.get("usage", {"prompt": 10, "completion": 5})
         usage_json = {"prompt_tokens": usage["prompt"], "completion_tokens": usage["completion"],
                       "total_tokens": usage["prompt"] + usage["completion"]}
+        if "reasoning" in usage:
+            usage_json["completion_tokens_details"] = {"reasoning_tokens": usage["reasoning"]}
+        reasoning = reply.get("reasoning", "")
         finish = "tool_calls" if calls else "stop"
         if not body.get("stream"):
             message = {"role": "assistant", "content": content or None}
+            if reasoning:
+                message["reasoning_content"] = reasoning
             if calls:
                 message["tool_calls"] = [
                     {"id": c.get("id", f"call_{i}"), "type": "function",
@@ -60,6 +67,8 @@ class FakeOpenAI(FakeServer):
                            "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]})
 
         chunk({"role": "assistant", "content": ""})
+        for piece in split_text(reasoning):
+            chunk({"content": None, "reasoning_content": piece})
         for piece in split_text(content):
             chunk({"content": piece})
         for i, call in enumerate(calls):
@@ -98,6 +107,34 @@ class FakeToolAgent(FakeOpenAI):
         if key not in self._built:
             self._built[key] = self._respond(request, reply)
         return self._built[key]
+
+
+class FakeAzure(FakeOpenAI):
+    """Azure OpenAI's rules on top of the chat completions fake: the key only in the ``api-key`` header (401 as
+    Azure words it otherwise), ``/openai/v1/chat/completions`` by model, or
+    ``/openai/deployments/<name>/chat/completions?api-version=...`` for the deployments in ``deployments``
+    (404 DeploymentNotFound for another; 404 without an api-version)."""
+
+    def __init__(self, *args, key: str, deployments: tuple[str, ...] = ("my-gpt",), **kw):
+        super().__init__(*args, **kw)
+        self.key = key
+        self.deployments = deployments
+
+    def respond(self, request: Request, reply: dict) -> Response:
+        path, _, query = request.path.partition("?")
+        if request.headers.get("api-key") != self.key or "authorization" in request.headers:
+            return json_response(401, {"error": {"code": "401", "message": "Access denied due to invalid "
+                                                 "subscription key or wrong API endpoint."}})
+        if path.startswith("/openai/deployments/"):
+            name = path.split("/")[3]
+            if "api-version=" not in query:
+                return json_response(404, {"error": {"code": "404", "message": "Resource not found"}})
+            if name not in self.deployments:
+                return json_response(404, {"error": {"code": "DeploymentNotFound", "message": "The API deployment "
+                                                     "for this resource does not exist."}})
+        elif path != "/openai/v1/chat/completions":
+            return json_response(404, {"error": {"code": "404", "message": "Resource not found"}})
+        return self._respond(request, reply)
 
 
 def _args(call: dict) -> str:

@@ -84,7 +84,7 @@ def test_function_local_imports_are_found(tmp_path):
 # Each room imports only rooms listed before it (and the shared base: contract, events, models). The edges
 # (api, signals, apps, management commands) sit above every room.
 RUNTIME = REPO / "runtime"
-ROOMS = ["messaging", "tools", "providers", "coordinator", "engine", "live", "durability", "execution", "runs"]
+ROOMS = ["messaging", "tools", "providers", "coordinator", "engine", "live", "durability", "execution", "runs", "evals"]
 BASE = {"contract", "events", "models"}
 EDGES = {"api", "apps", "signals", "contract_ts", "management", "migrations", "schemas"}
 

@@ -66,7 +66,7 @@ def check(server) -> None:
     assert "notes.txt ->" in planted["data"]["output"]  # the link really was there
     peek = next(e for e in events if e["type"] == "step_end" and e["stepId"] == "peek")
     assert "notes.txt" in peek["error"] and "symbolic link" in peek["error"]
-    assert not [e for e in events if e["type"] == "agent_turn" and e["stepId"] == "peek"]
+    assert not [e for e in events if e["type"] == "agent_turn" and e.get("stepId") == "peek"]
     assert secret not in json.dumps(events) + final["reason"]
     for log in data_dir.glob("*.log"):
         assert secret not in log.read_text(errors="replace"), log.name

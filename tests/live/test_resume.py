@@ -64,7 +64,7 @@ def check_resumed(events: list[dict], seen_before: int, clean_output: str) -> di
     finished = {e["data"]["iteration"] for e in events if e["type"] == "judge_verdict" and e["seq"] <= resumed["from_seq"]}
     assert finished, "the crash came after some rounds finished"
     again = [e for e in events if e["type"] == "agent_turn" and e["seq"] > notes[0]["seq"] and e["data"].get("phase") == "request"
-             and any(e.get("stepId", "").startswith(f"dev.{n}.") for n in finished)]
+             and any((e.get("stepId") or "").startswith(f"dev.{n}.") for n in finished)]
     assert again == [], [e["stepId"] for e in again]
     assert loop_output(events) == clean_output
     return resumed

@@ -107,6 +107,7 @@ async def test_tools_of_a_run_without_a_workspace_are_warned_about_once_at_start
     """)
     result, sink = await run(d)
     assert result.status == "completed"
-    warning = sink.events[1]
-    assert warning["type"] == "message" and warning["data"]["tools"] == ["bash", "write"]
+    assert [e["type"] for e in sink.events[:3]] == ["workflow_start", "plan_ready", "message"]
+    warning = sink.events[2]
+    assert warning["data"]["tools"] == ["bash", "write"]
     assert result.warnings == [warning["message"]]

@@ -158,7 +158,7 @@ async def test_a_failed_iteration_cancels_the_iterations_not_yet_started_and_fai
     assert result.status == "failed"
     assert provider.calls == ["review[0]", "review[1]"]
     assert result.loops["review"] == {"rounds_completed": 1, "broke_early": True, "break_reason": "failed"}
-    assert "iteration 1 failed" in step_end(sink, "review")["error"]
+    assert "item 2 (review[1]) failed" in step_end(sink, "review")["error"]
     assert [i["status"] for i in result.steps["review"].result["iterations"][2:]] == ["cancelled"] * 3
 
 

@@ -87,13 +87,13 @@ async def test_points_that_are_not_in_the_run_are_refused_naming_the_field():
     with pytest.raises(ForkPointError, match="never ran") as missing:
         locate(sink.events, "nope")
     assert missing.value.field == "step"
-    with pytest.raises(ForkPointError, match=r"never ran round 12 \(it ran rounds 0 to 9\)") as past:
+    with pytest.raises(ForkPointError, match=r"never ran iteration 12 \(round 13\): it ran iterations 0 to 9 \(rounds 1 to 10\)") as past:
         locate(sink.events, "write", 12)
     assert past.value.field == "iteration"
     with pytest.raises(ForkPointError, match="never ran a loop iteration") as not_loop:
         locate(sink.events, "plan", 0)
     assert not_loop.value.field == "iteration"
-    with pytest.raises(ForkPointError, match="round 0 has no previous round"):
+    with pytest.raises(ForkPointError, match=r"the first round \(iteration 0\) has no previous round"):
         with_input(locate(sink.events, "write", 0), {"previous_output": "x"})
     with pytest.raises(ForkPointError, match="takes only 'previous_output'"):
         with_input(locate(sink.events, "write", 2), {"item": 1})

@@ -16,10 +16,12 @@ from pathlib import Path
 import pytest
 
 from runtime.tools import ToolSettings
+from runtime.tools.bash import BashTool
 from runtime.tools.mcp import ServerConfig
 from runtime.tools.mcp.launch import Launch
 from runtime.tools.mcp.servers import RunServers
 from runtime.tools.sandbox import SANDBOX_GID, SANDBOX_UID, probe, run_command
+from runtime.tools.workspace import Workspace
 from tests.fixtures.mcp.servers import SANDBOX_PATHS, options
 
 NO_CAPABILITY = "0000000000000000"
@@ -414,3 +416,19 @@ async def test_a_stdio_mcp_server_speaking_mcp_is_no_root_and_may_not_mount(ws):
     assert status["Uid"].split() == [str(SANDBOX_UID)] * 4 and status["NoNewPrivs"] == "1"
     assert said[0] == "remount_usr_writable: EPERM" and said[2] == "raw_socket: EPERM"
     assert said[1] in ("new_user_namespace: ENOSPC", "new_user_namespace: EPERM")
+
+
+async def test_a_commands_private_tmp_holds_no_more_than_its_size(ws):
+    # /tmp is a tmpfs, which is memory: past AGENT_TMP_MB the kernel says the disk is full, as for the workspace.
+    output = await inside(ws, "head -c 3M /dev/zero > /tmp/fits; echo fits=$?; head -c 6M /dev/zero > /tmp/past; "
+                              "echo past=$?; df -k /tmp | tail -1", tmp_mb=4)
+    assert "fits=0" in output, output
+    assert "No space left on device" in output and "past=1" in output, output
+    assert output.split()[-5] == str(4 * 1024), output  # df: the tmpfs's own size in 1 kB blocks
+
+
+async def test_the_bash_tool_and_mcp_servers_get_the_deployments_tmp_size(ws):
+    result = await BashTool().run({"command": "df -k /tmp | tail -1"}, Workspace(ws), ToolSettings(tmp_mb=8))
+    assert result.output.split()[1] == str(8 * 1024), result.output
+    done = launched(ws, "df -k /tmp | tail -1", ToolSettings(cpu_seconds=60, tmp_mb=16))
+    assert done.stdout.split()[1] == str(16 * 1024), done.stdout + done.stderr

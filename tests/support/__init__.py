@@ -8,19 +8,24 @@ upstream_spec            the upstream zenflow spec beside the checkout: conforma
 documents                workflow documents: a judged loop and its replies, a polish loop
 ported_workflows         workflows ported from upstream's runner tests, run by the engine and over HTTP
 engine_runs              runs of the engine in process: documents from YAML, a run with its events, what they say
+debugging                engine runs held at breakpoints: a sink that answers each hold with a test's commands
 checkpoints              runs checked boundary by boundary; ten judged rounds to resume and fork from
+conversations            runs that talk while they work, to resume and fork from; what became of each message
 imported_seeds           the importers' seed files and what their tests check of the documents
 import_api_urls          a URLconf with the import and template routers alone
 api_calls                the REST API through Django's test client: a JSON post, the wait for a run to finish
+evaluations              datasets and experiments over the API and from a browser page, the wait for an experiment; a
+                         fake OpenAI judge a new prompt changes
 zips                     zips built in memory, uploaded as workflow bundles
 snapshots                workspace snapshots as a lost worker left them
 servers                  real processes: a server, a Celery worker, a fresh PostgreSQL database and Redis db
 races                    many requests at once, released together from threads
 live_runs                runs on a live server over HTTP and websockets
 faults                   a Redis and a PostgreSQL of a test's own to restart, the OOM killer, reconnecting watchers
-browser                  Chromium for tests/e2e and the API called with a signed-in page
+browser                  Chromium for tests/e2e, the API called with a signed-in page, a sign-in to a test's own server
 editor_page              the editor in the browser: workflows to type, the YAML panel, the run dialog's script
-run_pages                runs started from the browser: any workflow, a slow polish loop, a finished run
+run_pages                runs started from the browser: any workflow, a slow polish loop, a finished run, the wait for an end
+team_members             members of a team workspace who joined with a role through an invitation, each in a browser
 accessibility            axe-core's audit of a page, worded
 layout_check             whether a page's layout holds: controls in their box, no text cut without a title
 content_security_policy  a watch on a page's Content-Security-Policy and its violations

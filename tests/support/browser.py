@@ -1,5 +1,6 @@
 """Chromium for the browser tests (tests/e2e), and what they do with a signed-in page: call the REST API with its
-session, wait until the editor has judged the latest edit, open a new editor."""
+session, wait until the editor has judged the latest edit, open a new editor; a browser signed in to a server of a
+test's own."""
 from __future__ import annotations
 
 import json
@@ -47,7 +48,32 @@ def wait_checked(page, timeout: float = 45_000) -> None:
     )
 
 
+def open_saved_workflow(page, source: str) -> dict:
+    """Saves ``source`` as a new workflow through the API and opens it in the editor, ready: the workflow."""
+    page.goto("/runs")
+    workflow = api(page, "POST", "/workflows", {"source": source})
+    page.goto(f"/workflows/{workflow['id']}")
+    page.wait_for_selector("[data-testid=editor][data-ready='1']")
+    return workflow
+
+
 def open_new_editor(page) -> None:
     page.goto("/workflows/new")
     page.wait_for_selector("[data-testid=editor][data-ready='1']")
     wait_checked(page)
+
+
+def signed_in_context(browser, base_url: str, username: str, viewport: dict | None = None):
+    """A new browser context on a server of the test's own (tests/support/servers.py), signed in as ``username``
+    through its login page. The caller closes it."""
+    context = browser.new_context(viewport=viewport or VIEWPORT, base_url=base_url)
+    page = context.new_page()
+    page.goto("/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password_for(username))
+    page.locator("form button[type=submit], form input[type=submit]").first.click()
+    page.wait_for_load_state("networkidle")
+    me = page.request.get(base_url + "/api/v1/me")
+    assert me.ok, f"signing in as {username} did not give a session: GET /api/v1/me -> {me.status}"
+    page.close()
+    return context

@@ -74,8 +74,9 @@ def open_writer_critic(page) -> int:
     return int(re.search(r"/workflows/(\d+)$", page.url).group(1))
 
 
-def type_script(page, text: str) -> None:
-    box = page.locator("[data-testid=run-script]")
+def type_script(page, text: str, testid: str = "run-script") -> None:
+    """Replaces the text of a dialog's script editor (the run dialog's; the fork dialog's is `fork-script`)."""
+    box = page.locator(f"[data-testid={testid}]")
     box.click()
     page.keyboard.press("Control+a")
     page.keyboard.press("Delete")

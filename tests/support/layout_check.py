@@ -4,6 +4,7 @@ canvas's nodes inside the canvas (fitted on open). One pass in the page returns 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 # Left alone: the code editors (they scroll their own lines), text kept for screen readers, the minimap, and
@@ -119,5 +120,11 @@ def assert_layout_holds(page, where: str) -> None:
     if shots:
         Path(shots).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(shots) / f"{where}-{page.viewport_size['width']}.png"))
+    # A canvas refits on the frame after its box changes (a panel or the coordinator's lane appearing as the run
+    # loads): on a loaded machine that can come after the page looked settled, so what is wrong must stay wrong.
+    deadline = time.monotonic() + 10
     found = layout_problems(page)
+    while found and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+        found = layout_problems(page)
     assert not found, f"the layout of {where} does not hold ({page.url}):\n  " + "\n  ".join(found)

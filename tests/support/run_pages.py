@@ -1,6 +1,8 @@
 """Runs started from the browser tests (tests/e2e) through a signed-in page's API session: any workflow with its
-script, or a judged polish loop slow enough to watch; one already finished and shown."""
+script, or a judged polish loop slow enough to watch; one already finished and shown; the wait for a run's end."""
 from __future__ import annotations
+
+import time
 
 from tests.support.browser import api
 from tests.support.documents import polish_loop
@@ -46,3 +48,14 @@ def finished_run(page) -> dict:
     page.goto(f"/runs/{run['id']}")
     page.wait_for_selector("[data-testid=run-status]:text('completed')", timeout=30_000)
     return run
+
+
+def wait_run_finished(page, run_id: str, timeout: float = 90) -> dict:
+    """The run's record once it has ended (completed, partial, failed or cancelled), polled through the page's session."""
+    deadline = time.monotonic() + timeout
+    while True:
+        run = api(page, "GET", f"/runs/{run_id}")
+        if run["status"] in ("completed", "partial", "failed", "cancelled"):
+            return run
+        assert time.monotonic() < deadline, f"run {run_id} still {run['status']} after {timeout} s"
+        time.sleep(0.1)

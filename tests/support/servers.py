@@ -156,6 +156,18 @@ def running_server(env: dict, users=("owner", "stranger")):
 
 
 @contextmanager
+def server_allowing_private_urls(username: str):
+    """A server of a test's own whose workspaces' provider keys may point at a loopback address (a fake server on
+    this machine), with ``username`` made; its data folder removed after: the server's base URL."""
+    env = base_env(PROVIDER_URLS_ALLOW_PRIVATE="1")
+    try:
+        with running_server(env, users=(username,)) as live:
+            yield live.url
+    finally:
+        shutil.rmtree(env["DESIGNER_DATA_DIR"], ignore_errors=True)
+
+
+@contextmanager
 def server_process(env: dict, tokens: dict):
     """A server on ``env``'s data folder and database as they are: a second one, or the first started again."""
     port = free_port()

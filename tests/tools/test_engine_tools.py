@@ -232,6 +232,10 @@ async def test_approval_granted_denied_and_waiting_does_not_count_against_the_ti
     assert [a for a in approvals if a[0] == "c3"] == []
     denied = next(e for e in calls(sink) if e["data"]["tool_call_id"] == "c2")
     assert denied["data"]["output"] == "error: a person denied this call: not on prod"
+    # A call's time is the tool's own: the person's decision time is said apart, never in it.
+    waited = {e["data"]["tool_call_id"]: e["data"].get("waited_ms") for e in calls(sink)}
+    assert waited["c1"] >= 1500 and waited["c2"] >= 1500 and waited["c3"] is None
+    assert denied["durationMs"] < waited["c2"]  # it did nothing but wait
 
 
 async def test_a_stop_cancels_calls_waiting_for_approval(tmp_path):

@@ -1,4 +1,5 @@
-"""POST /runs takes `coordinator` (off by default over HTTP, narrate, summary-only; anything else refused naming the choices)
+"""POST /runs takes `coordinator` (narrate by default, as upstream's CLI; summary-only, off; anything else refused naming the
+choices)
 and `shared_memory`; the coordinator's synthesis is the run's `summary`, on the run and in the runs list."""
 import json
 import time
@@ -44,11 +45,29 @@ def events_of(client, run_id, kind):
     return [e for e in client.get(f"/api/v1/runs/{run_id}/events").json() if e["type"] == kind]
 
 
-def test_over_http_a_run_has_no_coordinator_unless_asked(owner_client):
-    # Until the run page shows the coordinator's lane, a run started over HTTP does not pay for one it cannot see.
+def test_over_http_a_run_narrates_unless_asked_otherwise(owner_client):
+    # The run page shows the coordinator's lane: a run started over HTTP has upstream's default coordinator.
     created = start(owner_client)
     assert created.status_code == 201, created.content
-    assert created.json()["coordinator"] == "off"
+    assert created.json()["coordinator"] == "narrate"
+    run = finished(owner_client, created.json()["id"])
+    assert run["status"] == "completed", run["reason"]
+    assert run["summary"] == "Work got done."
+
+
+def test_a_simulated_run_without_a_coordinator_script_still_ends_with_a_summary(owner_client):
+    # No `coordinator` key in the script: the coordinator gets the simulated provider's placeholder reply (what the
+    # script lacks, not its wake's news echoed), the run neither fails nor stalls because of it, and that reply stands
+    # in as the summary.
+    workflow = post(owner_client, "/api/v1/workflows", {"source": FLOW}).json()["id"]
+    created = post(owner_client, "/api/v1/runs", {"workflow_id": workflow, "provider": "simulated",
+                                                  "script": {"replies": {"work": ["done"]}}})
+    run = finished(owner_client, created.json()["id"])
+    assert run["status"] == "completed", run["reason"]
+    assert run["coordinator"] == "narrate"
+    assert run["summary"].startswith("[simulated coordinator] The script has no `coordinator` replies")
+    synthesis = events_of(owner_client, run["id"], "coordinator_synthesis")
+    assert [e["data"]["source"] for e in synthesis] == ["reply"]
 
 
 def test_a_narrating_coordinators_synthesis_is_the_summary(owner_client):
@@ -65,6 +84,7 @@ def test_a_narrating_coordinators_synthesis_is_the_summary(owner_client):
     metrics = owner_client.get(f"/api/v1/runs/{run['id']}/metrics").json()
     assert metrics["steps"]["coordinator"]["kind"] == "coordinator" and metrics["steps"]["coordinator"]["tokens"] > 0
     assert "" not in metrics["steps"]
+    assert list(metrics["steps"]) == ["work", "coordinator"]  # its row after the steps, though it spoke first
 
 
 def test_off_runs_no_coordinator_and_send_message_answers_no_coordinator(owner_client):

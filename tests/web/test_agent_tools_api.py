@@ -69,6 +69,9 @@ def test_the_tool_list_names_upstreams_tools_first():
     assert [t["name"] for t in tools] == ["bash", "read", "write", "glob", "grep", "send_message", "shared_memory_write",
                                           "shared_memory_read", "edit"]
     assert [t["upstream"] for t in tools] == [True] * 8 + [False]
+    # Ours says why in words: zenflow's runner refuses it.
+    assert [t["name"] for t in tools if "note" in t] == ["edit"]
+    assert "zenflow's runner refuses" in tools[-1]["note"]
     assert all("server" not in t and "mcp_server" not in t for t in tools)  # built in, not an MCP server's
 
 

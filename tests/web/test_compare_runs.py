@@ -95,3 +95,19 @@ def test_outputs_and_costs_fold_without_a_database():
     compared = compare_units(units, other, list(units), list(other))
     assert compared["diverged_at"] == {"key": "each[1].write", "fields": ["output"]}
     assert differences(units["later"], None) == ["missing"]
+
+
+def test_a_forks_rows_copied_from_its_parent_are_marked_inherited():
+    events = [
+        {"type": "iteration_end", "stepId": "dev", "inherited": True, "data": {"iteration": 0, "status": "completed"}},
+        {"type": "step_end", "stepId": "dev.0.draft", "inherited": True, "data": {"status": "completed", "content": "one"}},
+        {"type": "step_end", "stepId": "dev.1.draft", "data": {"status": "completed", "content": "two"}},
+        {"type": "iteration_end", "stepId": "dev", "data": {"iteration": 1, "status": "completed"}},
+        {"type": "step_end", "stepId": "dev", "data": {"status": "completed"}},
+    ]
+    units = units_of(events, [], PriceBook(), "simulated")
+    assert [k for k, u in units.items() if u["inherited"]] == ["dev.0", "dev.0.draft"]
+    # Inherited is said, never compared: the parent's same rows agree with the fork's.
+    parent = {k: {**u, "inherited": False} for k, u in units.items()}
+    assert compare_units(parent, units, list(parent), list(units))["diverged_at"] is None
+

@@ -152,7 +152,7 @@ def test_someone_elses_run_is_not_found_and_a_viewer_may_not_fork(owner_client, 
 
 @pytest.mark.parametrize("body, said", [
     ({"at": {"step": "nowhere"}}, "at.step: step 'nowhere' never ran"),
-    ({"at": {"step": "write", "iteration": 40}}, "at.iteration: loop 'write' never ran round 40 (it ran rounds 0 to 9)"),
+    ({"at": {"step": "write", "iteration": 40}}, "at.iteration: loop 'write' never ran iteration 40 (round 41): it ran iterations 0 to 9 (rounds 1 to 10)"),
     ({"at": {"step": "plan", "iteration": 0}}, "at.iteration: step 'plan' never ran a loop iteration"),
     ({"at": {"step": "write", "iteration": -1}}, "at.iteration: a whole number"),
     ({"at": {"iteration": 1}}, "at.step: a step id is required"),

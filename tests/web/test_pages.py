@@ -1,5 +1,6 @@
 """Sign-up, login and the editor page."""
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 
 pytestmark = pytest.mark.django_db
@@ -48,3 +49,11 @@ def test_the_account_page_has_the_apps_top_bar_with_its_navigation(owner_client)
     assert 'class="topbar"' in page
     for link in ('href="/"', 'href="/runs"', 'href="/account/"'):
         assert link in page
+
+
+def test_the_script_format_help_is_served_as_plain_text_from_docs(client):
+    page = client.get("/help/simulated-scripts/")
+    assert page.status_code == 200 and page["Content-Type"] == "text/plain; charset=utf-8"
+    assert page.content.decode() == (settings.BASE_DIR / "docs" / "simulated-scripts.md").read_text(encoding="utf-8")
+    assert "A key that names nothing is warned" in page.content.decode()
+    assert client.get("/help/settings/").status_code == 404

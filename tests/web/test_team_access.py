@@ -26,9 +26,10 @@ from accounts.models import Membership
 from accounts.workspaces import create_team, personal
 from designer import workflows
 from runtime.engine import RunOptions, run_workflow
+from runtime.evals import datasets
 from runtime.events import ListSink
 from runtime.live.recorder import persist_events
-from runtime.models import Run, WorkspaceBlob, WorkspaceSnapshot
+from runtime.models import Dataset, Experiment, Run, WorkspaceBlob, WorkspaceSnapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -94,6 +95,24 @@ def forkable_run(team) -> str:
     return run_id
 
 
+def team_dataset(team) -> int:
+    """The team workflow's dataset (one case that runs its draft step), made once per test."""
+    if "dataset" not in team:
+        team["dataset"] = datasets.create_dataset(team["users"]["owner"], team["workflow"].pk, "golden",
+                                                  [{"id": "one", "script": SCRIPT}], []).pk
+    return team["dataset"]
+
+
+def team_experiment(team) -> int:
+    """A finished experiment of the team workflow over its dataset (stored as one ends, not run here)."""
+    if "experiment" not in team:
+        dataset = Dataset.objects.get(pk=team_dataset(team))
+        team["experiment"] = Experiment.objects.create(
+            workspace=team["workspace"], workflow=team["workflow"], version=team["workflow"].latest(),
+            dataset_version=dataset.versions.get(number=1), owner=team["users"]["owner"], status="completed").pk
+    return team["experiment"]
+
+
 def fresh_workflow(team) -> int:
     return workflows.create(team["users"]["owner"], source=DOC, document=None, workspace_id=team["workspace"].pk).pk
 
@@ -120,6 +139,11 @@ ROUTES = [
     ("POST /workflows/{id}/duplicate", "POST", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/duplicate", None, created(READ)),
     ("POST /workflows/{id}/move", "POST", lambda t, r: f"/api/v1/workflows/{fresh_workflow(t)}/move",
      lambda t, r: {"workspace_id": personal(t["users"][r]).pk}, EDIT),
+    ("GET /workflows/{id}/breakpoints", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/breakpoints", None, READ),
+    ("PUT /workflows/{id}/breakpoints", "PUT", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/breakpoints",
+     lambda t, r: {"breakpoints": [{"kind": "step", "step": "draft"}]}, EDIT),
+    ("POST /workflows/{id}/breakpoints/check", "POST", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/breakpoints/check",
+     lambda t, r: {"breakpoints": [{"kind": "step", "step": "draft"}]}, READ),
     ("GET /workflows/{id}/versions", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/versions", None, READ),
     ("GET /workflows/{id}/versions/{n}", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/versions/1", None, READ),
     ("POST /workflows/{id}/versions/{n}/restore", "POST", lambda t, r: f"/api/v1/workflows/{fresh_workflow(t)}/versions/1/restore",
@@ -130,6 +154,8 @@ ROUTES = [
     ("GET /workflows/{id}/file", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/file?path=notes.md", None, READ),
     ("PUT /workflows/{id}/file", "PUT", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/file",
      lambda t, r: {"path": f"by-{r}.md", "text": "x"}, EDIT),
+    ("GET /workflows/{id}/files/changes", "GET",
+     lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/files/changes?a=1&b=1", None, READ),
     ("GET /workflows/{id}/includes", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/includes", None, READ),
     ("GET /workflows/{id}/bundle.zip", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/bundle.zip", None, READ),
     ("GET /workflows/{id}/export", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/export", None, READ),
@@ -138,13 +164,21 @@ ROUTES = [
     ("POST /runs", "POST", lambda t, r: "/api/v1/runs",
      lambda t, r: {"workflow_id": t["workflow"].pk, "provider": "simulated", "script": SCRIPT},
      {"owner": 201, "admin": 201, "editor": 201, "runner": 201, "viewer": 403, "stranger": 404}),
+    # A script checked against the document the request carries: it reads nothing of any workspace.
+    ("POST /runs/script-check", "POST", lambda t, r: "/api/v1/runs/script-check",
+     lambda t, r: {"script": SCRIPT, "document": {"name": "shared", "steps": [{"id": "draft", "instructions": "Write."}]}},
+     dict.fromkeys(ROLES, 200)),
     ("GET /runs", "GET", lambda t, r: f"/api/v1/runs?workspace={t['workspace'].pk}", None, READ),
     ("GET /runs/{id}", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}", None, READ),
     ("GET /runs/{id}/compare/{other id}", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/compare/{t['run'].pk}", None, READ),
     ("GET /runs/{id}/events", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/events", None, READ),
     ("GET /runs/{id}/iterations", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/iterations", None, READ),
     ("GET /runs/{id}/metrics", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/metrics", None, READ),
+    ("GET /runs/{id}/shared-memory", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/shared-memory", None, READ),
     ("GET /runs/{id}/history", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/history", None, READ),
+    ("GET /runs/{id}/debug", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/debug", None, READ),
+    ("POST /runs/{id}/debug", "POST", lambda t, r: f"/api/v1/runs/{t['run'].pk}/debug", lambda t, r: {"action": "continue"},
+     RUN_CONTROL),
     ("POST /runs/{id}/pause", "POST", lambda t, r: f"/api/v1/runs/{t['run'].pk}/pause", None, RUN_CONTROL),
     ("POST /runs/{id}/resume", "POST", lambda t, r: f"/api/v1/runs/{t['run'].pk}/resume", None, RUN_CONTROL),
     ("POST /runs/{id}/stop", "POST", lambda t, r: f"/api/v1/runs/{t['run'].pk}/stop", None, RUN_CONTROL),
@@ -152,6 +186,16 @@ ROUTES = [
      lambda t, r: {"at": {"step": "draft"}, "script": SCRIPT},
      {"owner": 201, "admin": 201, "editor": 201, "runner": 201, "viewer": 403, "stranger": 404}),
     ("DELETE /runs/{id}", "DELETE", lambda t, r: f"/api/v1/runs/{fresh_run(t)}", None, deleted(EDIT)),
+    # Pins change what the workflow's runs do: editors pin and clear, everyone in the workspace reads them.
+    ("POST /runs/{id}/pins", "POST", lambda t, r: f"/api/v1/runs/{forkable_run(t)}/pins", lambda t, r: {"step": "draft"}, created(EDIT)),
+    ("GET /workflows/{id}/pins", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/pins", None, READ),
+    ("DELETE /workflows/{id}/pins", "DELETE", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/pins", None, EDIT),
+    # The playground reads a run's inputs (read), calls a model (run), and saves a version (edit).
+    ("GET /runs/{id}/playground", "GET", lambda t, r: f"/api/v1/runs/{forkable_run(t)}/playground?step=draft", None, READ),
+    ("POST /runs/{id}/playground", "POST", lambda t, r: f"/api/v1/runs/{forkable_run(t)}/playground",
+     lambda t, r: {"step": "draft", "script": SCRIPT}, {**EDIT, "runner": 200}),
+    ("POST /runs/{id}/playground/apply", "POST", lambda t, r: f"/api/v1/runs/{forkable_run(t)}/playground/apply",
+     lambda t, r: {"step": "draft", "instructions": f"Write, says {r}."}, EDIT),
     ("GET /runs/{id}/workspace", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/workspace", None, READ),
     ("GET /runs/{id}/workspace/snapshots/{n}/files", "GET",
      lambda t, r: f"/api/v1/runs/{t['run'].pk}/workspace/snapshots/1/files", None, READ),
@@ -165,6 +209,7 @@ ROUTES = [
     ("POST /runs/{id}/tool-calls/{call id}/deny", "POST", lambda t, r: f"/api/v1/runs/{t['run'].pk}/tool-calls/c1/deny",
      lambda t, r: {"reason": "no"}, RUN_CONTROL),
     ("GET /providers", "GET", lambda t, r: f"/api/v1/providers?workspace={t['workspace'].pk}", None, READ),
+    ("GET /models", "GET", lambda t, r: f"/api/v1/models?workspace={t['workspace'].pk}", None, READ),
     ("GET /workspaces/{id}", "GET", lambda t, r: f"/api/v1/workspaces/{t['workspace'].pk}", None, READ),
     ("PATCH /workspaces/{id}", "PATCH", lambda t, r: f"/api/v1/workspaces/{t['workspace'].pk}", lambda t, r: {"name": "Team"}, MANAGE),
     ("GET /workspaces/{id}/usage", "GET", lambda t, r: f"/api/v1/workspaces/{t['workspace'].pk}/usage", None, READ),
@@ -181,9 +226,46 @@ ROUTES = [
     # Only the server's owner grants the server's keys; nobody here is it.
     ("PUT /workspaces/{id}/server-keys", "PUT", lambda t, r: f"/api/v1/workspaces/{t['workspace'].pk}/server-keys",
      lambda t, r: {"granted": True}, {**MANAGE, "owner": 403, "admin": 403}),
+    ("GET /workspaces/{id}/tracing", "GET", lambda t, r: f"/api/v1/workspaces/{t['workspace'].pk}/tracing", None, READ),
+    ("PUT /workspaces/{id}/tracing", "PUT", lambda t, r: f"/api/v1/workspaces/{t['workspace'].pk}/tracing",
+     lambda t, r: {"mode": "off"}, MANAGE),
+    # Managers are told to choose the workspace's own collector first: nothing to send to yet.
+    ("POST /workspaces/{id}/tracing/test", "POST", lambda t, r: f"/api/v1/workspaces/{t['workspace'].pk}/tracing/test", None,
+     {**MANAGE, "owner": 400, "admin": 400}),
     ("GET /workspaces/{id}/audit", "GET", lambda t, r: f"/api/v1/workspaces/{t['workspace'].pk}/audit", None, MANAGE),
     ("PUT /workspaces/{id}/members/{user}", "PUT", lambda t, r: f"/api/v1/workspaces/{t['workspace'].pk}/members/{t['users']['viewer'].pk}",
      lambda t, r: {"role": "viewer"}, MANAGE),
+    ("GET /workflows/{id}/datasets", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/datasets", None, READ),
+    ("POST /datasets", "POST", lambda t, r: "/api/v1/datasets", lambda t, r: {"workflow_id": t["workflow"].pk, "name": f"by {r}"},
+     created(EDIT)),
+    ("GET /datasets/{id}", "GET", lambda t, r: f"/api/v1/datasets/{team_dataset(t)}", None, READ),
+    ("PUT /datasets/{id}", "PUT", lambda t, r: f"/api/v1/datasets/{team_dataset(t)}", lambda t, r: {"name": f"by {r}"}, EDIT),
+    ("POST /datasets/{id}/cases", "POST", lambda t, r: f"/api/v1/datasets/{team_dataset(t)}/cases", lambda t, r: {"cases": [{}]}, EDIT),
+    ("POST /datasets/{id}/import", "POST", lambda t, r: f"/api/v1/datasets/{team_dataset(t)}/import",
+     lambda t, r: {"format": "jsonl", "text": "{}"}, EDIT),
+    ("POST /datasets/{id}/from-run", "POST", lambda t, r: f"/api/v1/datasets/{team_dataset(t)}/from-run",
+     lambda t, r: {"run_id": str(t["run"].pk)}, EDIT),
+    ("GET /workflows/{id}/experiments", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/experiments", None, READ),
+    ("POST /experiments", "POST", lambda t, r: "/api/v1/experiments",
+     lambda t, r: {"workflow_id": t["workflow"].pk, "dataset_id": team_dataset(t)},
+     {"owner": 201, "admin": 201, "editor": 201, "runner": 201, "viewer": 403, "stranger": 404}),
+    ("GET /experiments/{id}", "GET", lambda t, r: f"/api/v1/experiments/{team_experiment(t)}", None, READ),
+    ("GET /experiments/{id}/progress", "GET", lambda t, r: f"/api/v1/experiments/{team_experiment(t)}/progress", None, READ),
+    ("GET /experiments/{id}/export", "GET", lambda t, r: f"/api/v1/experiments/{team_experiment(t)}/export", None, READ),
+    ("GET /experiments/{id}/compare/{other id}", "GET",
+     lambda t, r: f"/api/v1/experiments/{team_experiment(t)}/compare/{team_experiment(t)}", None, READ),
+    ("GET /experiments/{id}/gate", "GET", lambda t, r: f"/api/v1/experiments/{team_experiment(t)}/gate", None, READ),
+    ("GET /runs/{id}/rounds", "GET", lambda t, r: f"/api/v1/runs/{t['run'].pk}/rounds", None, READ),
+    # The team run has no judged round: a runner or above is told so (400), a viewer that its role falls short.
+    ("PUT /runs/{id}/rounds/{step}/{iteration}/label", "PUT", lambda t, r: f"/api/v1/runs/{t['run'].pk}/rounds/draft/0/label",
+     lambda t, r: {"good": True}, {"owner": 400, "admin": 400, "editor": 400, "runner": 400, "viewer": 403, "stranger": 404}),
+    ("GET /workflows/{id}/judge-agreement", "GET", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/judge-agreement", None, READ),
+    # Asking the judge again is running it, as an experiment does: a runner or above is told the team's workflow has
+    # no labelled round (400).
+    ("POST /workflows/{id}/judge-agreement/rescore", "POST", lambda t, r: f"/api/v1/workflows/{t['workflow'].pk}/judge-agreement/rescore",
+     lambda t, r: {}, {"owner": 400, "admin": 400, "editor": 400, "runner": 400, "viewer": 403, "stranger": 404}),
+    ("POST /experiments/{id}/stop", "POST", lambda t, r: f"/api/v1/experiments/{team_experiment(t)}/stop", None,
+     {"owner": 200, "admin": 200, "editor": 200, "runner": 200, "viewer": 403, "stranger": 404}),
 ]
 
 

@@ -42,6 +42,7 @@ def test_each_action_is_recorded_once_with_its_actor(settings):
     assert call(owner, "put", f"/api/v1/workspaces/{tid}/server-keys", {"granted": True}).status_code == 200
     assert call(owner, "put", f"/api/v1/workspaces/{tid}/server-keys", {"granted": False}).status_code == 200
     assert call(owner, "put", f"/api/v1/workspaces/{tid}/limits", {"max_runs_per_day": 1}).status_code == 200
+    assert call(owner, "put", f"/api/v1/workspaces/{tid}/tracing", {"mode": "off"}).status_code == 200
     wid = call(owner, "post", "/api/v1/workflows", {"source": DOC, "workspace_id": tid}).json()["id"]
     run = call(joiner, "post", "/api/v1/runs", {"workflow_id": wid, "script": {"latency": 30, "replies": {"draft": ["x"]}}}).json()
     deadline = time.time() + 10
@@ -66,6 +67,7 @@ def test_each_action_is_recorded_once_with_its_actor(settings):
         ("server_keys_granted", "boss"), ("server_keys_revoked", "boss"), ("limits_changed", "boss"),
         ("run_started", "joiner"), ("run_paused", "joiner"), ("run_resumed", "joiner"), ("run_stopped", "joiner"),
         ("run_refused", "joiner"), ("workflow_moved", "boss"), ("member_removed", "boss"), ("action_refused", "joiner"),
+        ("tracing_changed", "boss"),
     }
     # signed_up is written to the joiner's own workspace: everything else here, each once (a refused run and
     # a changed limit twice: the limit, then the missing key; the limit set, then raised again).

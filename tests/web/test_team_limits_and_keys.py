@@ -47,7 +47,9 @@ def test_a_run_without_a_key_is_refused_and_with_the_servers_key_granted_it_runs
         assert "OPENAI_API_KEY" not in refused.json()["detail"]
         assert f"/workspaces/{team.pk}" in refused.json()["detail"]
         assert Run.objects.count() == 0 and fake.requests == []
-        # The workspace's admin may not grant it; the server's owner may.
+        # The workspace's admin may not grant it (and is told so before trying); the server's owner may.
+        assert member.get(f"/api/v1/workspaces/{team.pk}").json()["can_grant_server_keys"] is False
+        assert client_for(people["boss"]).get(f"/api/v1/workspaces/{team.pk}").json()["can_grant_server_keys"] is True
         assert member.put(f"/api/v1/workspaces/{team.pk}/server-keys", data=json.dumps({"granted": True}),
                           content_type="application/json").status_code == 403
         boss = client_for(people["boss"])

@@ -25,8 +25,9 @@ ESCAPE = "../../secret_key"
 # Every route that changes something, and whether it starts work that runs a workflow document. A route added
 # later fails test_every_route_is_classified until it is put in one list or the other (and, if it starts work,
 # proved below).
-STARTS_A_RUN = {("POST", "/api/v1/runs"), ("POST", "/api/v1/runs/{run_id}/fork")}
+STARTS_A_RUN = {("POST", "/api/v1/runs"), ("POST", "/api/v1/runs/{run_id}/fork"), ("POST", "/api/v1/experiments")}
 STARTS_NO_RUN = {
+    ("PUT", "/api/v1/workspaces/{workspace_id}/tracing"), ("POST", "/api/v1/workspaces/{workspace_id}/tracing/test"),
     ("POST", "/api/v1/workflows/import-bundle"), ("PUT", "/api/v1/workflows/{workflow_id}/file"),
     ("POST", "/api/v1/validate"), ("POST", "/api/v1/render"), ("POST", "/api/v1/workflows"),
     ("POST", "/api/v1/workflows/import"), ("PUT", "/api/v1/workflows/{workflow_id}"),
@@ -35,6 +36,8 @@ STARTS_NO_RUN = {
     # pause / resume / stop act on a run that was checked when it started (and is checked again by its worker).
     ("POST", "/api/v1/runs/all/{action}"), ("POST", "/api/v1/runs/{run_id}/{action}"),
     ("DELETE", "/api/v1/runs/{run_id}"), ("POST", "/api/v1/uploads"),
+    # checks a script against the document in its body: nothing is stored or started.
+    ("POST", "/api/v1/runs/script-check"),
     ("POST", "/api/v1/runs/{run_id}/tool-calls/{call_id}/approve"), ("POST", "/api/v1/runs/{run_id}/tool-calls/{call_id}/deny"),
     ("POST", "/api/v1/workspaces"), ("PATCH", "/api/v1/workspaces/{workspace_id}"),
     ("PUT", "/api/v1/workspaces/{workspace_id}/members/{user_id}"), ("DELETE", "/api/v1/workspaces/{workspace_id}/members/{user_id}"),
@@ -47,6 +50,20 @@ STARTS_NO_RUN = {
     # never a workflow.
     ("POST", "/api/v1/account/mcp-servers/{server_id}/check"),
     ("POST", "/api/v1/import"),
+    # Breakpoints beside a workflow, and commands for a run held at one: they start nothing.
+    ("PUT", "/api/v1/workflows/{workflow_id}/breakpoints"), ("POST", "/api/v1/workflows/{workflow_id}/breakpoints/check"),
+    ("POST", "/api/v1/runs/{run_id}/debug"),
+    # Datasets hold cases and scorers; stopping an experiment stops runs that were checked when they started.
+    ("POST", "/api/v1/datasets"), ("PUT", "/api/v1/datasets/{dataset_id}"), ("POST", "/api/v1/datasets/{dataset_id}/cases"),
+    ("POST", "/api/v1/datasets/{dataset_id}/import"), ("POST", "/api/v1/datasets/{dataset_id}/from-run"),
+    ("POST", "/api/v1/experiments/{experiment_id}/stop"), ("PUT", "/api/v1/runs/{run_id}/rounds/{step_id}/{iteration}/label"),
+    # Pins are taken from a finished run and stored beside the workflow; a run takes them only when it starts.
+    ("POST", "/api/v1/runs/{run_id}/pins"), ("DELETE", "/api/v1/workflows/{workflow_id}/pins"),
+    # The playground sends one recorded prompt of a finished run again (no document runs); apply saves a version,
+    # checked as every save is.
+    ("POST", "/api/v1/runs/{run_id}/playground"), ("POST", "/api/v1/runs/{run_id}/playground/apply"),
+    # Re-scoring asks the judge again with the prompts it was sent (the playground's way): no document runs.
+    ("POST", "/api/v1/workflows/{workflow_id}/judge-agreement/rescore"),
 }
 
 GOOD = """name: folder
@@ -95,6 +112,14 @@ def test_the_editor_and_post_runs_agree_that_an_escaping_folder_workflow_cannot_
     shown = owner_client.get(f"/api/v1/workflows/{made['id']}").json()
     assert shown["runnable"] is False
     assert_refused(post(owner_client, "/api/v1/runs", {"workflow_id": made["id"], "provider": "simulated"}))
+    assert Run.objects.count() == 0
+
+
+def test_an_experiment_over_an_escaping_folder_workflow_is_refused_before_any_run(owner_client):
+    made = folder_workflow(owner_client, escaping())
+    dataset = post(owner_client, "/api/v1/datasets", {"workflow_id": made["id"], "name": "d", "cases": [{}]})
+    assert dataset.status_code == 201, dataset.content
+    assert_refused(post(owner_client, "/api/v1/experiments", {"workflow_id": made["id"], "dataset_id": dataset.json()["id"]}))
     assert Run.objects.count() == 0
 
 

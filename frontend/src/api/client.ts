@@ -4,16 +4,25 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { JsonObject, Layout, WorkflowDoc } from '../doc/types';
 import type { RunEvent } from './events.gen';
-import type { ForkIn, KeyIn, paths, RenderIn, RunEventOut } from './openapi.gen';
+import type { BreakpointsOut, DebugIn, DebugOut, ForkIn, KeyIn, paths, RenderIn, RunEventOut } from './openapi.gen';
 import type {
   AuditEntry,
   Budgets,
   Diag,
   Invitation,
   Iteration,
+  JudgeAgreement,
+  ModelChoice,
   NewInvitation,
+  Pin,
+  PlaygroundApplied,
+  PlaygroundInputs,
+  PlaygroundTry,
   ProviderInfo,
+  PermissionsBody,
   ProviderName,
+  RescoreBody,
+  Rescored,
   Role,
   Run,
   RunPolicies,
@@ -21,8 +30,10 @@ import type {
   SnapshotDiff,
   SnapshotFileContent,
   SnapshotFiles,
+  ThinkingLevel,
   ToolDecisionAnswer,
   ToolInfo,
+  TraceTest,
   ValidateResult,
   VersionInfo,
   Workflow,
@@ -31,6 +42,8 @@ import type {
   WorkspaceKey,
   WorkspaceLimits,
   WorkspaceSummary,
+  WorkspaceTracing,
+  WorkspaceTracingChange,
   WorkspaceUpload,
   WorkspaceUsage,
 } from './types';
@@ -216,6 +229,8 @@ export interface StartRunBody {
   version?: number;
   provider: ProviderName;
   model?: string;
+  /** `model` replaces every agent's and judge's own for this run (upstream's --model), not only a default. */
+  model_override?: boolean;
   script?: JsonObject | string;
   budgets?: Budgets;
   /** Run-time stop rules and error policy (not part of the document). */
@@ -226,7 +241,33 @@ export interface StartRunBody {
   workspace_from_run?: string;
   /** Tool names whose calls wait for a person to approve them. */
   ask_before?: string[];
+  /** The run's coordinator (upstream's CLI modes); absent: narrate. */
+  coordinator?: CoordinatorMode;
+  /** The step agents get shared_memory_write / shared_memory_read. */
+  shared_memory?: boolean;
+  /** Which tools run, ask or never run (upstream's --allow, --deny, --strict, --sandbox, --yolo); absent: the default. */
+  permissions?: PermissionsBody;
+  /** The reasoning level asked of every agent and judge (upstream's --thinking); absent: the provider's default. */
+  thinking?: ThinkingLevel;
+  /** false: the workflow's pinned outputs are all off for this run (every step asks its model). */
+  use_pins?: boolean;
+  /** true: the workflow's breakpoints do not hold this run. */
+  breakpoints_off?: boolean;
+  /** Breakpoints for this run only, beside the workflow's (never saved with it). */
+  breakpoints?: unknown[];
 }
+
+/** Edits tried on one step execution in the playground (absent: as recorded). */
+export interface PlaygroundEdits {
+  instructions?: string;
+  system?: string;
+  user?: string;
+  model?: string;
+  temperature?: number;
+}
+
+/** What a run's coordinator does: narrate (the default), forward and sum up only, or nothing at all. */
+export type CoordinatorMode = 'narrate' | 'summary-only' | 'off';
 
 /** The zip of a run's workspace files: a plain download link. */
 export function workspaceZipUrl(runId: string): string {
@@ -296,6 +337,9 @@ export const api = {
   moveWorkflow: (id: number, workspaceId: number): Promise<Workflow> =>
     answer(client.POST('/api/v1/workflows/{workflow_id}/move', { params: { path: { workflow_id: id } }, body: { workspace_id: workspaceId } })),
   startRun: (body: StartRunBody) => answer(client.POST('/api/v1/runs', { body })) as Promise<Run>,
+  /** A simulated script checked against a workflow (the editor's document, saved or not): its faults as an error, keys naming nothing as warnings. */
+  checkScript: (script: string, document: unknown, signal?: AbortSignal) =>
+    answer(client.POST('/api/v1/runs/script-check', { body: { script, document }, signal })),
   listRuns: (workflow?: number, workspace?: number | null) =>
     answer(client.GET('/api/v1/runs', { params: { query: { workspace: inWorkspace(workspace), workflow: workflow || undefined } } })) as Promise<Run[]>,
   /** A page of the runs list: filtered, with the total that match and the next page's cursor. */
@@ -322,8 +366,31 @@ export const api = {
   loopIteration: (id: string, step: string, at: LoopPosition, signal?: AbortSignal): Promise<Iteration[]> =>
     answer(client.GET('/api/v1/runs/{run_id}/iterations', { params: { path: { run_id: id }, query: { step, ...at } }, signal })),
   metrics: (id: string) => answer(client.GET('/api/v1/runs/{run_id}/metrics', { params: { path: { run_id: id } } })),
+  /** Every key the run's agents wrote to shared memory, by namespace, with the step that wrote it last. */
+  sharedMemory: (id: string) => answer(client.GET('/api/v1/runs/{run_id}/shared-memory', { params: { path: { run_id: id } } })),
   /** A new run from a point of this one, with what was edited (POST /runs/{id}/fork). */
   forkRun: (id: string, body: ForkIn) => answer(client.POST('/api/v1/runs/{run_id}/fork', { params: { path: { run_id: id } }, body })) as Promise<Run>,
+  /** Pin what a step execution (or every execution of a round) gave in this finished run. */
+  pinOutput: (runId: string, step: string): Promise<Pin[]> =>
+    answer(client.POST('/api/v1/runs/{run_id}/pins', { params: { path: { run_id: runId } }, body: { step } })),
+  listPins: (workflowId: number): Promise<Pin[]> => answer(client.GET('/api/v1/workflows/{workflow_id}/pins', { params: { path: { workflow_id: workflowId } } })),
+  /** Clear the workflow's pins: all, or one step path and what lies under it. */
+  clearPins: (workflowId: number, step?: string) =>
+    answer(client.DELETE('/api/v1/workflows/{workflow_id}/pins', { params: { path: { workflow_id: workflowId }, query: { step } } })),
+  /** The judge's agreement with the labels over the workflow's labelled runs (or one experiment's). */
+  judgeAgreement: (workflowId: number, experiment: number | null): Promise<JudgeAgreement> =>
+    answer(client.GET('/api/v1/workflows/{workflow_id}/judge-agreement', {
+      params: { path: { workflow_id: workflowId }, query: { experiment: experiment ?? undefined } },
+    })),
+  /** The judge alone asked again on the labelled rounds, with a new prompt or model (editor or above). */
+  rescoreJudge: (workflowId: number, body: RescoreBody): Promise<Rescored> =>
+    answer(client.POST('/api/v1/workflows/{workflow_id}/judge-agreement/rescore', { params: { path: { workflow_id: workflowId } }, body })),
+  playgroundInputs: (runId: string, step: string): Promise<PlaygroundInputs> =>
+    answer(client.GET('/api/v1/runs/{run_id}/playground', { params: { path: { run_id: runId }, query: { step } } })),
+  playgroundTry: (runId: string, step: string, edits: PlaygroundEdits): Promise<PlaygroundTry> =>
+    answer(client.POST('/api/v1/runs/{run_id}/playground', { params: { path: { run_id: runId } }, body: { step, ...edits } })),
+  playgroundApply: (runId: string, step: string, edits: Pick<PlaygroundEdits, 'instructions' | 'model' | 'temperature'>): Promise<PlaygroundApplied> =>
+    answer(client.POST('/api/v1/runs/{run_id}/playground/apply', { params: { path: { run_id: runId } }, body: { step, ...edits } })),
   /** Two runs side by side, row by row (run/compare/compareData.ts narrows the answer). */
   compareRuns: (a: string, b: string, signal?: AbortSignal) =>
     answer(client.GET('/api/v1/runs/{run_id}/compare/{other_id}', { params: { path: { run_id: a, other_id: b } }, signal })),
@@ -331,6 +398,9 @@ export const api = {
     answer(client.POST('/api/v1/runs/{run_id}/{action}', { params: { path: { run_id: id, action } } })) as Promise<Run>,
   providers: (workspace?: number | null) =>
     answer(client.GET('/api/v1/providers', { params: { query: { workspace: inWorkspace(workspace) } } })) as Promise<ProviderInfo[]>,
+  /** The models of the providers the workspace can use now, with prices: the agent inspector's picker. */
+  models: (workspace?: number | null): Promise<ModelChoice[]> =>
+    answer(client.GET('/api/v1/models', { params: { query: { workspace: inWorkspace(workspace) } } })),
 
   tools: (): Promise<ToolInfo[]> => answer(client.GET('/api/v1/tools')),
   runWorkspace: (runId: string): Promise<RunWorkspace> => answer(client.GET('/api/v1/runs/{run_id}/workspace', { params: { path: { run_id: runId } } })),
@@ -340,6 +410,24 @@ export const api = {
     answer(client.GET('/api/v1/runs/{run_id}/workspace/snapshots/{number}/file', { params: { path: { run_id: runId, number: n }, query: { path } } })),
   snapshotDiff: (runId: string, n: number): Promise<SnapshotDiff> =>
     answer(client.GET('/api/v1/runs/{run_id}/workspace/snapshots/{number}/diff', { params: { path: { run_id: runId, number: n } } })),
+  /** The workflow's breakpoints (kept beside it, never in its document), and all of them replaced. */
+  breakpoints: (workflowId: number): Promise<BreakpointsOut> =>
+    answer(client.GET('/api/v1/workflows/{workflow_id}/breakpoints', { params: { path: { workflow_id: workflowId } } })),
+  setBreakpoints: (workflowId: number, breakpoints: unknown[]): Promise<BreakpointsOut> =>
+    answer(client.PUT('/api/v1/workflows/{workflow_id}/breakpoints', { params: { path: { workflow_id: workflowId } }, body: { breakpoints } })),
+  /** Breakpoints for one run, checked as POST /runs will (against `document`, a draft, when given); nothing stored. */
+  checkBreakpoints: (workflowId: number, breakpoints: unknown[], document?: WorkflowDoc): Promise<BreakpointsOut> =>
+    answer(
+      client.POST('/api/v1/workflows/{workflow_id}/breakpoints/check', {
+        params: { path: { workflow_id: workflowId } },
+        body: { breakpoints, ...(document ? { document } : {}) },
+      }),
+    ),
+  /** Where a run holds at a breakpoint, and a command for that hold (edit, continue, step, skip). */
+  runHold: (runId: string, signal?: AbortSignal): Promise<DebugOut> =>
+    answer(client.GET('/api/v1/runs/{run_id}/debug', { params: { path: { run_id: runId } }, signal })),
+  debugRun: (runId: string, body: DebugIn): Promise<DebugOut> =>
+    answer(client.POST('/api/v1/runs/{run_id}/debug', { params: { path: { run_id: runId } }, body })),
   approveToolCall: (runId: string, callId: string) =>
     answer(client.POST('/api/v1/runs/{run_id}/tool-calls/{call_id}/approve', { params: { path: { run_id: runId, call_id: callId } } })) as Promise<ToolDecisionAnswer>,
   denyToolCall: (runId: string, callId: string, reason: string) =>
@@ -374,6 +462,12 @@ export const api = {
     answer(client.PUT('/api/v1/workspaces/{workspace_id}/keys', { params: { path: { workspace_id: id } }, body })) as Promise<WorkspaceKey[]>,
   deleteWorkspaceKey: (id: number, provider: WorkspaceKey['provider']) =>
     done(client.DELETE('/api/v1/workspaces/{workspace_id}/keys/{provider}', { params: { path: { workspace_id: id, provider } } })),
+  workspaceTracing: (id: number): Promise<WorkspaceTracing> =>
+    answer(client.GET('/api/v1/workspaces/{workspace_id}/tracing', { params: { path: { workspace_id: id } } })),
+  setWorkspaceTracing: (id: number, body: WorkspaceTracingChange): Promise<WorkspaceTracing> =>
+    answer(client.PUT('/api/v1/workspaces/{workspace_id}/tracing', { params: { path: { workspace_id: id } }, body })),
+  testWorkspaceTracing: (id: number): Promise<TraceTest> =>
+    answer(client.POST('/api/v1/workspaces/{workspace_id}/tracing/test', { params: { path: { workspace_id: id } } })),
   audit: (id: number): Promise<AuditEntry[]> => answer(client.GET('/api/v1/workspaces/{workspace_id}/audit', { params: { path: { workspace_id: id } } })),
   usage: (id: number): Promise<WorkspaceUsage> => answer(client.GET('/api/v1/workspaces/{workspace_id}/usage', { params: { path: { workspace_id: id } } })),
 };

@@ -6,7 +6,7 @@ export type RunStatus = "queued" | "running" | "paused" | "completed" | "partial
 export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "paused", "completed", "partial", "failed", "cancelled"];
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "paused"];
 export const FINAL_RUN_STATUSES: readonly RunStatus[] = ["completed", "partial", "failed", "cancelled"];
-export type EventType = "workflow_start" | "workflow_end" | "step_start" | "step_end" | "step_skipped" | "error" | "agent_turn" | "tool_call" | "tool_approval" | "workspace_snapshot" | "message" | "output" | "iteration_start" | "iteration_end" | "judge_verdict" | "loop_end" | "run_control" | "message_sent" | "coordinator_message" | "agent_inbox_drain" | "coordinator_inbox_message" | "message_dropped" | "coordinator_narration" | "coordinator_synthesis" | "max_wake_cycles_warning";
+export type EventType = "workflow_start" | "workflow_end" | "plan_ready" | "step_start" | "step_end" | "step_skipped" | "error" | "agent_turn" | "tool_call" | "tool_approval" | "workspace_snapshot" | "message" | "output" | "iteration_start" | "iteration_end" | "judge_verdict" | "loop_end" | "run_control" | "breakpoint_hit" | "debug_action" | "message_sent" | "coordinator_message" | "agent_inbox_drain" | "coordinator_inbox_message" | "message_dropped" | "coordinator_narration" | "coordinator_synthesis" | "max_wake_cycles_warning";
 /** What a field the contract leaves open holds: whatever JSON the server sent. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue | undefined };
 
@@ -24,12 +24,38 @@ export interface Tokens {
   total: number;
 }
 
+export interface BreakpointData {
+  id: string;
+  kind: "step" | "round" | "judge" | "condition" | "tool";
+  step?: string | null;
+  round?: number | null;
+  item?: number | null;
+  done?: boolean | null;
+  condition?: string | null;
+  tool?: string | null;
+  [key: string]: JsonValue | undefined;
+}
+
+export interface PlanEdge {
+  source: string;
+  target: string;
+}
+
+export interface PlanWorkflow {
+  name?: string;
+  steps: string[];
+  edges?: PlanEdge[];
+  scopes?: Record<string, Record<string, JsonValue>>;
+}
+
 export interface WorkflowStartData {
   total: number;
   name?: string;
   provider?: string;
   budgets?: Record<string, number>;
   from_checkpoint?: number | null;
+  model_override?: string | null;
+  thinking?: string | null;
   [key: string]: JsonValue | undefined;
 }
 
@@ -44,12 +70,18 @@ export interface WorkflowEndData {
   [key: string]: JsonValue | undefined;
 }
 
+export interface PlanReadyData {
+  workflow: PlanWorkflow;
+}
+
 export interface StepStartData {
   index?: number | null;
   total?: number | null;
   loop_type?: "forEach" | "repeat-until" | null;
   items?: number | null;
   include?: string | null;
+  started_at?: string | null;
+  carried_s?: number | null;
   [key: string]: JsonValue | undefined;
 }
 
@@ -82,6 +114,9 @@ export interface AgentTurnData {
   finish_reason?: string | null;
   cost_usd?: number | null;
   unpriced_model?: string | null;
+  reasoning_tokens?: number | null;
+  reasoning?: string | null;
+  pinned?: boolean | null;
   [key: string]: JsonValue | undefined;
 }
 
@@ -92,6 +127,7 @@ export interface ToolCallData {
   input?: JsonValue;
   output?: JsonValue;
   truncated?: boolean;
+  waited_ms?: number | null;
   [key: string]: JsonValue | undefined;
 }
 
@@ -167,6 +203,28 @@ export interface RunControlData {
   [key: string]: JsonValue | undefined;
 }
 
+export interface BreakpointHitData {
+  breakpoint: BreakpointData;
+  key: string;
+  where: Record<string, JsonValue>;
+  inputs: Record<string, JsonValue>;
+  editable: string[];
+  skippable: boolean;
+  [key: string]: JsonValue | undefined;
+}
+
+export interface DebugActionData {
+  action: "edit" | "continue" | "step" | "skip";
+  key: string;
+  actor?: string | null;
+  field?: string | null;
+  value?: JsonValue;
+  path?: string | null;
+  output?: string | null;
+  result?: JsonValue;
+  [key: string]: JsonValue | undefined;
+}
+
 export interface MessageSentData {
   id: string;
   sender: string;
@@ -236,6 +294,7 @@ export interface MaxWakeCyclesWarningData {
 export interface EventData {
   workflow_start: WorkflowStartData;
   workflow_end: WorkflowEndData;
+  plan_ready: PlanReadyData;
   step_start: StepStartData;
   step_end: StepEndData;
   step_skipped: StepSkippedData;
@@ -251,6 +310,8 @@ export interface EventData {
   judge_verdict: JudgeVerdictData;
   loop_end: LoopEndData;
   run_control: RunControlData;
+  breakpoint_hit: BreakpointHitData;
+  debug_action: DebugActionData;
   message_sent: MessageSentData;
   coordinator_message: CoordinatorMessageData;
   agent_inbox_drain: AgentInboxDrainData;
@@ -279,6 +340,7 @@ export interface EventEnvelope {
   reasoning?: string | null;
   where?: Where | null;
   inherited?: boolean | null;
+  superseded?: boolean | null;
 }
 
 /** Any event, its `data` unchecked (the envelope the server checks before the data by type). */
@@ -295,6 +357,11 @@ export interface WorkflowStartRunEvent extends EventEnvelope {
 export interface WorkflowEndRunEvent extends EventEnvelope {
   type: "workflow_end";
   data?: WorkflowEndData | null;
+}
+
+export interface PlanReadyRunEvent extends EventEnvelope {
+  type: "plan_ready";
+  data?: PlanReadyData | null;
 }
 
 export interface StepStartRunEvent extends EventEnvelope {
@@ -372,6 +439,16 @@ export interface RunControlRunEvent extends EventEnvelope {
   data?: RunControlData | null;
 }
 
+export interface BreakpointHitRunEvent extends EventEnvelope {
+  type: "breakpoint_hit";
+  data?: BreakpointHitData | null;
+}
+
+export interface DebugActionRunEvent extends EventEnvelope {
+  type: "debug_action";
+  data?: DebugActionData | null;
+}
+
 export interface MessageSentRunEvent extends EventEnvelope {
   type: "message_sent";
   data?: MessageSentData | null;
@@ -416,6 +493,7 @@ export interface MaxWakeCyclesWarningRunEvent extends EventEnvelope {
 export type RunEvent =
   | WorkflowStartRunEvent
   | WorkflowEndRunEvent
+  | PlanReadyRunEvent
   | StepStartRunEvent
   | StepEndRunEvent
   | StepSkippedRunEvent
@@ -431,6 +509,8 @@ export type RunEvent =
   | JudgeVerdictRunEvent
   | LoopEndRunEvent
   | RunControlRunEvent
+  | BreakpointHitRunEvent
+  | DebugActionRunEvent
   | MessageSentRunEvent
   | CoordinatorMessageRunEvent
   | AgentInboxDrainRunEvent

@@ -43,6 +43,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workflows/{workflow_id}/files/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * File Changes
+         * @description The folder files (not the main document) that differ from version `a` to version `b`, with both texts.
+         */
+        get: operations["designer_folder_api_file_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workflows/{workflow_id}/file": {
         parameters: {
             query?: never;
@@ -267,6 +287,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workflows/{workflow_id}/breakpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Breakpoints
+         * @description Where the workflow's runs hold for someone to look; kept beside the workflow, never in its document.
+         */
+        get: operations["designer_api_get_breakpoints"];
+        /**
+         * Put Breakpoints
+         * @description Replace the workflow's breakpoints (an editor or above); each refusal names its field (`breakpoints[0].round`).
+         */
+        put: operations["designer_api_put_breakpoints"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflow_id}/breakpoints/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check Breakpoints
+         * @description Breakpoints for one run (the run dialog's), checked as `POST /runs` will, against `document` when given; nothing is
+         *     stored. Each refusal names its field (`breakpoints[0].round`).
+         */
+        post: operations["designer_api_check_breakpoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workflows/{workflow_id}/versions": {
         parameters: {
             query?: never;
@@ -338,6 +403,351 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workflows/{workflow_id}/datasets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Datasets */
+        get: operations["runtime_evals_api_list_datasets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/datasets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Dataset
+         * @description A dataset of the workflow's cases and scorers (version 1); the cases and scorers are checked against it.
+         */
+        post: operations["runtime_evals_api_create_dataset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/datasets/{dataset_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Dataset */
+        get: operations["runtime_evals_api_get_dataset"];
+        /**
+         * Update Dataset
+         * @description A new version: the cases and scorers given replace the current ones.
+         */
+        put: operations["runtime_evals_api_update_dataset"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/datasets/{dataset_id}/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add Cases */
+        post: operations["runtime_evals_api_add_cases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/datasets/{dataset_id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Cases
+         * @description CSV or JSONL, one row a case, appended.
+         */
+        post: operations["runtime_evals_api_import_cases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/datasets/{dataset_id}/from-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Run
+         * @description A finished run of the workflow as a case: its inputs, and with `keep_outputs` its outputs as expected.
+         */
+        post: operations["runtime_evals_api_add_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflow_id}/experiments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Experiments */
+        get: operations["runtime_evals_api_list_experiments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start Experiment
+         * @description Run a workflow version over a dataset, `trials` runs per case, at most `concurrency` at once.
+         */
+        post: operations["runtime_evals_api_start_experiment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments/{experiment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Experiment
+         * @description Its results so far: per trial, per case with the spread across trials, and over all.
+         */
+        get: operations["runtime_evals_api_get_experiment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments/{experiment_id}/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Experiment Progress */
+        get: operations["runtime_evals_api_experiment_progress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments/{experiment_id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop Experiment */
+        post: operations["runtime_evals_api_stop_experiment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments/{experiment_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export Experiment */
+        get: operations["runtime_evals_api_export_experiment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments/{experiment_id}/compare/{other_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare Experiments
+         * @description This experiment (the candidate) against another on the same dataset (the baseline), case by case.
+         */
+        get: operations["runtime_evals_api_compare_experiments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments/{experiment_id}/gate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Gate
+         * @description The CI gate: 200 when the experiment passes, 412 with the reasons when its score is below `min_score` or more
+         *     than `max_regressions` cases are worse than in experiment `compare_to`.
+         */
+        get: operations["runtime_evals_api_gate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{run_id}/rounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run Rounds
+         * @description The run's judged rounds: each verdict, the round's output and its label.
+         */
+        get: operations["runtime_evals_api_run_rounds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{run_id}/rounds/{step_id}/{iteration}/label": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Label Round
+         * @description Label a round good enough or not (`good: null` takes the label back; runner or above).
+         */
+        put: operations["runtime_evals_api_label_round"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflow_id}/judge-agreement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Judge Agreement
+         * @description How often the loop's judge stopped too early, too late or right on the labelled rounds, per version.
+         */
+        get: operations["runtime_evals_api_judge_agreement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflow_id}/judge-agreement/rescore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rescore Judge
+         * @description Ask the judge alone again on the labelled rounds (a new prompt or model), without running the workers, at most
+         *     `concurrency` calls at once: the agreement before and after (editor or above).
+         */
+        post: operations["runtime_evals_api_rescore_judge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/runs": {
         parameters: {
             query?: never;
@@ -352,8 +762,31 @@ export interface paths {
          */
         get: operations["runtime_api_list_runs"];
         put?: never;
-        /** Create Run */
+        /**
+         * Create Run
+         * @description Start a run; `script_warnings` names script keys that match nothing in the workflow (their replies go unused).
+         */
         post: operations["runtime_api_create_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/script-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check Script
+         * @description A simulated script checked against a workflow before it runs: its faults as a 400, keys that name nothing as warnings.
+         */
+        post: operations["runtime_api_check_script"];
         delete?: never;
         options?: never;
         head?: never;
@@ -381,6 +814,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Models
+         * @description The models of the providers a run in the workspace (default: your personal one) can use now, with their
+         *     prices per million tokens (genai-prices): the editor's model picker.
+         */
+        get: operations["runtime_api_list_models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace_id}/usage": {
         parameters: {
             query?: never;
@@ -395,6 +849,27 @@ export interface paths {
         get: operations["runtime_api_workspace_usage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace_id}/tracing/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Test Span
+         * @description Owners and admins: one span sent now to the workspace's own collector, with its headers (the settings'
+         *     "Send a test span"): whether it took it, and why not in words.
+         */
+        post: operations["runtime_api_send_test_span"];
         delete?: never;
         options?: never;
         head?: never;
@@ -544,6 +1019,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/runs/{run_id}/shared-memory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run Shared Memory
+         * @description Every key the run's step agents wrote to shared memory, by namespace, with the step that wrote it last.
+         */
+        get: operations["runtime_api_run_shared_memory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/uploads": {
         parameters: {
             query?: never;
@@ -669,6 +1164,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/runs/{run_id}/pins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pin Outputs
+         * @description Pin what a step execution (or every execution of a round or loop) gave in this finished run: runs of the
+         *     workflow take it instead of asking the model, until the pin is cleared or a run turns pins off.
+         */
+        post: operations["runtime_api_pin_outputs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/{workflow_id}/pins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Pins
+         * @description The workflow's pinned outputs, by step path (never part of its document or export).
+         */
+        get: operations["runtime_api_list_pins"];
+        put?: never;
+        post?: never;
+        /**
+         * Clear Pins
+         * @description Clear the workflow's pins: all of them, or `step` and what lies under it; `count` says how many went.
+         */
+        delete: operations["runtime_api_clear_pins"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{run_id}/playground": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Playground Inputs
+         * @description What a step execution of this run was sent (its assembled prompt, tools, model) and what it gave.
+         */
+        get: operations["runtime_api_playground_inputs"];
+        put?: never;
+        /**
+         * Playground Try
+         * @description Run that one agent turn again with edits (instructions, prompt texts, model, temperature); the run is untouched.
+         */
+        post: operations["runtime_api_playground_try"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{run_id}/playground/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Playground Apply
+         * @description Write changed instructions, model or temperature to the workflow as a new version.
+         */
+        post: operations["runtime_api_playground_apply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/runs/{run_id}/tool-calls/{call_id}/approve": {
         parameters: {
             query?: never;
@@ -697,6 +1281,30 @@ export interface paths {
         put?: never;
         /** Deny Tool Call */
         post: operations["runtime_api_deny_tool_call"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{run_id}/debug": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run Hold
+         * @description Where the run holds at a breakpoint (null: it does not), with what the next agent turn will receive.
+         */
+        get: operations["runtime_api_run_hold"];
+        put?: never;
+        /**
+         * Run Debug
+         * @description At a breakpoint: edit the pending inputs (this run only), continue, step to the next boundary, or skip.
+         */
+        post: operations["runtime_api_run_debug"];
         delete?: never;
         options?: never;
         head?: never;
@@ -914,6 +1522,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace_id}/tracing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Tracing
+         * @description Where the workspace's runs send their OpenTelemetry spans, and the link to a run's trace (header names only).
+         */
+        get: operations["accounts_workspaces_api_get_tracing"];
+        /**
+         * Set Tracing
+         * @description Owners and admins: the server's collector, the workspace's own endpoint (with headers, write-only) or no
+         *     traces; and the workspace's link to a trace. Errors name the field.
+         */
+        put: operations["accounts_workspaces_api_set_tracing"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace_id}/audit": {
         parameters: {
             query?: never;
@@ -1101,6 +1734,32 @@ export interface components {
             /** Main */
             main: boolean;
         };
+        /**
+         * FolderFileChangeOut
+         * @description A folder file that differs between two versions (designer.folder_changes): both texts, cut at 256 KiB;
+         *     null on the side where the file is absent or binary.
+         */
+        FolderFileChangeOut: {
+            /** Path */
+            path: string;
+            /**
+             * Change
+             * @enum {string}
+             */
+            change: "added" | "removed" | "changed";
+            /** Binary */
+            binary: boolean;
+            /** Size Before */
+            size_before: number | null;
+            /** Size After */
+            size_after: number | null;
+            /** Before */
+            before: string | null;
+            /** After */
+            after: string | null;
+            /** Truncated */
+            truncated: boolean;
+        };
         /** FolderFileContentOut */
         FolderFileContentOut: {
             /** Path */
@@ -1263,6 +1922,11 @@ export interface components {
              */
             automatic?: boolean;
             /**
+             * Note
+             * @default
+             */
+            note?: string;
+            /**
              * Mcp Server
              * @default
              */
@@ -1350,6 +2014,8 @@ export interface components {
             iteration_outputs?: {
                 [key: string]: string[];
             };
+            /** Applied From */
+            applied_from?: number | null;
             /**
              * Created At
              * Format: date-time
@@ -1379,6 +2045,34 @@ export interface components {
             /** Workspace Id */
             workspace_id: number;
         };
+        /** BreakpointsOut */
+        BreakpointsOut: {
+            /** Breakpoints */
+            breakpoints: {
+                [key: string]: unknown;
+            }[];
+        };
+        /**
+         * BreakpointsIn
+         * @description A workflow's breakpoints, all of them (designer.breakpoints: each {id?, kind, step?, round?, item?, done?,
+         *     condition?, tool?, note?}).
+         */
+        BreakpointsIn: {
+            /** Breakpoints */
+            breakpoints: unknown[];
+        };
+        /**
+         * BreakpointsCheckIn
+         * @description Breakpoints for one run, to check before it starts; ``document``: check against these steps (a draft).
+         */
+        BreakpointsCheckIn: {
+            /** Breakpoints */
+            breakpoints: unknown[];
+            /** Document */
+            document?: {
+                [key: string]: unknown;
+            } | null;
+        };
         /** VersionSummary */
         VersionSummary: {
             /** Version */
@@ -1391,11 +2085,329 @@ export interface components {
              */
             created_at: string;
         };
+        /** DatasetOut */
+        DatasetOut: {
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Workflow Id */
+            workflow_id: number;
+            /** Workspace Id */
+            workspace_id: number;
+            /** Version */
+            version: number;
+            /** Current Version */
+            current_version: number;
+            /** Cases Count */
+            cases_count: number;
+            /** Scorers */
+            scorers: {
+                [key: string]: unknown;
+            }[];
+            /** Updated At */
+            updated_at: string;
+            /** Cases */
+            cases?: {
+                [key: string]: unknown;
+            }[] | null;
+        };
+        /** DatasetIn */
+        DatasetIn: {
+            /** Workflow Id */
+            workflow_id: number;
+            /** Name */
+            name: string;
+            /** Cases */
+            cases?: unknown[] | null;
+            /** Scorers */
+            scorers?: unknown[] | null;
+        };
+        /** DatasetUpdateIn */
+        DatasetUpdateIn: {
+            /** Name */
+            name?: string | null;
+            /** Cases */
+            cases?: unknown[] | null;
+            /** Scorers */
+            scorers?: unknown[] | null;
+        };
+        /** CasesIn */
+        CasesIn: {
+            /** Cases */
+            cases: unknown[];
+        };
+        /** ImportIn */
+        ImportIn: {
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "runsight" | "coqui";
+            /** Source */
+            source: string;
+            /**
+             * Parameters
+             * @default {}
+             */
+            parameters?: {
+                [key: string]: string;
+            };
+        };
+        /** FromRunIn */
+        FromRunIn: {
+            /** Run Id */
+            run_id: string;
+            /**
+             * Keep Outputs
+             * @default false
+             */
+            keep_outputs?: boolean;
+            /** Case Id */
+            case_id?: string | null;
+        };
+        /** ExperimentOut */
+        ExperimentOut: {
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Status */
+            status: string;
+            /** Reason */
+            reason: string;
+            /** Workflow Id */
+            workflow_id: number;
+            /** Version */
+            version: number;
+            /** Dataset Id */
+            dataset_id: number;
+            /** Dataset Version */
+            dataset_version: number;
+            /** Trials */
+            trials: number;
+            /** Concurrency */
+            concurrency: number;
+            /** Settings */
+            settings: {
+                [key: string]: unknown;
+            };
+            /** Created At */
+            created_at: string;
+            /** Finished At */
+            finished_at?: string | null;
+        };
+        /** ExperimentIn */
+        ExperimentIn: {
+            /** Workflow Id */
+            workflow_id: number;
+            /** Dataset Id */
+            dataset_id: number;
+            /** Version */
+            version?: number | null;
+            /** Dataset Version */
+            dataset_version?: number | null;
+            /**
+             * Trials
+             * @default 1
+             */
+            trials?: number;
+            /**
+             * Concurrency
+             * @default 4
+             */
+            concurrency?: number;
+            /**
+             * Name
+             * @default
+             */
+            name?: string;
+            /** Settings */
+            settings?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** ProgressOut */
+        ProgressOut: {
+            /** Total */
+            total: number;
+            /** Pending */
+            pending: number;
+            /** Running */
+            running: number;
+            /** Scored */
+            scored: number;
+            /** Failed */
+            failed: number;
+            /** Done */
+            done: number;
+        };
+        /** ResultsOut */
+        ResultsOut: {
+            experiment: components["schemas"]["ExperimentOut"];
+            progress: components["schemas"]["ProgressOut"];
+            /** Aggregate */
+            aggregate: {
+                [key: string]: unknown;
+            };
+            /** Cases */
+            cases: {
+                [key: string]: unknown;
+            }[];
+            /** Trials */
+            trials: {
+                [key: string]: unknown;
+            }[];
+        };
+        /** ComparisonOut */
+        ComparisonOut: {
+            candidate: components["schemas"]["ExperimentOut"];
+            baseline: components["schemas"]["ExperimentOut"];
+            /** Score */
+            score?: number | null;
+            /** Baseline Score */
+            baseline_score?: number | null;
+            /** Rows */
+            rows: {
+                [key: string]: unknown;
+            }[];
+            /** Worse */
+            worse: string[];
+            /** Better */
+            better: string[];
+            /** Verdict */
+            verdict: string;
+        };
+        /** GateOut */
+        GateOut: {
+            /** Passed */
+            passed: boolean;
+            /** Score */
+            score?: number | null;
+            /** Reasons */
+            reasons: string[];
+            /** Verdict */
+            verdict: string;
+            /** Regressions */
+            regressions: string[];
+        };
+        /** RoundOut */
+        RoundOut: {
+            /** Step Id */
+            step_id: string;
+            /** Iteration */
+            iteration: number;
+            /** Done */
+            done?: boolean | null;
+            /** Tokens */
+            tokens: number;
+            /** Content */
+            content: string;
+            /** Good */
+            good?: boolean | null;
+        };
+        /** LabelIn */
+        LabelIn: {
+            /** Good */
+            good?: boolean | null;
+        };
+        /** AgreementOut */
+        AgreementOut: {
+            /** Versions */
+            versions: components["schemas"]["VersionAgreementOut"][];
+            all: components["schemas"]["AgreementRowOut"];
+        };
+        /** AgreementRowOut */
+        AgreementRowOut: {
+            /** Labelled */
+            labelled: number;
+            /** Right */
+            right: number;
+            /** Too Early */
+            too_early: number;
+            /** Too Late */
+            too_late: number;
+            /** Wasted Tokens */
+            wasted_tokens: number;
+            /** Wasted Cost Usd */
+            wasted_cost_usd: number;
+            /** Agreement */
+            agreement?: number | null;
+        };
+        /** VersionAgreementOut */
+        VersionAgreementOut: {
+            /** Labelled */
+            labelled: number;
+            /** Right */
+            right: number;
+            /** Too Early */
+            too_early: number;
+            /** Too Late */
+            too_late: number;
+            /** Wasted Tokens */
+            wasted_tokens: number;
+            /** Wasted Cost Usd */
+            wasted_cost_usd: number;
+            /** Agreement */
+            agreement?: number | null;
+            /** Version */
+            version: number;
+        };
+        /** RescoreOut */
+        RescoreOut: {
+            before: components["schemas"]["AgreementOut"];
+            after: components["schemas"]["AgreementOut"];
+            /** Calls */
+            calls: number;
+            /** Concurrency */
+            concurrency: number;
+            /** Tokens */
+            tokens: number;
+            /** Cost Usd */
+            cost_usd: number;
+            /** Rounds */
+            rounds: components["schemas"]["RescoredRoundOut"][];
+        };
+        /** RescoredRoundOut */
+        RescoredRoundOut: {
+            /** Run Id */
+            run_id: string;
+            /** Step Id */
+            step_id: string;
+            /** Iteration */
+            iteration: number;
+            /** Good */
+            good: boolean;
+            /** Was */
+            was?: boolean | null;
+            /** Now */
+            now?: boolean | null;
+            /** Reason */
+            reason: string;
+            /** Error */
+            error?: string | null;
+        };
+        /** RescoreIn */
+        RescoreIn: {
+            /** Experiment */
+            experiment?: number | null;
+            /** Edits */
+            edits?: {
+                [key: string]: unknown;
+            };
+            /** Script */
+            script?: unknown;
+            /**
+             * Concurrency
+             * @default 8
+             */
+            concurrency?: number;
+        };
         /**
-         * RunOut
-         * @description A run as the API and the websockets show it (runtime.live.serializers.run_dict).
+         * RunStartedOut
+         * @description A run just started (POST /runs, a fork): the run, and what its start has to say.
          */
-        RunOut: {
+        RunStartedOut: {
             /** Id */
             id: string;
             /** Workflow Id */
@@ -1419,6 +2431,14 @@ export interface components {
             provider: string;
             /** Model */
             model: string;
+            /** Model Override */
+            model_override: boolean;
+            /** Thinking */
+            thinking: string | null;
+            /** Permissions */
+            permissions: {
+                [key: string]: unknown;
+            };
             /** Budgets */
             budgets: {
                 [key: string]: unknown;
@@ -1468,12 +2488,24 @@ export interface components {
             start_seq: number;
             /** Resumes */
             resumes: number;
+            /** Resumed */
+            resumed: {
+                [key: string]: unknown;
+            } | null;
             /** Coordinator */
             coordinator: string;
             /** Summary */
             summary: string;
             /** Shared Memory */
             shared_memory: boolean;
+            /** Trace Id */
+            trace_id: string | null;
+            /** Trace Url */
+            trace_url: string | null;
+            /** Pins */
+            pins: string[];
+            /** Script Warnings */
+            script_warnings: string[];
         };
         /** TokensOut */
         TokensOut: {
@@ -1513,16 +2545,155 @@ export interface components {
             workspace_upload?: string | null;
             /** Workspace From Run */
             workspace_from_run?: string | null;
-            /**
-             * Coordinator
-             * @default off
-             */
-            coordinator?: string;
+            /** Coordinator */
+            coordinator?: string | null;
             /**
              * Shared Memory
              * @default false
              */
             shared_memory?: boolean;
+            /**
+             * Model Override
+             * @default false
+             */
+            model_override?: boolean;
+            /** Thinking */
+            thinking?: string | null;
+            /** Permissions */
+            permissions?: {
+                [key: string]: unknown;
+            } | null;
+            /** Breakpoints */
+            breakpoints?: unknown[] | null;
+            /**
+             * Breakpoints Off
+             * @default false
+             */
+            breakpoints_off?: boolean;
+            /**
+             * Use Pins
+             * @default true
+             */
+            use_pins?: boolean;
+        };
+        /**
+         * RunOut
+         * @description A run as the API and the websockets show it (runtime.live.serializers.run_dict).
+         */
+        RunOut: {
+            /** Id */
+            id: string;
+            /** Workflow Id */
+            workflow_id: number;
+            /** Workflow Name */
+            workflow_name: string;
+            /** Workspace Id */
+            workspace_id: number;
+            /** Started By */
+            started_by: string;
+            /** Version */
+            version: number | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "paused" | "completed" | "partial" | "failed" | "cancelled";
+            /** Reason */
+            reason: string;
+            /** Provider */
+            provider: string;
+            /** Model */
+            model: string;
+            /** Model Override */
+            model_override: boolean;
+            /** Thinking */
+            thinking: string | null;
+            /** Permissions */
+            permissions: {
+                [key: string]: unknown;
+            };
+            /** Budgets */
+            budgets: {
+                [key: string]: unknown;
+            };
+            /** Policies */
+            policies: {
+                [key: string]: unknown;
+            } | null;
+            /** Script */
+            script: unknown;
+            /** Backend */
+            backend: string;
+            /** Created At */
+            created_at: string;
+            /** Started At */
+            started_at: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Paused At */
+            paused_at: string | null;
+            /** Paused Ms */
+            paused_ms: number;
+            tokens: components["schemas"]["TokensOut"];
+            /** Cost Usd */
+            cost_usd: number;
+            /** Unpriced Models */
+            unpriced_models: string[];
+            /** Loops */
+            loops: {
+                [key: string]: unknown;
+            };
+            /** Last Seq */
+            last_seq: number;
+            /** Ask Before */
+            ask_before: string[];
+            /** Workspace Seed */
+            workspace_seed: {
+                [key: string]: unknown;
+            } | null;
+            /** Parent */
+            parent: string | null;
+            /** Fork Point */
+            fork_point: {
+                [key: string]: unknown;
+            } | null;
+            /** Start Seq */
+            start_seq: number;
+            /** Resumes */
+            resumes: number;
+            /** Resumed */
+            resumed: {
+                [key: string]: unknown;
+            } | null;
+            /** Coordinator */
+            coordinator: string;
+            /** Summary */
+            summary: string;
+            /** Shared Memory */
+            shared_memory: boolean;
+            /** Trace Id */
+            trace_id: string | null;
+            /** Trace Url */
+            trace_url: string | null;
+            /** Pins */
+            pins: string[];
+        };
+        /**
+         * ScriptCheckOut
+         * @description A script checked against a workflow before a run (the run and fork dialogs ask as it is typed).
+         */
+        ScriptCheckOut: {
+            /** Warnings */
+            warnings: string[];
+            /** Keys */
+            keys: string[];
+        };
+        /** ScriptCheckIn */
+        ScriptCheckIn: {
+            /** Script */
+            script: unknown;
+            /** Document */
+            document: unknown;
         };
         /**
          * ProviderOut
@@ -1539,6 +2710,24 @@ export interface components {
             key_source: string | null;
             /** Needs Key */
             needs_key: boolean;
+        };
+        /**
+         * ModelOut
+         * @description A model the editor's picker offers (GET /models): as an agent's ``model`` names it, with its prices.
+         */
+        ModelOut: {
+            /** Model */
+            model: string;
+            /** Provider */
+            provider: string;
+            /** Label */
+            label: string;
+            /** Input Usd Per Mtok */
+            input_usd_per_mtok: number | null;
+            /** Output Usd Per Mtok */
+            output_usd_per_mtok: number;
+            /** Context Window */
+            context_window: number | null;
         };
         /**
          * ReserveOut
@@ -1580,6 +2769,20 @@ export interface components {
             reserved?: number;
             /** Left */
             left: number | null;
+        };
+        /**
+         * TraceTestOut
+         * @description A test span sent to a workspace's own collector: whether it took it.
+         */
+        TraceTestOut: {
+            /** Ok */
+            ok: boolean;
+            /** Trace Id */
+            trace_id: string;
+            /** Trace Url */
+            trace_url: string | null;
+            /** Error */
+            error: string | null;
         };
         /** CountOut */
         CountOut: {
@@ -1632,6 +2835,12 @@ export interface components {
             duration_ms: number | null;
             /** Item */
             item: unknown;
+            /** Inherited */
+            inherited: boolean;
+            /** Edited */
+            edited: string[];
+            /** Pinned */
+            pinned: boolean;
         };
         /** DivergedAtOut */
         DivergedAtOut: {
@@ -1649,7 +2858,7 @@ export interface components {
              * Type
              * @enum {string}
              */
-            type: "workflow_start" | "workflow_end" | "step_start" | "step_end" | "step_skipped" | "error" | "agent_turn" | "tool_call" | "tool_approval" | "workspace_snapshot" | "message" | "output" | "iteration_start" | "iteration_end" | "judge_verdict" | "loop_end" | "run_control" | "message_sent" | "coordinator_message" | "agent_inbox_drain" | "coordinator_inbox_message" | "message_dropped" | "coordinator_narration" | "coordinator_synthesis" | "max_wake_cycles_warning";
+            type: "workflow_start" | "workflow_end" | "plan_ready" | "step_start" | "step_end" | "step_skipped" | "error" | "agent_turn" | "tool_call" | "tool_approval" | "workspace_snapshot" | "message" | "output" | "iteration_start" | "iteration_end" | "judge_verdict" | "loop_end" | "run_control" | "breakpoint_hit" | "debug_action" | "message_sent" | "coordinator_message" | "agent_inbox_drain" | "coordinator_inbox_message" | "message_dropped" | "coordinator_narration" | "coordinator_synthesis" | "max_wake_cycles_warning";
             /** Seq */
             seq: number;
             /** Timestamp */
@@ -1684,6 +2893,8 @@ export interface components {
             where?: components["schemas"]["Where"] | null;
             /** Inherited */
             inherited?: boolean | null;
+            /** Superseded */
+            superseded?: boolean | null;
         } & {
             [key: string]: unknown;
         };
@@ -1764,6 +2975,11 @@ export interface components {
             break_reasons: {
                 [key: string]: unknown;
             };
+            /**
+             * Pinned
+             * @default 0
+             */
+            pinned?: number;
         };
         /** StepMetricsOut */
         StepMetricsOut: {
@@ -1785,6 +3001,33 @@ export interface components {
             loop?: string;
             /** Iteration */
             iteration?: unknown;
+            /**
+             * Pinned
+             * @default false
+             */
+            pinned?: boolean;
+        };
+        /**
+         * SharedMemoryEntryOut
+         * @description A key of the run's shared memory (runtime.runs.shared_memory), with the step that wrote it last.
+         */
+        SharedMemoryEntryOut: {
+            /** Key */
+            key: string;
+            /** Namespace */
+            namespace: string;
+            /** Name */
+            name: string;
+            /** Value */
+            value: string;
+            /** Step Id */
+            step_id: string;
+            /** Agent */
+            agent: string;
+            /** Seq */
+            seq: number;
+            /** Written At */
+            written_at: string;
         };
         /**
          * UploadOut
@@ -1876,8 +3119,17 @@ export interface components {
             partial: boolean;
             /** Note */
             note: string;
+            /** Links */
+            links: components["schemas"]["WorkspaceLinkOut"][];
             /** Files */
             files: components["schemas"]["SnapshotFileOut"][];
+        };
+        /** WorkspaceLinkOut */
+        WorkspaceLinkOut: {
+            /** Path */
+            path: string;
+            /** Target */
+            target: string;
         };
         /** SnapshotFileContentOut */
         SnapshotFileContentOut: {
@@ -1937,6 +3189,169 @@ export interface components {
             /** Script */
             script?: unknown | null;
         };
+        /** PinOut */
+        PinOut: {
+            /** Id */
+            id: number;
+            /** Workflow Id */
+            workflow_id: number;
+            /** Step Path */
+            step_path: string;
+            /** Content */
+            content: string;
+            /** Result */
+            result: unknown;
+            /** Has Result */
+            has_result: boolean;
+            /** Source Run */
+            source_run: string;
+            /** Source Version */
+            source_version: number;
+            /** Created By */
+            created_by: string;
+            /** Created At */
+            created_at: string;
+        };
+        /** PinIn */
+        PinIn: {
+            /** Step */
+            step: string;
+            /** Content */
+            content?: string | null;
+            /** Result */
+            result?: unknown;
+        };
+        /**
+         * PlaygroundInputsOut
+         * @description A step execution's real inputs, as its first request recorded them, and what it gave.
+         */
+        PlaygroundInputsOut: {
+            /** Run Id */
+            run_id: string;
+            /** Workflow Id */
+            workflow_id: number;
+            /** Version */
+            version: number | null;
+            /** Step */
+            step: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "step" | "judge";
+            /** Agent */
+            agent: string;
+            /** Provider */
+            provider: string;
+            /** Model */
+            model: string;
+            /** Temperature */
+            temperature: number | null;
+            /** System */
+            system: string;
+            /** User */
+            user: string;
+            /** Inbox */
+            inbox: string[];
+            /** Tools */
+            tools: string[];
+            /** Instructions */
+            instructions: string | null;
+            original: components["schemas"]["PlaygroundOriginalOut"];
+        };
+        /** PlaygroundOriginalOut */
+        PlaygroundOriginalOut: {
+            /** Content */
+            content: string | null;
+            /** Result */
+            result: unknown;
+            /** Status */
+            status: string;
+            /** Tokens */
+            tokens: number;
+            /** Cost Usd */
+            cost_usd: number;
+            /** Turns */
+            turns: number;
+            /** Pinned */
+            pinned: boolean;
+        };
+        /** PlaygroundPrompt */
+        PlaygroundPrompt: {
+            /** System */
+            system: string;
+            /** User */
+            user: string;
+        };
+        /**
+         * PlaygroundTryOut
+         * @description One try: what the model gave with the edits, beside what the execution gave in its run.
+         */
+        PlaygroundTryOut: {
+            /** Step */
+            step: string;
+            /** Agent */
+            agent: string;
+            /** Model */
+            model: string;
+            /** Temperature */
+            temperature: number | null;
+            prompt: components["schemas"]["PlaygroundPrompt"];
+            /** Content */
+            content: string;
+            /** Result */
+            result: unknown;
+            /** Status */
+            status: string;
+            /** Error */
+            error: string | null;
+            /** Tokens */
+            tokens: number;
+            /** Cost Usd */
+            cost_usd: number;
+            /** Turns */
+            turns: number;
+            /** Notes */
+            notes: string[];
+            original: components["schemas"]["PlaygroundOriginalOut"];
+        };
+        /** PlaygroundIn */
+        PlaygroundIn: {
+            /** Step */
+            step: string;
+            /** Instructions */
+            instructions?: string | null;
+            /** System */
+            system?: string | null;
+            /** User */
+            user?: string | null;
+            /** Model */
+            model?: string | null;
+            /** Temperature */
+            temperature?: number | null;
+            /** Script */
+            script?: unknown | null;
+        };
+        /** PlaygroundApplyOut */
+        PlaygroundApplyOut: {
+            /** Workflow Id */
+            workflow_id: number;
+            /** Version */
+            version: number;
+            /** Applied */
+            applied: string[];
+        };
+        /** PlaygroundApplyIn */
+        PlaygroundApplyIn: {
+            /** Step */
+            step: string;
+            /** Instructions */
+            instructions?: string | null;
+            /** Model */
+            model?: string | null;
+            /** Temperature */
+            temperature?: number | null;
+        };
         /** ToolDecisionOut */
         ToolDecisionOut: {
             /** Status */
@@ -1949,6 +3364,46 @@ export interface components {
              * @default
              */
             reason?: string;
+        };
+        /** DebugOut */
+        DebugOut: {
+            /** Run Id */
+            run_id: string;
+            /** Status */
+            status: string;
+            /** Holding */
+            holding: boolean;
+            /** Hold */
+            hold: {
+                [key: string]: unknown;
+            } | null;
+            /** Breakpoints */
+            breakpoints: {
+                [key: string]: unknown;
+            }[];
+        };
+        /**
+         * DebugIn
+         * @description A command for a run held at a breakpoint (runtime.runs.debugging).
+         */
+        DebugIn: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "edit" | "continue" | "step" | "skip";
+            /** Field */
+            field?: ("previous_output" | "item" | "instructions" | "context_file") | null;
+            /** Value */
+            value?: unknown | null;
+            /** Path */
+            path?: string | null;
+            /** Output */
+            output?: string | null;
+            /** Result */
+            result?: unknown | null;
+            /** Key */
+            key?: string | null;
         };
         /** MeOut */
         MeOut: {
@@ -2016,6 +3471,8 @@ export interface components {
             personal: boolean;
             /** Server Keys */
             server_keys: boolean;
+            /** Can Grant Server Keys */
+            can_grant_server_keys: boolean;
             limits: components["schemas"]["WorkspaceLimitsOut"];
             /** Members */
             members: components["schemas"]["MemberOut"][];
@@ -2126,7 +3583,7 @@ export interface components {
              * Provider
              * @enum {string}
              */
-            provider: "openai" | "anthropic";
+            provider: "openai" | "anthropic" | "google" | "vertex" | "bedrock" | "azure" | "mistral" | "groq" | "deepseek" | "openrouter" | "ollama" | "xai" | "together" | "fireworks" | "cerebras";
             /** Api Key */
             api_key: string;
             /**
@@ -2134,6 +3591,50 @@ export interface components {
              * @default
              */
             base_url?: string;
+        };
+        /**
+         * TracingOut
+         * @description Where the workspace's runs send their spans and how their pages link them (never the headers' values).
+         */
+        TracingOut: {
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "server" | "own" | "off";
+            /** Endpoint */
+            endpoint: string;
+            /** Header Names */
+            header_names: string[];
+            /** Link Template */
+            link_template: string;
+            /** Server Collector */
+            server_collector: boolean;
+            /** Server Link Template */
+            server_link_template: string;
+        };
+        /**
+         * TracingIn
+         * @description A workspace's trace settings: ``headers`` is write-only (null keeps what is stored, '' clears it).
+         */
+        TracingIn: {
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "server" | "own" | "off";
+            /**
+             * Endpoint
+             * @default
+             */
+            endpoint?: string;
+            /** Headers */
+            headers?: string | null;
+            /**
+             * Link Template
+             * @default
+             */
+            link_template?: string;
         };
         /** AuditEntryOut */
         AuditEntryOut: {
@@ -2298,23 +3799,6 @@ export interface components {
             /** Line */
             line?: number | null;
         };
-        /** ImportIn */
-        ImportIn: {
-            /**
-             * Kind
-             * @enum {string}
-             */
-            kind: "runsight" | "coqui";
-            /** Source */
-            source: string;
-            /**
-             * Parameters
-             * @default {}
-             */
-            parameters?: {
-                [key: string]: string;
-            };
-        };
         /** TemplateSummaryOut */
         TemplateSummaryOut: {
             /** Slug */
@@ -2364,6 +3848,7 @@ export type BundleImportOut = components['schemas']['BundleImportOut'];
 export type BundleWorkflowOut = components['schemas']['BundleWorkflowOut'];
 export type ErrorOut = components['schemas']['ErrorOut'];
 export type FolderFileOut = components['schemas']['FolderFileOut'];
+export type FolderFileChangeOut = components['schemas']['FolderFileChangeOut'];
 export type FolderFileContentOut = components['schemas']['FolderFileContentOut'];
 export type FileWrittenOut = components['schemas']['FileWrittenOut'];
 export type FileIn = components['schemas']['FileIn'];
@@ -2378,15 +3863,43 @@ export type WorkflowSummary = components['schemas']['WorkflowSummary'];
 export type WorkflowOut = components['schemas']['WorkflowOut'];
 export type WorkflowIn = components['schemas']['WorkflowIn'];
 export type MoveIn = components['schemas']['MoveIn'];
+export type BreakpointsOut = components['schemas']['BreakpointsOut'];
+export type BreakpointsIn = components['schemas']['BreakpointsIn'];
+export type BreakpointsCheckIn = components['schemas']['BreakpointsCheckIn'];
 export type VersionSummary = components['schemas']['VersionSummary'];
-export type RunOut = components['schemas']['RunOut'];
+export type DatasetOut = components['schemas']['DatasetOut'];
+export type DatasetIn = components['schemas']['DatasetIn'];
+export type DatasetUpdateIn = components['schemas']['DatasetUpdateIn'];
+export type CasesIn = components['schemas']['CasesIn'];
+export type ImportIn = components['schemas']['ImportIn'];
+export type FromRunIn = components['schemas']['FromRunIn'];
+export type ExperimentOut = components['schemas']['ExperimentOut'];
+export type ExperimentIn = components['schemas']['ExperimentIn'];
+export type ProgressOut = components['schemas']['ProgressOut'];
+export type ResultsOut = components['schemas']['ResultsOut'];
+export type ComparisonOut = components['schemas']['ComparisonOut'];
+export type GateOut = components['schemas']['GateOut'];
+export type RoundOut = components['schemas']['RoundOut'];
+export type LabelIn = components['schemas']['LabelIn'];
+export type AgreementOut = components['schemas']['AgreementOut'];
+export type AgreementRowOut = components['schemas']['AgreementRowOut'];
+export type VersionAgreementOut = components['schemas']['VersionAgreementOut'];
+export type RescoreOut = components['schemas']['RescoreOut'];
+export type RescoredRoundOut = components['schemas']['RescoredRoundOut'];
+export type RescoreIn = components['schemas']['RescoreIn'];
+export type RunStartedOut = components['schemas']['RunStartedOut'];
 export type TokensOut = components['schemas']['TokensOut'];
 export type RunIn = components['schemas']['RunIn'];
+export type RunOut = components['schemas']['RunOut'];
+export type ScriptCheckOut = components['schemas']['ScriptCheckOut'];
+export type ScriptCheckIn = components['schemas']['ScriptCheckIn'];
 export type ProviderOut = components['schemas']['ProviderOut'];
+export type ModelOut = components['schemas']['ModelOut'];
 export type ReserveOut = components['schemas']['ReserveOut'];
 export type UsageLimitsOut = components['schemas']['UsageLimitsOut'];
 export type UsageOut = components['schemas']['UsageOut'];
 export type UsageRowOut = components['schemas']['UsageRowOut'];
+export type TraceTestOut = components['schemas']['TraceTestOut'];
 export type CountOut = components['schemas']['CountOut'];
 export type CompareOut = components['schemas']['CompareOut'];
 export type CompareRowOut = components['schemas']['CompareRowOut'];
@@ -2398,17 +3911,30 @@ export type Where = components['schemas']['Where'];
 export type IterationOut = components['schemas']['IterationOut'];
 export type MetricsOut = components['schemas']['MetricsOut'];
 export type StepMetricsOut = components['schemas']['StepMetricsOut'];
+export type SharedMemoryEntryOut = components['schemas']['SharedMemoryEntryOut'];
 export type UploadOut = components['schemas']['UploadOut'];
 export type RunWorkspaceOut = components['schemas']['RunWorkspaceOut'];
 export type SnapshotOut = components['schemas']['SnapshotOut'];
 export type SnapshotFileOut = components['schemas']['SnapshotFileOut'];
 export type SnapshotFilesOut = components['schemas']['SnapshotFilesOut'];
+export type WorkspaceLinkOut = components['schemas']['WorkspaceLinkOut'];
 export type SnapshotFileContentOut = components['schemas']['SnapshotFileContentOut'];
 export type FileChangeOut = components['schemas']['FileChangeOut'];
 export type SnapshotDiffOut = components['schemas']['SnapshotDiffOut'];
 export type ForkIn = components['schemas']['ForkIn'];
+export type PinOut = components['schemas']['PinOut'];
+export type PinIn = components['schemas']['PinIn'];
+export type PlaygroundInputsOut = components['schemas']['PlaygroundInputsOut'];
+export type PlaygroundOriginalOut = components['schemas']['PlaygroundOriginalOut'];
+export type PlaygroundPrompt = components['schemas']['PlaygroundPrompt'];
+export type PlaygroundTryOut = components['schemas']['PlaygroundTryOut'];
+export type PlaygroundIn = components['schemas']['PlaygroundIn'];
+export type PlaygroundApplyOut = components['schemas']['PlaygroundApplyOut'];
+export type PlaygroundApplyIn = components['schemas']['PlaygroundApplyIn'];
 export type ToolDecisionOut = components['schemas']['ToolDecisionOut'];
 export type DenyIn = components['schemas']['DenyIn'];
+export type DebugOut = components['schemas']['DebugOut'];
+export type DebugIn = components['schemas']['DebugIn'];
 export type MeOut = components['schemas']['MeOut'];
 export type WorkspaceSummaryOut = components['schemas']['WorkspaceSummaryOut'];
 export type MemberOut = components['schemas']['MemberOut'];
@@ -2423,6 +3949,8 @@ export type LimitsIn = components['schemas']['LimitsIn'];
 export type ServerKeysIn = components['schemas']['ServerKeysIn'];
 export type WorkspaceKeyOut = components['schemas']['WorkspaceKeyOut'];
 export type KeyIn = components['schemas']['KeyIn'];
+export type TracingOut = components['schemas']['TracingOut'];
+export type TracingIn = components['schemas']['TracingIn'];
 export type AuditEntryOut = components['schemas']['AuditEntryOut'];
 export type AdminMcpServerOut = components['schemas']['AdminMcpServerOut'];
 export type McpServerOut = components['schemas']['McpServerOut'];
@@ -2432,7 +3960,6 @@ export type McpCheckOut = components['schemas']['McpCheckOut'];
 export type ImportOut = components['schemas']['ImportOut'];
 export type ReportEntryOut = components['schemas']['ReportEntryOut'];
 export type ImportErrorOut = components['schemas']['ImportErrorOut'];
-export type ImportIn = components['schemas']['ImportIn'];
 export type TemplateSummaryOut = components['schemas']['TemplateSummaryOut'];
 export type TemplateOut = components['schemas']['TemplateOut'];
 export type $defs = Record<string, never>;
@@ -2545,6 +4072,58 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FolderFileOut"][];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    designer_folder_api_file_changes: {
+        parameters: {
+            query: {
+                a: number;
+                b: number;
+            };
+            header?: never;
+            path: {
+                workflow_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolderFileChangeOut"][];
                 };
             };
             /** @description Unauthorized */
@@ -3431,6 +5010,179 @@ export interface operations {
             };
         };
     };
+    designer_api_get_breakpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakpointsOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    designer_api_put_breakpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BreakpointsIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakpointsOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    designer_api_check_breakpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BreakpointsCheckIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakpointsOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     designer_api_list_versions: {
         parameters: {
             query?: never;
@@ -3613,6 +5365,1104 @@ export interface operations {
             };
         };
     };
+    runtime_evals_api_list_datasets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetOut"][];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_create_dataset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DatasetIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_get_dataset: {
+        parameters: {
+            query?: {
+                version?: number | null;
+            };
+            header?: never;
+            path: {
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_update_dataset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DatasetUpdateIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_add_cases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CasesIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_import_cases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_add_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FromRunIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_list_experiments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExperimentOut"][];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_start_experiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExperimentIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExperimentOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_get_experiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_experiment_progress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgressOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_stop_experiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExperimentOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_export_experiment: {
+        parameters: {
+            query?: {
+                format?: "csv" | "json";
+            };
+            header?: never;
+            path: {
+                experiment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the experiment's trials as CSV, or its results as JSON */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_compare_experiments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                experiment_id: number;
+                other_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComparisonOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_gate: {
+        parameters: {
+            query?: {
+                compare_to?: number | null;
+                min_score?: number | null;
+                max_regressions?: number;
+            };
+            header?: never;
+            path: {
+                experiment_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GateOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GateOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_run_rounds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoundOut"][];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_label_round: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+                step_id: string;
+                iteration: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LabelIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoundOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_judge_agreement: {
+        parameters: {
+            query?: {
+                experiment?: number | null;
+            };
+            header?: never;
+            path: {
+                workflow_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgreementOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_evals_api_rescore_judge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RescoreIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RescoreOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     runtime_api_list_runs: {
         parameters: {
             query?: {
@@ -3698,7 +6548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RunOut"];
+                    "application/json": components["schemas"]["RunStartedOut"];
                 };
             };
             /** @description Bad Request */
@@ -3739,6 +6589,57 @@ export interface operations {
             };
             /** @description Too Many Requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_api_check_script: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScriptCheckIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScriptCheckOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3797,6 +6698,55 @@ export interface operations {
             };
         };
     };
+    runtime_api_list_models: {
+        parameters: {
+            query?: {
+                workspace?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelOut"][];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     runtime_api_workspace_usage: {
         parameters: {
             query?: never;
@@ -3819,6 +6769,64 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_api_send_test_span: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TraceTestOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4233,6 +7241,46 @@ export interface operations {
             };
         };
     };
+    runtime_api_run_shared_memory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedMemoryEntryOut"][];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
     runtime_api_upload_files: {
         parameters: {
             query?: never;
@@ -4563,7 +7611,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RunOut"];
+                    "application/json": components["schemas"]["RunStartedOut"];
                 };
             };
             /** @description Bad Request */
@@ -4613,6 +7661,406 @@ export interface operations {
             };
             /** @description Too Many Requests */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_api_pin_outputs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PinIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PinOut"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_api_list_pins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PinOut"][];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_api_clear_pins: {
+        parameters: {
+            query?: {
+                step?: string | null;
+            };
+            header?: never;
+            path: {
+                workflow_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CountOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_api_playground_inputs: {
+        parameters: {
+            query: {
+                step: string;
+            };
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaygroundInputsOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_api_playground_try: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaygroundIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaygroundTryOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_api_playground_apply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaygroundApplyIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaygroundApplyOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4699,6 +8147,126 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_api_run_hold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DebugOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    runtime_api_run_debug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DebugIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DebugOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5585,6 +9153,117 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    accounts_workspaces_api_get_tracing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TracingOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    accounts_workspaces_api_set_tracing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspace_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TracingIn"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TracingOut"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,6 +5,7 @@
 // hand below (socket messages, the shapes inside those open dicts). types.test.ts keeps copies from coming back.
 import type { JsonObject, WorkflowDoc } from '../doc/types';
 import type {
+  AgreementOut,
   AuditEntryOut,
   DiagnosticOut,
   FileChangeOut,
@@ -12,8 +13,15 @@ import type {
   IterationOut,
   KeyIn,
   MemberOut,
+  ModelOut,
   PendingInvitationOut,
+  PinOut,
+  PlaygroundApplyOut,
+  PlaygroundInputsOut,
+  PlaygroundTryOut,
   ProviderOut,
+  RescoreIn,
+  RescoreOut,
   RunOut,
   RunWorkspaceOut,
   SnapshotDiffOut,
@@ -22,6 +30,9 @@ import type {
   SnapshotFilesOut,
   SnapshotOut,
   TokensOut,
+  TraceTestOut,
+  TracingIn,
+  TracingOut,
   ToolDecisionOut,
   ToolOut,
   UploadOut,
@@ -34,6 +45,7 @@ import type {
   WorkflowSummary as WorkflowSummaryOut,
   WorkspaceKeyOut,
   WorkspaceLimitsOut,
+  WorkspaceLinkOut,
   WorkspaceOut,
   WorkspaceSummaryOut,
 } from './openapi.gen';
@@ -91,6 +103,18 @@ export type LoopSummary = {
 
 export type StopRule = { kind: 'converged'; threshold?: number } | { kind: 'output_contains'; marker: string } | { kind: 'approval' };
 
+/** POST /runs `permissions` (runtime/tools/permissions.py): upstream's --allow, --deny, --strict, --sandbox, --yolo. */
+export type PermissionsBody = {
+  allow?: string[];
+  deny?: string[];
+  strict?: boolean;
+  sandbox?: boolean;
+  yolo?: boolean;
+};
+
+/** POST /runs `thinking` (runtime/providers/thinking.py): upstream's --thinking levels. */
+export type ThinkingLevel = 'off' | 'low' | 'medium' | 'high';
+
 /** Run-level policies (POST /runs `policies`): never part of the exported document. */
 export type RunPolicies = {
   stop_rules: StopRule[];
@@ -111,6 +135,16 @@ export type ForkPoint = {
   edited?: string[];
 };
 
+/** Why and where a run last went on after losing its worker (runtime/engine/resume_points.py); `from_seq` its boundary event. */
+export type ResumeInfo = {
+  reason: string;
+  attempt: number;
+  of: number;
+  from_seq: number;
+  /** The round, item or step that had ended there (`iteration` 0-based, as a fork point's); null: the run's start. */
+  after: Pick<ForkPoint, 'step' | 'iteration' | 'kind'> | null;
+};
+
 /** What a run's workspace started from: an upload, or the files an earlier run ended with (a fork: at a snapshot). */
 export type WorkspaceSeed = { upload?: string; from_run?: string; snapshot?: number };
 
@@ -127,19 +161,40 @@ export type Run = Narrowed<
   loops: Record<string, LoopSummary>;
   workspace_seed: WorkspaceSeed | null;
   fork_point: ForkPoint | null;
+  resumed: ResumeInfo | null;
     /** The simulated provider's script the run was started with (a mapping, or its YAML text). */
     script: JsonObject | string | null;
   }
 >;
 
-/** The providers a run can use (POST /runs `provider`). */
-export type ProviderName = 'simulated' | 'openai' | 'anthropic';
+/** The providers a run can use (POST /runs `provider`): the simulated one and upstream's names (runtime/providers/catalog.py). */
+export type ProviderName =
+  | 'simulated'
+  | 'openai'
+  | 'anthropic'
+  | 'google'
+  | 'vertex'
+  | 'bedrock'
+  | 'azure'
+  | 'azure-deployment'
+  | 'mistral'
+  | 'groq'
+  | 'deepseek'
+  | 'openrouter'
+  | 'ollama'
+  | 'xai'
+  | 'together'
+  | 'fireworks'
+  | 'cerebras';
 
 /**
  * A provider the run dialog offers (GET /providers). Override: the server declares `name` a string; it is one
  * of the providers POST /runs takes.
  */
 export type ProviderInfo = Narrowed<ProviderOut, { name: ProviderName }>;
+
+/** A model the editor's picker offers (GET /models): named as an agent's `model` takes it, with its prices. */
+export type ModelChoice = ModelOut;
 
 /** With `batch=1` the server may send several events to a message (`events`). */
 export type SocketMessage = { kind: 'event'; event: RunEvent } | { kind: 'events'; events: RunEvent[] } | { kind: 'run'; run: Run };
@@ -172,6 +227,30 @@ export type UsageKey = keyof UsageLimitsOut;
 export type UsageRow = UsageRowOut;
 export type WorkspaceUsage = UsageOut;
 
+/** Where the workspace's runs send their traces and how their pages link them (header names, never values). */
+export type WorkspaceTracing = TracingOut;
+/** A change of them: `headers` null keeps the stored ones, '' clears them. */
+export type WorkspaceTracingChange = TracingIn;
+/** A test span sent to the workspace's own collector: whether it took it, and why not. */
+export type TraceTest = TraceTestOut;
+
+// ---------------------------------------------------------------- pins and the playground (issue #33)
+
+/** A pinned output of the workflow: runs take it instead of asking the model (runtime.runs.pins). */
+export type Pin = PinOut;
+/** A step execution's recorded inputs and output (runtime.runs.playground). */
+export type PlaygroundInputs = PlaygroundInputsOut;
+export type PlaygroundTry = PlaygroundTryOut;
+export type PlaygroundApplied = PlaygroundApplyOut;
+
+// ---------------------------------------------------------------- the judge on trial (issue #34)
+
+/** The judge's verdicts against people's labels, per workflow version and over all (runtime.evals.judging). */
+export type JudgeAgreement = AgreementOut;
+/** The judge alone asked again on the labelled rounds: the agreement before and after (runtime.evals.rescoring). */
+export type Rescored = RescoreOut;
+export type RescoreBody = RescoreIn;
+
 // ---------------------------------------------------------------- agent tools and the run workspace
 
 export type ToolInfo = ToolOut;
@@ -179,6 +258,8 @@ export type WorkspaceSnapshot = SnapshotOut;
 export type RunWorkspace = RunWorkspaceOut;
 export type SnapshotFile = SnapshotFileOut;
 export type SnapshotFiles = SnapshotFilesOut;
+/** A symbolic link in a snapshot: its target as written, never followed. */
+export type WorkspaceLink = WorkspaceLinkOut;
 export type SnapshotFileContent = SnapshotFileContentOut;
 export type FileChange = FileChangeOut;
 export type FileChangeKind = FileChange['change'];

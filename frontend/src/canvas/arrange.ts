@@ -1,6 +1,7 @@
 // Laying out the canvas with elkjs: all of it (Tidy up), or only the steps
 // the layout does not know yet (an imported document).
 import { documentToGraph } from '../graph/mapping';
+import { clearOfKept } from '../graph/placement';
 import { autoLayout } from '../layout/elk';
 import type { EditorStore } from '../store/editorStore';
 
@@ -34,7 +35,9 @@ export async function layoutMissing(store: EditorStore): Promise<void> {
   const next = await autoLayout(graph);
   const now = store.getState().layout;
   const base = now === layout ? layout.positions : now.positions;
-  // Keep what the user placed; fill the rest. Positions only: no history entry.
+  // Keep what the user placed; fill the rest, clear of it (elk placed the rest where it would have put the
+  // kept steps too). Positions only: no history entry.
   const known = Object.keys(base).length;
-  store.getState().setLayout(known ? { version: 1, positions: { ...next.positions, ...base } } : next);
+  const positions = known ? clearOfKept(graph, { ...next.positions, ...base }, new Set(Object.keys(base))) : next.positions;
+  store.getState().setLayout(known ? { version: 1, positions } : next);
 }

@@ -8,7 +8,8 @@ export interface CelVar {
   detail: string;
 }
 
-function stepRef(id: string): string {
+/** A CEL reference to a step: `steps.plan`, or `steps['write-up']` for an id CEL cannot read bare. */
+export function stepRef(id: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(id) ? `steps.${id}` : `steps['${id}']`;
 }
 

@@ -5,7 +5,7 @@ import { useState, type CSSProperties } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
 import { api } from '../api/client';
 import { Canvas } from '../canvas/Canvas';
-import { useSidePanel } from '../components/sidePanel';
+import { useSidePanel, type SidePanelState } from '../components/sidePanel';
 import { EditorContext, useEditor, useEditorStore } from '../store/context';
 import { createEditorStore } from '../store/editorStore';
 import { EditorBanners } from './EditorBanners';
@@ -14,6 +14,7 @@ import { ImportDialog } from './ImportDialog';
 import { IncludeView } from './files/IncludeView';
 import { MainIncludeScope } from '../nodes/folder/includeScope';
 import { Inspector } from './Inspector';
+import { ModelChoicesProvider } from './ModelChoices';
 import { Palette } from './Palette';
 import { ProblemsPanel } from './ProblemsPanel';
 import { RunDialog } from './RunDialog';
@@ -28,6 +29,7 @@ import { useFileDrop } from './hooks/useFileDrop';
 import { useLeaveGuard } from './hooks/useLeaveGuard';
 import { useNotice } from './hooks/useNotice';
 import { useSaving } from './hooks/useSaving';
+import { useWorkflowBreakpoints } from './hooks/useWorkflowBreakpoints';
 import { useWorkflowLoading } from './hooks/useWorkflowLoading';
 import { useYamlPanel } from './hooks/useYamlPanel';
 import { EditNoticeBar } from './selection/EditNoticeBar';
@@ -63,8 +65,18 @@ function Editor({ workflowId }: { workflowId: number | null }) {
   useEditorKeys(store, save, dialogs.dialog !== null, dialogs.keyDialogs);
   const { showYaml, toggleYaml } = useYamlPanel(store);
   useLeaveGuard(store, drafts.discardKept);
+  useWorkflowBreakpoints(store);
   const { dragOver, dropHandlers } = useFileDrop(store, editDenied, say);
   const inspector = useSidePanel('ld:panel:inspector', 340);
+  // The YAML view's own width (beside the inspector from 1440 px); its edge's collapse hides the view.
+  const yamlWidth = useSidePanel('ld:panel:yaml', 330);
+  const yamlPanel: SidePanelState = {
+    ...yamlWidth,
+    collapsed: false,
+    setCollapsed: (hide) => {
+      if (hide) toggleYaml();
+    },
+  };
 
   const emptyDoc = useEditor((s) => Array.isArray(s.doc.steps) && s.doc.steps.length === 0);
   const readOnlyView = useEditor((s) => s.readOnly);
@@ -100,7 +112,7 @@ function Editor({ workflowId }: { workflowId: number | null }) {
         onCloseNotice={clearNotice}
       />
       <MainIncludeScope>
-        <div className="editor-body" style={{ '--panel-w': `${inspector.width}px` } as CSSProperties}>
+        <div className="editor-body" style={{ '--panel-w': `${inspector.width}px`, '--yaml-w': `${yamlWidth.width}px` } as CSSProperties}>
           <div className="canvas-wrap has-palette">
             {loading ? <div className="canvas-empty muted">Loading…</div> : <Canvas />}
             <Palette />
@@ -114,8 +126,10 @@ function Editor({ workflowId }: { workflowId: number | null }) {
             {!readOnlyView && <SelectionBar />}
             <IncludeView />
           </div>
-          {showYaml && <YamlView />}
-          <Inspector panel={inspector} />
+          {showYaml && <YamlView panel={yamlPanel} />}
+          <ModelChoicesProvider workspaceId={workspaceId}>
+            <Inspector panel={inspector} />
+          </ModelChoicesProvider>
         </div>
       </MainIncludeScope>
       <ProblemsPanel />

@@ -6,6 +6,7 @@ import { useEditor, useEditorStore } from '../store/context';
 import { isDirty } from '../store/editorStore';
 import { bundleZipUrl } from '../nodes/folder/folderApi';
 import { CompareVersionsLink } from '../versions/CompareVersionsLink';
+import { Link } from '../components/Link';
 
 /** Sizes the canvas has measured, by node id (what elk should lay out). */
 function measuredSizes(nodes: { id: string; measured?: { width?: number; height?: number } }[]): Map<string, { width: number; height: number }> {
@@ -108,6 +109,11 @@ export function EditorToolbar({
         )}
         <span className="muted small">{version ? `v${version}` : 'not saved yet'}</span>
         <CompareVersionsLink workflowId={workflowId} version={version} />
+        {workflowId !== null && version ? (
+          <Link to={`/workflows/${workflowId}/evaluations`} className="small" title="This workflow's datasets, experiments and the judge's agreement">
+            Evaluations
+          </Link>
+        ) : null}
         <span
           className={`pill ${valid === true && blocking.length === 0 ? 'pill-ok' : valid === null ? '' : 'pill-bad'}`}
           data-testid="validity"

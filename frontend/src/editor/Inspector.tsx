@@ -14,6 +14,7 @@ import type { Selection } from '../store/editorStore';
 import { FilePanel } from './files/FilePanel';
 import { afterFolderSave } from '../nodes/folder/folderSaved';
 import { AgentsPanel } from './inspector/AgentsPanel';
+import { BreakpointToggle } from './inspector/BreakpointToggle';
 import { EdgePanel } from './inspector/EdgePanel';
 import { IncludesPanel } from './inspector/IncludesPanel';
 import { OptionsPanel } from './inspector/OptionsPanel';
@@ -72,24 +73,26 @@ export const Inspector = memo(function Inspector({ panel }: { panel: SidePanelSt
 
   if (panel.collapsed) return <PanelRail panel={panel} name="inspector" testId="inspector-rail" />;
   let body;
+  // The tab strip stays outside the read-only fieldset: a role that cannot edit still reads every tab.
+  let tabs = null;
   if (selection?.kind === 'step') body = <StepPanel key={selection.key} stepKey={selection.key} />;
   else if (selection?.kind === 'edge') body = <EdgePanel selection={selection} />;
   else {
+    tabs = (
+      <div className="tabs" role="tablist">
+        {TABS.map((t) => (
+          <button key={t} role="tab" aria-selected={tab === t} className={`tab${tab === t ? ' active' : ''}`} onClick={() => setTab(t)}>
+            {t[0].toUpperCase() + t.slice(1)}
+          </button>
+        ))}
+      </div>
+    );
     body = (
       <>
-        <div className="tabs" role="tablist">
-          {TABS.map((t) => (
-            <button key={t} role="tab" aria-selected={tab === t} className={`tab${tab === t ? ' active' : ''}`} onClick={() => setTab(t)}>
-              {t[0].toUpperCase() + t.slice(1)}
-            </button>
-          ))}
-        </div>
         <CrashProbe name={`inspector-${tab}`} />
         {tab === 'workflow' && <WorkflowPanel />}
-        {tab === 'agents' && <AgentsPanel selected={selection?.kind === 'agent' ? selection.name : null} />}
         {tab === 'options' && <OptionsPanel />}
         {tab === 'includes' && <IncludesPanel />}
-        {tab === 'files' && <FilesTab show={selection?.kind === 'file' ? selection.path : null} />}
       </>
     );
   }
@@ -99,6 +102,10 @@ export const Inspector = memo(function Inspector({ panel }: { panel: SidePanelSt
     <aside className={`inspector${wide ? ' inspector-wide' : ''}${readOnly ? ' read-only' : ''}`} data-testid="inspector">
       <PanelEdge panel={panel} name="inspector" />
       <div className="inspector-scroll" ref={ref}>
+        {tabs}
+        {/* Agents and Files hold their own read-only rules: their lists stay browsable (chips, the file tree). */}
+        {tabs && tab === 'agents' && <AgentsPanel selected={selection?.kind === 'agent' ? selection.name : null} />}
+        {tabs && tab === 'files' && <FilesTab show={selection?.kind === 'file' ? selection.path : null} />}
         <fieldset disabled={readOnly} className="insp-fieldset">
           {body}
         </fieldset>
@@ -112,6 +119,12 @@ function StepPanel({ stepKey }: { stepKey: string }) {
   const doc = useEditor((s) => s.doc);
   const found = locate(doc, stepKey);
   if (!found) return <div className="insp-body muted">This step no longer exists.</div>;
-  const { Panel } = NODE_KINDS[kindOf(found.step)];
-  return <Panel stepKey={stepKey} found={found} />;
+  const kind = kindOf(found.step);
+  const { Panel } = NODE_KINDS[kind];
+  return (
+    <>
+      <Panel stepKey={stepKey} found={found} />
+      {typeof found.step.id === 'string' && <BreakpointToggle stepId={found.step.id} kind={kind} />}
+    </>
+  );
 }

@@ -1,17 +1,23 @@
 import { Modal } from '../components/Modal';
-import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
-import { yaml as yamlLang } from '@codemirror/lang-yaml';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { stringify } from 'yaml';
-import { ApiError, api, errorText, type StartRunBody } from '../api/client';
+import { ApiError, api, errorText, type CoordinatorMode, type StartRunBody } from '../api/client';
 import type { Budgets, ProviderInfo, Run, WorkspaceUsage } from '../api/types';
 import { onLinkClick } from '../router';
 import { limitMessage, reserveLine, usageLine, usageParts } from '../workspaces/usage';
-import { DEFAULT_BUDGETS, recalledRunSettings, rememberRunSettings, settingsFromRun, type RunSettings } from './runSettings';
-import { CodeEditor } from '../components/CodeEditor';
+import { DEFAULT_BUDGETS, DEFAULT_COORDINATOR, recalledRunSettings, rememberRunSettings, settingsFromRun, type RunSettings } from './runSettings';
+import { ScriptField } from '../forms/ScriptField';
 import { isObject, type WorkflowDoc } from '../doc/types';
 import { EMPTY_POLICIES, loopIdsOf, PoliciesForm, policiesForRequest, type RunPolicies } from '../run/PoliciesForm';
 import { EMPTY_START, workspaceFields, type WorkspaceStart } from './runWorkspace';
 import { RunWorkspaceSection } from './RunWorkspaceSection';
+import { RunPermissionsSection } from './RunPermissionsSection';
+import { RunReasoningSection } from './RunReasoningSection';
+import { DEFAULT_PERMISSIONS, permissionsBlock, permissionsForRequest, permissionsProblem, permissionsSet, type RunPermissions, type ThinkingLevel } from '../run/permissions';
+import { runnableProviders } from './runProviders';
+import { PinsList } from '../run/debug/PinsList';
+import { BreakpointsList } from '../run/debug/BreakpointsList';
+import type { Breakpoint } from '../breakpoints/rules';
 
 /** A placeholder value of a JSON Schema: enough for a simulated reply's `result`. */
 export function sampleOf(schema: unknown, depth = 0): unknown {
@@ -44,7 +50,8 @@ export function sampleOf(schema: unknown, depth = 0): unknown {
 
 /**
  * A starter script for the simulated provider: every agent replies; agents
- * with a resultSchema submit a placeholder result; judges say "not yet", then "done".
+ * with a resultSchema submit a placeholder result; judges say "not yet", then "done";
+ * the coordinator narrates the start and sums the run up at its end.
  */
 export function starterScript(doc: WorkflowDoc): string {
   const replies: Record<string, unknown> = { '*': ['Done. Here is my work for this step.'] };
@@ -67,6 +74,14 @@ export function starterScript(doc: WorkflowDoc): string {
     replies[j] = [
       { content: 'Not there yet.', result: { done: false, reason: 'needs another pass' } },
       { content: 'Good enough.', result: { done: true, reason: 'all checks pass' } },
+    ];
+  }
+  // An agent of that name keeps its own replies (it would take the coordinator's otherwise).
+  if (!('coordinator' in replies)) {
+    replies.coordinator = [
+      { when: 'started', tool_calls: [{ name: 'narrate', arguments: { text: 'The run has started.' } }] },
+      { when: 'have all ended', tool_calls: [{ name: 'finalize', arguments: { summary: 'Every step ran with its simulated reply.' } }] },
+      'Nothing to add.',
     ];
   }
   return stringify({ latency: 0.2, replies });
@@ -92,27 +107,40 @@ export function RunDialog({
   const recalled = fromRunId ? null : recalledRunSettings(workflowId);
   const [provider, setProvider] = useState<StartRunBody['provider']>(recalled?.provider ?? 'simulated');
   const [model, setModel] = useState(recalled?.model ?? '');
+  const [overrideModel, setOverrideModel] = useState(recalled?.overrideModel ?? false);
   const [script, setScript] = useState(() => recalled?.script || starterScript(doc));
   const [budgets, setBudgets] = useState<Record<keyof Budgets, string>>(recalled?.budgets ?? DEFAULT_BUDGETS);
   const [policies, setPolicies] = useState<RunPolicies>(recalled?.policies ?? EMPTY_POLICIES);
   // An upload or an earlier run belongs to this dialog only; the gated tools are remembered with the rest.
   const [workspaceStart, setWorkspaceStart] = useState<WorkspaceStart>(EMPTY_START);
   const [askBefore, setAskBefore] = useState<string[]>(recalled?.askBefore ?? []);
+  const [coordinator, setCoordinator] = useState<CoordinatorMode>(recalled?.coordinator ?? DEFAULT_COORDINATOR);
+  const [sharedMemory, setSharedMemory] = useState(recalled?.sharedMemory ?? false);
+  const [permissions, setPermissions] = useState<RunPermissions>(recalled?.permissions ?? DEFAULT_PERMISSIONS);
+  const [thinking, setThinking] = useState<ThinkingLevel | null>(recalled?.thinking ?? null);
+  const [usePins, setUsePins] = useState(true);
+  const [holdAtBreakpoints, setHoldAtBreakpoints] = useState(true);
+  // Breakpoints for this run only (checked as added): never saved with the workflow, nor remembered.
+  const [runBreakpoints, setRunBreakpoints] = useState<Breakpoint[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [providers, setProviders] = useState<ProviderInfo[] | null>(null);
   const [usage, setUsage] = useState<WorkspaceUsage | null>(null);
   const [from, setFrom] = useState<string | null>(recalled ? 'the settings you used last' : null);
   const touched = useRef(false);
-  const extensions = useMemo(() => [yamlLang()], []);
 
   const apply = (s: RunSettings) => {
     setProvider(s.provider);
     setModel(s.model);
+    setOverrideModel(s.overrideModel ?? false);
     if (s.script) setScript(s.script);
     setBudgets(s.budgets);
     setPolicies(s.policies);
     if (s.askBefore) setAskBefore(s.askBefore);
+    setCoordinator(s.coordinator ?? DEFAULT_COORDINATOR);
+    setSharedMemory(s.sharedMemory ?? false);
+    setPermissions(s.permissions ?? DEFAULT_PERMISSIONS);
+    setThinking(s.thinking ?? null);
   };
 
   // The runs whose settings the dialog opens with: "Edit and run"'s run, else (when nothing is
@@ -154,23 +182,33 @@ export function RunDialog({
 
   // Remember what is typed, so that opening the dialog again finds it.
   useEffect(() => {
-    rememberRunSettings(workflowId, { provider, model, script, budgets, policies, askBefore });
-  }, [workflowId, provider, model, script, budgets, policies, askBefore]);
+    rememberRunSettings(workflowId, { provider, model, overrideModel, script, budgets, policies, askBefore, coordinator, sharedMemory, permissions, thinking });
+  }, [workflowId, provider, model, overrideModel, script, budgets, policies, askBefore, coordinator, sharedMemory, permissions, thinking]);
 
   // What was carried over that changes how the run behaves: said, never kept silently.
   const carried = [
+    overrideModel && model.trim() ? `runs every agent on ${model.trim()}` : null,
     askBefore.length > 0 ? `asks before ${askBefore.join(', ')}` : null,
     Object.entries(budgets).some(([k, v]) => v !== DEFAULT_BUDGETS[k as keyof Budgets]) ? 'has its own budgets' : null,
     JSON.stringify(policies) !== JSON.stringify(EMPTY_POLICIES) ? 'has its own failure policies' : null,
+    coordinator !== DEFAULT_COORDINATOR ? (coordinator === 'off' ? 'runs without a coordinator' : 'has a coordinator that does not narrate') : null,
+    sharedMemory ? 'shares memory between its agents' : null,
+    permissionsSet(permissions) ? 'has its own tool permissions' : null,
+    thinking ? `asks for reasoning ${thinking}` : null,
   ].filter((x): x is string => x !== null);
   const startFromDefaults = () => {
     touched.current = true;
     setProvider('simulated');
     setModel('');
+    setOverrideModel(false);
     setScript(starterScript(doc));
     setBudgets(DEFAULT_BUDGETS);
     setPolicies(EMPTY_POLICIES);
     setAskBefore([]);
+    setCoordinator(DEFAULT_COORDINATOR);
+    setSharedMemory(false);
+    setPermissions(DEFAULT_PERMISSIONS);
+    setThinking(null);
     setFrom(null);
   };
 
@@ -195,6 +233,11 @@ export function RunDialog({
       }
       b[k] = n;
     }
+    if (permissionsBlock(permissions)) {
+      setError(`Permissions: ${permissionsProblem(permissions)}`);
+      setBusy(false);
+      return;
+    }
     const workspace = workspaceFields(workspaceStart, askBefore);
     if ('error' in workspace) {
       setError(workspace.error);
@@ -205,9 +248,17 @@ export function RunDialog({
       await onStart({
         provider,
         model: model.trim() || undefined,
+        model_override: overrideModel && model.trim() ? true : undefined,
         script: provider === 'simulated' && script.trim() ? script : undefined,
         budgets: Object.keys(b).length ? b : undefined,
         policies: policiesForRequest(policies),
+        coordinator,
+        shared_memory: sharedMemory || undefined,
+        permissions: permissionsForRequest(permissions),
+        thinking: thinking ?? undefined,
+        use_pins: usePins ? undefined : false,
+        breakpoints_off: holdAtBreakpoints ? undefined : true,
+        breakpoints: runBreakpoints.length ? runBreakpoints : undefined,
         ...workspace.fields,
       });
     } catch (e) {
@@ -236,12 +287,13 @@ export function RunDialog({
             <span className="field-label">Provider</span>
             <select className="input" value={provider} onChange={(e) => touch(setProvider)(e.target.value as StartRunBody['provider'])} data-testid="run-provider" data-autofocus>
               <option value="simulated">Simulated (scripted replies, no cost)</option>
-              {(['openai', 'anthropic'] as const).map((name) => {
+              {/* OpenAI and Anthropic always; upstream's other providers once the workspace can use them (GET /providers). */}
+              {runnableProviders(providers, provider).map((name) => {
                 const info = providers?.find((p) => p.name === name);
-                const state = !info ? '' : info.ready ? (info.key_source === 'server' ? ' (server key)' : ' (workspace key)') : ' (no key yet)';
+                const state = !info ? '' : info.ready ? (info.key_source === 'server' ? ' (server key)' : info.key_source ? ' (workspace key)' : '') : ' (no key yet)';
                 return (
                   <option key={name} value={name}>
-                    {(name === 'openai' ? 'OpenAI' : 'Anthropic') + state}
+                    {(info?.label ?? (name === 'openai' ? 'OpenAI' : 'Anthropic')) + state}
                   </option>
                 );
               })}
@@ -250,6 +302,16 @@ export function RunDialog({
           <label className="field">
             <span className="field-label">Model (optional)</span>
             <input className="input mono" value={model} onChange={(e) => touch(setModel)(e.target.value)} placeholder="agent or provider default" />
+          </label>
+          <label className="check" title="As zenflow's --model: the workflow itself is not changed">
+            <input
+              type="checkbox"
+              checked={overrideModel}
+              disabled={!model.trim()}
+              onChange={(e) => touch(setOverrideModel)(e.target.checked)}
+              data-testid="run-model-override"
+            />
+            <span>{model.trim() ? `Use ${model.trim()} for every agent and judge` : 'Name a model to use it for every agent'}</span>
           </label>
         </div>
         {from && (
@@ -292,16 +354,11 @@ export function RunDialog({
           </p>
         )}
         {provider === 'simulated' && (
-          <div className="field">
-            <span className="field-label">Script</span>
-            <div className="field-help">
-              What each agent replies, in order, keyed by step id, agent name or <code>*</code>. A judge reply sets <code>result: {'{done, reason}'}</code>.
-            </div>
-            <CodeEditor value={script} onChange={touch(setScript)} extensions={extensions} lineNumbers className="cm-script" ariaLabel="Simulation script" testId="run-script" />
+          <ScriptField value={script} onChange={touch(setScript)} document={doc} testId="run-script">
             <button className="btn small ghost" onClick={() => setScript(starterScript(doc))}>
               Reset to the starter script
             </button>
-          </div>
+          </ScriptField>
         )}
         <div className="field">
           <span className="field-label">Budgets (empty = no limit)</span>
@@ -321,6 +378,37 @@ export function RunDialog({
             ))}
           </div>
         </div>
+        <div className="grid2">
+          <label className="field">
+            <span className="field-label">Coordinator</span>
+            <select className="input" value={coordinator} onChange={(e) => touch(setCoordinator)(e.target.value as CoordinatorMode)} data-testid="run-coordinator">
+              <option value="narrate">Narrates, forwards messages, sums up</option>
+              <option value="summary-only">Forwards messages and sums up only</option>
+              <option value="off">None (no narration, no summary, no cost)</option>
+            </select>
+            <span className="field-help">A model that watches the run, passes messages between steps and writes its summary; its calls count in the run’s cost.</span>
+          </label>
+          <label className="field">
+            <span className="field-label">Shared memory</span>
+            <span className="check">
+              <input type="checkbox" checked={sharedMemory} onChange={(e) => touch(setSharedMemory)(e.target.checked)} data-testid="run-shared-memory" />
+              Agents share notes (shared_memory_write / _read)
+            </span>
+          </label>
+        </div>
+        <div className="grid2">
+          <RunReasoningSection value={thinking} onChange={touch(setThinking)} />
+        </div>
+        <RunPermissionsSection value={permissions} onChange={touch(setPermissions)} />
+        <PinsList workflowId={workflowId} use={usePins} onUse={setUsePins} />
+        <BreakpointsList
+          workflowId={workflowId}
+          doc={doc}
+          hold={holdAtBreakpoints}
+          onHold={setHoldAtBreakpoints}
+          added={runBreakpoints}
+          onAdded={setRunBreakpoints}
+        />
         <RunWorkspaceSection workflowId={workflowId} start={workspaceStart} onStart={setWorkspaceStart} askBefore={askBefore} onAskBefore={touch(setAskBefore)} />
         {loopIdsOf(doc).length > 0 && (
           <details className="run-advanced">

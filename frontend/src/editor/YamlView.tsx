@@ -6,9 +6,12 @@ import { yaml } from '@codemirror/lang-yaml';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { EditorView } from '@codemirror/view';
 import { CodeEditor } from '../components/CodeEditor';
+import { PanelEdge } from '../components/PanelEdge';
+import type { SidePanelState } from '../components/sidePanel';
 import { useEditor, useEditorStore } from '../store/context';
 
-export const YamlView = memo(function YamlView() {
+/** `panel`: its width, dragged at its left edge like the inspector's and remembered; the edge's button hides it. */
+export const YamlView = memo(function YamlView({ panel }: { panel: SidePanelState }) {
   const store = useEditorStore();
   const source = useEditor((s) => s.source);
   const errors = useEditor((s) => s.errors);
@@ -42,7 +45,8 @@ export const YamlView = memo(function YamlView() {
   }, [focusLine, focusNonce]);
 
   return (
-    <section className="yaml-view" aria-label="YAML">
+    <section className="yaml-view" aria-label="YAML" data-testid="yaml-view">
+      <PanelEdge panel={panel} name="YAML panel" />
       <header className="pane-head">
         <strong>YAML</strong>
         <span className="muted small">{readOnly ? 'read only' : 'edit here or on the canvas'}</span>

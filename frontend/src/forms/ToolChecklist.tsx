@@ -42,10 +42,19 @@ export function ToolChecklist({
               {from.server}
             </span>
           ) : (
-            c.ours && <span className="pill small" title="Other runners of the format may not have this tool">this server</span>
+            c.ours && (
+              <span className="pill small tool-ours" title={c.note || 'This server’s own tool: other runners of the format may not have it'} data-testid={`${testIdPrefix}-ours-${c.name}`}>
+                ours
+              </span>
+            )
           )}
         </label>
         {c.description && !compact && <div className="field-help">{c.description}</div>}
+        {c.note && !compact && (
+          <div className="field-help tool-note" data-testid={`${testIdPrefix}-note-${c.name}`}>
+            {c.note}
+          </div>
+        )}
         {!c.known && <div className="field-problem warning">not provided by this server</div>}
       </li>
     );

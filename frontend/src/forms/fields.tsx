@@ -50,6 +50,7 @@ export function TextInput({
   mono,
   placeholder,
   rows,
+  list,
 }: {
   field: string;
   value: string;
@@ -58,6 +59,8 @@ export function TextInput({
   mono?: boolean;
   placeholder?: string;
   rows?: number;
+  /** The id of a <datalist> of suggestions (single-line only). */
+  list?: string;
 }) {
   const [text, setText] = useState(value);
   const focused = useRef(false);
@@ -91,6 +94,7 @@ export function TextInput({
     <input
       {...common}
       type="text"
+      list={list}
       onChange={(e) => {
         setText(e.target.value);
         onChange(e.target.value);

@@ -4,7 +4,7 @@ import { namesOf, toggled, toolChoices } from './toolChoices';
 const REGISTERED = [
   { name: 'bash', description: 'Run a command', upstream: true },
   { name: 'read', description: 'Read a file', upstream: true },
-  { name: 'edit', description: 'Replace a string', upstream: false },
+  { name: 'edit', description: 'Replace a string', upstream: false, note: 'Ours: zenflow’s runner refuses it.' },
 ];
 
 describe('toolChoices', () => {
@@ -25,7 +25,15 @@ describe('toolChoices', () => {
   });
 
   it('does not call names unknown before the server has said what it has', () => {
-    expect(toolChoices(null, ['webfetch'])).toEqual([{ name: 'webfetch', description: '', upstream: false, ours: false, known: true, checked: true }]);
+    expect(toolChoices(null, ['webfetch'])).toEqual([{ name: 'webfetch', description: '', upstream: false, ours: false, note: '', known: true, checked: true }]);
+  });
+
+  it('carries the server’s word on why an own tool runs only here', () => {
+    expect(toolChoices(REGISTERED, []).map((c) => [c.name, c.note])).toEqual([
+      ['bash', ''],
+      ['read', ''],
+      ['edit', 'Ours: zenflow’s runner refuses it.'],
+    ]);
   });
 });
 

@@ -9,6 +9,8 @@ export interface ToolChoice {
   upstream: boolean;
   /** A registered tool that is this server's own, not upstream's: a workflow naming it may not run elsewhere. */
   ours: boolean;
+  /** Why an own tool runs only here (the server's words: zenflow's runner refuses it); '' for the others. */
+  note: string;
   /** A registered tool (or the engine's own submit_result); false: this server does not provide it. */
   known: boolean;
   checked: boolean;
@@ -20,12 +22,12 @@ const ENGINE_TOOLS = new Set(['submit_result']);
 /** The choices for a list: every registered tool, then the list's other names. `registered` null: not known (yet). */
 export function toolChoices(registered: readonly ToolInfo[] | null, listed: readonly string[]): ToolChoice[] {
   const chosen = new Set(listed);
-  const rows: ToolChoice[] = (registered ?? []).map((t) => ({ name: t.name, description: t.description, upstream: t.upstream, ours: !t.upstream, known: true, checked: chosen.has(t.name) }));
+  const rows: ToolChoice[] = (registered ?? []).map((t) => ({ name: t.name, description: t.description, upstream: t.upstream, ours: !t.upstream, note: t.note ?? '', known: true, checked: chosen.has(t.name) }));
   const seen = new Set(rows.map((r) => r.name));
   for (const name of listed) {
     if (seen.has(name)) continue;
     seen.add(name);
-    rows.push({ name, description: '', upstream: false, ours: false, known: registered === null || ENGINE_TOOLS.has(name), checked: true });
+    rows.push({ name, description: '', upstream: false, ours: false, note: '', known: registered === null || ENGINE_TOOLS.has(name), checked: true });
   }
   return rows;
 }

@@ -14,6 +14,7 @@ import {
   nodeNameId,
   ranks,
   STEP_W,
+  stepHeight,
   type FlowNode,
 } from './mapping';
 
@@ -172,6 +173,23 @@ describe('documentToGraph', () => {
     expect(pos['dev/review'].x).toBeGreaterThan(pos['dev/implement'].x);
   });
 
+  it('never lays a step without a saved position on one that has one (a step an undo brought back)', () => {
+    const doc: WorkflowDoc = { name: 'two', steps: [{ id: 'a' }, { id: 'b' }] };
+    // `b` saved where `a` would be auto-placed (the first column, at the top): `a` moves below it.
+    const graph = documentToGraph(doc, { version: 1, positions: { b: { x: 0, y: 0 } } });
+    const [a, b] = graph.nodes;
+    expect(b.position).toEqual({ x: 0, y: 0 });
+    expect(a.position.x).toBe(0);
+    expect(a.position.y).toBeGreaterThanOrEqual(stepHeightOf(graph, 'b'));
+  });
+
+  it('keeps an inner step below its loop’s header, where the iteration chips are', () => {
+    const graph = documentToGraph(repeatDoc, { version: 1, positions: { 'dev/implement': { x: 30, y: 10 }, design: { x: 5, y: -40 } } });
+    const pos = Object.fromEntries(graph.nodes.map((n) => [n.id, n.position]));
+    expect(pos['dev/implement']).toEqual({ x: 30, y: LOOP_HEADER });
+    expect(pos.design).toEqual({ x: 5, y: -40 }); // the top level has no header
+  });
+
   it('is deterministic', () => {
     expect(documentToGraph(repeatDoc, null)).toEqual(documentToGraph(repeatDoc, null));
   });
@@ -183,6 +201,11 @@ describe('documentToGraph', () => {
     expect(doc.steps[0].instructions).toBe('Design.');
   });
 });
+
+function stepHeightOf(graph: ReturnType<typeof documentToGraph>, id: string): number {
+  const node = graph.nodes.find((n) => n.id === id)!;
+  return stepHeight(node.data.step as Step, node.data.kind);
+}
 
 describe('graphToDocument', () => {
   it('follows the index order of the nodes, not the array order', () => {

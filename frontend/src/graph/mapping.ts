@@ -251,18 +251,40 @@ function placeScope(
     const w = Math.max(0, ...members.map((i) => sizes[i].width));
     x += w + GAP_X;
   }
+  // Saved positions first; an inner step is kept below its loop's header (origin.y), where a drag or an older
+  // layout may have left it over the iteration chips.
+  const placed: Box[] = [];
+  const floorY = origin.y > 0 ? origin.y : -Infinity; // the top level has no header: any saved y stands
+  const done = nodes.map((node, i) => {
+    const saved = positions[node.id];
+    if (!saved || !Number.isFinite(saved.x) || !Number.isFinite(saved.y)) return false;
+    node.position = { x: saved.x, y: Math.max(saved.y, floorY) };
+    placed.push({ ...node.position, width: sizes[i].width, height: sizes[i].height });
+    return true;
+  });
+  // Then the others in their rank's column, each moved down past any node already there: a step without a
+  // saved position (restored by an undo, say) never lands on one that has one.
   const colY = new Map<number, number>();
   nodes.forEach((node, i) => {
-    const saved = positions[node.id];
-    if (saved && Number.isFinite(saved.x) && Number.isFinite(saved.y)) {
-      node.position = { x: saved.x, y: saved.y };
-      return;
-    }
+    if (done[i]) return;
     const rank = r[i];
-    const y = colY.get(rank) ?? origin.y;
-    node.position = { x: colX[rank], y };
-    colY.set(rank, y + sizes[i].height + GAP_Y);
+    const box = { x: colX[rank], y: colY.get(rank) ?? origin.y, width: sizes[i].width, height: sizes[i].height };
+    for (let hit = placed.find((p) => overlaps(p, box)); hit; hit = placed.find((p) => overlaps(p, box))) box.y = hit.y + hit.height + GAP_Y;
+    node.position = { x: box.x, y: box.y };
+    placed.push(box);
+    colY.set(rank, box.y + box.height + GAP_Y);
   });
+}
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+function overlaps(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 /** The document back from the graph: `base` gives every field but `steps`. */

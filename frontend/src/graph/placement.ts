@@ -1,7 +1,7 @@
 // Where a new node goes when no drop point is given: next to the others, in
 // the free slot that keeps the graph compact. Pure.
 import type { Position, Step, WorkflowDoc, Layout } from '../doc/types';
-import { documentToGraph, LOOP_HEADER, LOOP_PAD, SINGLE_LOOP_H, SINGLE_LOOP_W, STEP_H, STEP_W, stepHeight } from './mapping';
+import { documentToGraph, type Graph, LOOP_HEADER, LOOP_PAD, SINGLE_LOOP_H, SINGLE_LOOP_W, STEP_H, STEP_W, stepHeight } from './mapping';
 
 export interface Box {
   x: number;
@@ -77,4 +77,35 @@ export function freeSpot(doc: WorkflowDoc, layout: Layout, scope: string, contai
     }
   }
   return { x, y: maxY + GAP_Y };
+}
+
+/**
+ * `positions` with each node not in `kept` moved down, in its own scope, past any node it would cover: the
+ * steps a layout lacks (elk's spots for them, after an undo or an import) never land on the steps the user
+ * placed, whose spots elk did not know. Kept nodes never move.
+ */
+export function clearOfKept(graph: Graph, positions: Readonly<Record<string, Position>>, kept: ReadonlySet<string>): Record<string, Position> {
+  const out: Record<string, Position> = { ...positions };
+  const byScope = new Map<string, Box[]>();
+  const boxOf = (id: string): Box | null => {
+    const n = graph.nodes.find((node) => node.id === id);
+    const at = out[id];
+    if (!n || !at) return null;
+    return { x: at.x, y: at.y, w: n.width ?? STEP_W, h: n.height ?? stepHeight(n.data.step as Step, n.data.kind) };
+  };
+  const placed = (scope: string) => byScope.get(scope) ?? byScope.set(scope, []).get(scope)!;
+  for (const n of graph.nodes) {
+    const box = kept.has(n.id) ? boxOf(n.id) : null;
+    if (box) placed(n.data.scope).push(box);
+  }
+  for (const n of graph.nodes) {
+    if (kept.has(n.id)) continue;
+    const box = boxOf(n.id);
+    if (!box) continue;
+    const others = placed(n.data.scope);
+    for (let hit = others.find((o) => overlaps(o, box)); hit; hit = others.find((o) => overlaps(o, box))) box.y = hit.y + hit.h + GAP_Y;
+    out[n.id] = { x: box.x, y: box.y };
+    others.push(box);
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 // A workspace's settings (/workspaces/:id): its name, members and roles, invitations, provider keys,
-// the server's keys, limits and the audit log. Everyone in it may look; admins and owners change things.
+// the server's keys, limits, where its traces go and the audit log. Everyone in it may look; admins and owners change things.
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../api/client';
 import type { WorkspaceDetail } from '../api/types';
@@ -13,6 +13,7 @@ import { KeysSection } from './workspace/KeysSection';
 import { LimitsSection } from './workspace/LimitsSection';
 import { MembersSection } from './workspace/MembersSection';
 import { NameSection } from './workspace/NameSection';
+import { TracingSection } from './workspace/TracingSection';
 
 export function WorkspaceSettings({ workspaceId }: { workspaceId: number | null }) {
   const status = useWorkspaces((s) => s.status);
@@ -97,6 +98,7 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: number | null 
       {caps.manage && !detail.personal && <InvitationsSection {...props} />}
       <KeysSection {...props} />
       <LimitsSection {...props} />
+      <TracingSection {...props} />
       {caps.manage ? (
         <AuditSection {...props} />
       ) : (

@@ -8,7 +8,8 @@ import { plural } from './labels';
 /** The run's events as rows (streamed text joined per turn), newest last, following the newest while the reader is at the bottom. */
 export function EventsPanel() {
   const log = useEditor((s) => s.runState.log);
-  const rows = useMemo(() => eventRows(log), [log]);
+  const superseded = useEditor((s) => s.runState.superseded);
+  const rows = useMemo(() => eventRows(log, superseded), [log, superseded]);
   const run = useEditor((s) => s.run);
   return (
     <div>

@@ -44,6 +44,13 @@ function TreeItems({
           </ul>
         )}
       </li>
+    ) : n.kind === 'link' ? (
+      // A link is never followed: its target is shown as written, and there is nothing to open.
+      <li key={n.path}>
+        <span className="tree-row tree-link" title={`${n.path} is a symbolic link to ${n.target}: never followed, so no content of it is kept`} data-testid="tree-link" data-path={n.path}>
+          {n.name} <span aria-label="links to">→</span> <span className="mono tree-link-target">{n.target}</span>
+        </span>
+      </li>
     ) : (
       <li key={n.path}>
         <button

@@ -1,3 +1,4 @@
+import { iterationName } from './labels';
 import { forEachRows } from './loopOutput';
 import type { LoopRun } from './reduce';
 import { clip, ResultTable } from './ResultTable';
@@ -17,11 +18,12 @@ export function ForEachResults({ loopKey, loop }: { loopKey: string; loop: LoopR
           Result: {rows.length + more} item{rows.length + more === 1 ? '' : 's'} (<code>steps.{loopKey.split('/').pop()}.result.iterations</code>)
         </>
       }
-      columns={['id', 'item', 'status', 'content']}
+      columns={['item', 'id', 'value', 'status', 'content']}
       rows={rows.map((row) => ({
         key: row.index,
         content: row.content,
         cells: [
+          <td key="n">{iterationName('item', row.index)}</td>,
           <td key="id" className="mono">
             {row.id}
           </td>,

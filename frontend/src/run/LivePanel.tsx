@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useEditor } from '../store/context';
-import { breakReasonLabel, plural } from './labels';
+import { breakReasonLabel, iterationKind, plural, stepPlace } from './labels';
 import { ForEachResults } from './ForEachResults';
 import { LoopOutput } from './LoopOutput';
 import { argsLine, runningCalls } from './toolCalls';
@@ -10,7 +10,10 @@ import { VerdictList } from './VerdictList';
 
 /** What is happening now: the streaming output, the tools running, each loop's progress and output, errors. */
 export function LivePanel() {
-  const live = useEditor((s) => s.runState.live);
+  const lastOutput = useEditor((s) => s.runState.live);
+  const judging = useEditor((s) => s.runState.judging);
+  // A judge's reply shows while it streams; then the loop's own output is the last output again.
+  const live = judging ?? lastOutput;
   const loops = useEditor((s) => s.runState.loops);
   const { status, reason } = useShownStatus();
   const errors = useEditor((s) => s.runState.errors);
@@ -30,10 +33,15 @@ export function LivePanel() {
       <h4 className="side-title">
         {live && !live.done ? 'Streaming' : 'Last output'}
         {live && (
-          <span className="muted small">
+          <span className="muted small" data-testid="live-output-place">
             {' '}
-            · {live.stepId}
-            {live.agent ? ` (${live.agent})` : ''}
+            · {stepPlace(live.stepId, live.where)}
+            {live.agent ? ` (${live.agent})` : ''}{' '}
+            {live.where?.loop && (
+              <span className="mono" title="The id the format gives this step">
+                {live.stepId}
+              </span>
+            )}
           </span>
         )}
       </h4>
@@ -51,11 +59,11 @@ export function LivePanel() {
           <h4 className="side-title">
             Loop {key}{' '}
             <span className="muted small" data-testid={`loop-summary-${key}`}>
-              · {plural(loop.iterations.length, 'iteration')}
+              · {plural(loop.iterations.length, iterationKind(loop.loopType))}
               {loop.ended ? ` · ${breakReasonLabel(loop.ended.reason)}` : ''}
             </span>
           </h4>
-          <VerdictList iterations={loop.iterations} />
+          <VerdictList loop={key} iterations={loop.iterations} />
           <LoopOutput loopKey={key} loop={loop} testId={`cumulative-${key}`} />
           {loop.loopType === 'forEach' && <ForEachResults loopKey={key} loop={loop} />}
         </div>

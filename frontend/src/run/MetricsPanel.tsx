@@ -3,7 +3,7 @@ import { api, errorText } from '../api/client';
 import type { MetricsOut } from '../api/openapi.gen';
 import { VirtualRows, type RowProps } from '../components/VirtualRows';
 import { useEditor } from '../store/context';
-import { breakReasonLabel, ordinal, plural } from './labels';
+import { breakReasonLabel, formatIterationId, iterationKind, iterationName, plural } from './labels';
 import { readMetrics } from './metrics';
 import { compareStepIds } from './metricsOrder';
 import { Pre } from './Pre';
@@ -25,7 +25,7 @@ const STEP_HEAD = (
 
 const ITERATION_HEAD = (
   <tr>
-    <th>#</th>
+    <th>Round or item</th>
     <th>Status</th>
     <th>Time</th>
     <th>Verdict</th>
@@ -106,7 +106,7 @@ export function MetricsPanel({ runId }: { runId: string }) {
               {summary && (
                 <span className="muted small">
                   {' '}
-                  · {plural(summary.iterations ?? loop.iterations.length, 'iteration')}
+                  · {plural(summary.iterations ?? loop.iterations.length, iterationKind(loop.loopType))}
                   {summary.meanMs != null ? ` · mean ${formatMs(summary.meanMs)}` : ''}
                   {summary.maxMs != null ? ` · max ${formatMs(summary.maxMs)}` : ''}
                   {summary.breakReason ? ` · ${breakReasonLabel(summary.breakReason)}` : ''}
@@ -123,14 +123,17 @@ export function MetricsPanel({ runId }: { runId: string }) {
               label={`Loop ${key} iterations`}
               renderRow={(i, props) => {
                 const it = loop.iterations[i];
+                const kind = iterationKind(loop.loopType);
                 return (
                   <tr key={it.iteration} {...props}>
-                    <td>{ordinal(it.iteration)}</td>
+                    <td>
+                      {iterationName(kind, it.iteration)} <span className="mono muted small">{formatIterationId(key, it.iteration, kind)}</span>
+                    </td>
                     <td>
                       <span className={`status status-${it.status}`}>{it.status}</span>
                     </td>
                     <td>{formatMs(it.durationMs)}</td>
-                    <td>{it.verdict ? (it.verdict.failedOpen ? 'failed open' : it.verdict.done ? 'done' : 'not done') : ''}</td>
+                    <td>{it.verdict ? (it.verdict.failedOpen ? 'judge failed open' : it.verdict.done ? 'judge said done' : 'judge said not done') : ''}</td>
                   </tr>
                 );
               }}

@@ -5,7 +5,10 @@ import { navigate } from '../router';
 import { useEditor, useEditorStore } from '../store/context';
 import { RunTitle } from './RunTitle';
 import { RunFigures } from './RunFigures';
+import { RunOptionsNote } from './RunOptionsNote';
+import { isThinkingLevel, permissionsForRequest, permissionsFromRun } from './permissions';
 import { ParentLink } from './fork/ParentLink';
+import { ResumedNote } from './ResumedNote';
 import { CompareWithButton } from './compare/CompareWithButton';
 import { controlsOffTitle, PauseResumeButtons, RunStatusWords, StopButton, type ControlAction } from './RunControls';
 import { isTerminal } from './socket';
@@ -46,12 +49,17 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
         version: run.version ?? undefined,
         provider: (run.provider as StartRunBody['provider']) ?? 'simulated',
         model: run.model || undefined,
+        model_override: run.model_override || undefined,
         script: run.script ?? undefined,
         budgets: run.budgets && Object.keys(run.budgets).length ? run.budgets : undefined,
         policies: run.policies ?? undefined,
         ask_before: run.ask_before?.length ? run.ask_before : undefined,
         workspace_upload: run.workspace_seed?.upload,
         workspace_from_run: run.workspace_seed?.from_run,
+        coordinator: run.coordinator === 'narrate' || run.coordinator === 'summary-only' || run.coordinator === 'off' ? run.coordinator : undefined,
+        shared_memory: run.shared_memory || undefined,
+        permissions: permissionsForRequest(permissionsFromRun(run.permissions)),
+        thinking: isThinkingLevel(run.thinking) ? run.thinking : undefined,
       });
       void navigate(`/runs/${again.id}`);
     } catch (e) {
@@ -86,10 +94,12 @@ export function RunHeader({ runId, conn }: { runId: string; conn: string }) {
               </span>
             )}
             <ParentLink run={run} />
+            <ResumedNote run={run} />
             <RunStatusWords status={status} reason={reason} testId="run-status" />
           </div>
           <div className="run-head-line">
             <RunFigures run={run} status={status} />
+            <RunOptionsNote run={run} />
             <span className={`conn conn-${finished ? 'finished' : conn}`} title={connTitle} data-testid="conn">
               {connLabel}
             </span>

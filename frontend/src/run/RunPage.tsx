@@ -1,6 +1,7 @@
 // The run view: the workflow's canvas (read only) coloured by live events,
 // loop iteration strips, judge verdicts, streamed output, prompts, metrics,
-// the agents' tool calls (and the ones waiting for approval) and the run's workspace.
+// the agents' tool calls (and the ones waiting for approval) and the run's workspace;
+// with a coordinator, its lane, the messages flying over the canvas and the run's summary.
 // A finished run replays the same way, from its stored events.
 // A big run (thousands of loop items, tens of thousands of events) is drawn from
 // the server's view of it instead: folding every event would freeze the tab.
@@ -11,15 +12,20 @@ import { Canvas } from '../canvas/Canvas';
 import { Link } from '../components/Link';
 import { EditorContext, useEditor, useEditorStore } from '../store/context';
 import { createEditorStore } from '../store/editorStore';
+import { CoordinatorLane, useHasCoordinator } from './CoordinatorLane';
+import { MessageFlights } from './MessageFlights';
+import { BreakpointHold } from './BreakpointHold';
 import { PendingApprovals } from './PendingApprovals';
 import { BigRunPage } from './big/BigRunPage';
 import { RunHeader } from './RunHeader';
 import { RunSide } from './RunSide';
+import { RunSummary } from './RunSummary';
 import { SandboxWarning } from './SandboxWarning';
 import { useRunLoader } from './useRunLoader';
 import { useRunWorkspace } from './useRunWorkspace';
 import { runMode, type RunMode } from './view/mode';
 import { useRunView } from './view/useRunView';
+import './coordinator.css';
 
 /** `?raw=1`: today's page whatever the run's size, folding every event (to compare; bench/liveview.py does). */
 function wantsRaw(): boolean {
@@ -70,6 +76,7 @@ function RunView({ runId }: { runId: string }) {
   const workspace = useRunWorkspace(runId);
   const lastSeq = useEditor((s) => s.runState.lastSeq);
   const applied = useEditor((s) => s.runState.applied);
+  const lane = useHasCoordinator();
   // Every hook above this line (rules of hooks): the page that says the run cannot be opened renders fewer
   // components, never fewer hooks.
   if (error) {
@@ -86,10 +93,22 @@ function RunView({ runId }: { runId: string }) {
   return (
     <div className="run-page" data-testid="run-page" data-last-seq={lastSeq} data-applied={applied} data-conn={conn}>
       <RunHeader runId={runId} conn={conn} />
+      <RunSummary />
       <SandboxWarning info={workspace.info} />
+      <BreakpointHold runId={runId} />
       <PendingApprovals runId={runId} />
-      <div className="run-body">
-        <div className="canvas-wrap">{ready ? <Canvas /> : <div className="canvas-empty muted">Loading the run…</div>}</div>
+      <div className={`run-body${lane ? ' with-lane' : ''}`}>
+        <div className="canvas-wrap">
+          {ready ? (
+            <>
+              <Canvas />
+              <MessageFlights />
+            </>
+          ) : (
+            <div className="canvas-empty muted">Loading the run…</div>
+          )}
+        </div>
+        {lane && <CoordinatorLane />}
         <RunSide runId={runId} workspace={workspace} />
       </div>
     </div>

@@ -5,14 +5,15 @@ import { useEditor } from '../store/context';
 import { DetailsPanel } from './DetailsPanel';
 import { EventsPanel } from './EventsPanel';
 import { LivePanel } from './LivePanel';
+import { MessagesPanel } from './MessagesPanel';
 import { MetricsPanel } from './MetricsPanel';
 import { RoundsTab } from './rounds/RoundsPanel';
 import { ToolsPanel } from './ToolsPanel';
 import type { WorkspaceLoad } from './useRunWorkspace';
 import { WorkspacePanel } from './WorkspacePanel';
 
-type SideTab = 'live' | 'details' | 'tools' | 'workspace' | 'metrics' | 'rounds' | 'events';
-const TABS: SideTab[] = ['live', 'details', 'tools', 'workspace', 'metrics', 'rounds', 'events'];
+type SideTab = 'live' | 'details' | 'tools' | 'messages' | 'workspace' | 'metrics' | 'rounds' | 'events';
+const TABS: SideTab[] = ['live', 'details', 'tools', 'messages', 'workspace', 'metrics', 'rounds', 'events'];
 
 /** The run view's side panel: one tab per panel; choosing a step or an iteration opens Details. */
 export function RunSide({ runId, workspace }: { runId: string; workspace: WorkspaceLoad }) {
@@ -41,6 +42,7 @@ export function RunSide({ runId, workspace }: { runId: string; workspace: Worksp
         {tab === 'live' && <LivePanel />}
         {tab === 'details' && <DetailsPanel />}
         {tab === 'tools' && <ToolsPanel />}
+        {tab === 'messages' && <MessagesPanel runId={runId} />}
         {tab === 'workspace' && <WorkspacePanel runId={runId} load={workspace} />}
         {tab === 'metrics' && <MetricsPanel runId={runId} />}
         {tab === 'rounds' && <RoundsTab />}

@@ -81,7 +81,8 @@ function ToolTurnItem({ turn, unfold, query, runOver }: { turn: ToolTurn; unfold
 /** A call's state as a short word for its folded line. */
 function stateLabel(call: ToolCall, runOver: boolean): { text: string; tone: string } {
   if (call.state === 'failed') return { text: 'failed', tone: 'failed' };
-  if (call.state === 'done') return { text: formatMs(call.durationMs) || 'done', tone: 'done' };
+  // The tool's own time; a wait for a person's decision is said apart.
+  if (call.state === 'done') return { text: `${formatMs(call.durationMs) || 'done'}${call.waitedMs ? ` (+ ${formatMs(call.waitedMs)} waiting for approval)` : ''}`, tone: 'done' };
   if (runOver) return { text: 'no result (the run ended)', tone: 'ended' };
   if (call.approval?.phase === 'asked') return { text: 'waiting for approval', tone: 'waiting' };
   return call.state === 'running' ? { text: 'running…', tone: 'running' } : { text: 'not started', tone: 'asked' };

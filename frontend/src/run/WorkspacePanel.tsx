@@ -67,7 +67,7 @@ function Confinement({ info }: { info: RunWorkspace }) {
 
 function SnapshotFilesView({ runId, snapshot, path, onPath }: { runId: string; snapshot: number; path: string | null; onPath: (p: string) => void }) {
   const files = useSnapshotData<SnapshotFiles>(`${runId}/${snapshot}/files`, () => api.snapshotFiles(runId, snapshot));
-  const tree = useMemo(() => (files.data ? buildTree(files.data.files) : null), [files.data]);
+  const tree = useMemo(() => (files.data ? buildTree(files.data.files, files.data.links) : null), [files.data]);
   if (files.loading) return <p className="muted small">Loading…</p>;
   if (files.error) return <div className="field-problem error">{files.error}</div>;
   if (!tree || !files.data) return null;

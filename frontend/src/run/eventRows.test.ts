@@ -31,10 +31,17 @@ describe('event rows', () => {
       ev(2, 'run_control', { message: 'run paused: running steps finish, nothing new starts', data: { action: 'pause' } }),
       ev(3, 'error', { stepId: 'x', error: 'boom' }),
     ]);
-    expect(rows[0]).toMatchObject({ text: 'judge after iteration 2: not done — needs sources', tone: 'verdict' });
+    expect(rows[0]).toMatchObject({ text: 'judge of round 2: not done — needs sources', tone: 'verdict' });
     expect(rows[1]).toMatchObject({ tone: 'control' });
     expect(rows[1].text).toContain('paused');
     expect(rows[2]).toMatchObject({ text: 'boom', tone: 'error' });
+  });
+
+  it('says the plan as the steps in the order they can run', () => {
+    const rows = eventRows([
+      ev(2, 'plan_ready', { data: { workflow: { name: 'w', steps: ['start', 'left', 'report'], edges: [{ source: 'start', target: 'left' }] } } }),
+    ]);
+    expect(rows[0]).toMatchObject({ type: 'plan_ready', text: 'plan: 3 steps in order start → left → report', tone: 'plain' });
   });
 
   it('says who paused, resumed or stopped the run', () => {
@@ -73,5 +80,20 @@ describe('event rows', () => {
     const note = "not stored: this run's snapshot storage (200 MB) is full";
     const rows = eventRows([ev(1, 'workspace_snapshot', { data: { snapshot: 3, label: 'build', step_id: 'build', added: 5, modified: 0, removed: 0, not_stored: 2, note } })]);
     expect(rows.map((r) => r.text)).toEqual([`snapshot #3 after step build (+5 ~0 -0) (${note})`]);
+  });
+
+  it("marks a lost attempt's events superseded, from the server or from the resume seen live, and names the resume", () => {
+    const rows = eventRows(
+      [
+        ev(5, 'judge_verdict', { stepId: 'w', data: { iteration: 0, done: false } }),
+        ev(6, 'iteration_start', { stepId: 'w', superseded: true, data: { iteration: 1 } }),
+        ev(7, 'agent_turn', { stepId: 'w.1.draft', data: { phase: 'request' } }),
+        ev(8, 'workflow_start', { data: { total: 1 } }),
+        ev(9, 'message', { message: 'run resumed after round 1 of w (event 5): worker lost (resume 1 of 3)', data: { level: 'info', resumed: { reason: 'worker lost', attempt: 1, of: 3, from_seq: 5 } } }),
+      ],
+      new Set([7]),
+    );
+    expect(rows.map((r) => [r.seq, r.superseded])).toEqual([[5, false], [6, true], [7, true], [8, false], [9, false]]);
+    expect(rows[4]).toMatchObject({ tone: 'resume', text: 'run resumed after round 1 of w (event 5): worker lost (resume 1 of 3)' });
   });
 });

@@ -1,7 +1,8 @@
 // The Events tab's rows: one row per event, except streamed output, which becomes one row per turn
 // (its deltas joined, so text is never split mid-word); verdicts and control actions in words.
 import type { RunEvent, RunEventOf } from '../api/events.gen';
-import { formatMs } from './reduce';
+import { iterationName } from './labels';
+import { formatMs, resumeNotice } from './reduce';
 import { changeCounts, snapshotWords } from './snapshotLabels';
 import { approvalWords, argsLine } from './toolCalls';
 
@@ -13,7 +14,9 @@ export interface EventRow {
   type: string;
   stepId: string;
   text: string;
-  tone: 'plain' | 'error' | 'verdict' | 'control';
+  tone: 'plain' | 'error' | 'verdict' | 'control' | 'resume';
+  /** Done by an attempt a resume went on past: kept, but that work was done again. */
+  superseded: boolean;
 }
 
 /** HH:MM:SS.mmm of an RFC 3339 timestamp, in the viewer's time zone. */
@@ -48,10 +51,15 @@ function describe(e: RunEvent): { text: string; tone: EventRow['tone'] } {
   if (e.type === 'judge_verdict') {
     const data = e.data;
     const verdict = data?.failed_open ? 'failed open' : data?.done ? 'done' : 'not done';
-    const n = typeof data?.iteration === 'number' ? ` after iteration ${data.iteration + 1}` : '';
+    const n = typeof data?.iteration === 'number' ? ` of ${iterationName('round', data.iteration)}` : '';
     return { text: `judge${n}: ${verdict}${typeof data?.reason === 'string' && data.reason ? ` — ${data.reason}` : ''}`, tone: 'verdict' };
   }
   if (e.type === 'run_control') return { text: controlText(e), tone: 'control' };
+  if (e.type === 'plan_ready') {
+    const steps = Array.isArray(e.data?.workflow?.steps) ? e.data.workflow.steps : [];
+    return { text: `plan: ${steps.length} step${steps.length === 1 ? '' : 's'} in order ${steps.join(' → ')}`, tone: 'plain' };
+  }
+  if (resumeNotice(e)) return { text: e.message ?? 'run resumed', tone: 'resume' };
   if (e.type === 'tool_call') {
     const tool = toolName(e);
     if (e.error) return { text: `${tool} failed: ${e.error}`, tone: 'error' };
@@ -75,7 +83,8 @@ function describe(e: RunEvent): { text: string; tone: EventRow['tone'] } {
   return { text: e.message ?? '', tone: 'plain' };
 }
 
-export function eventRows(log: readonly RunEvent[]): EventRow[] {
+/** The rows of `log`; `superseded`: the seqs of a lost attempt's events (RunState.superseded), marked so. */
+export function eventRows(log: readonly RunEvent[], superseded: ReadonlySet<number> = new Set()): EventRow[] {
   const rows: EventRow[] = [];
   // The open streamed turn of each step (several steps stream at once in parallel branches).
   const open = new Map<string, EventRow>();
@@ -87,7 +96,7 @@ export function eventRows(log: readonly RunEvent[]): EventRow[] {
         turn.text += e.delta ?? '';
         turn.lastSeq = e.seq;
       } else {
-        const row: EventRow = { seq: e.seq, lastSeq: e.seq, time: clockTime(e.timestamp), type: 'output', stepId, text: e.delta ?? '', tone: 'plain' };
+        const row: EventRow = { seq: e.seq, lastSeq: e.seq, time: clockTime(e.timestamp), type: 'output', stepId, text: e.delta ?? '', tone: 'plain', superseded: superseded.has(e.seq) || e.superseded === true };
         rows.push(row);
         open.set(stepId, row);
       }
@@ -96,7 +105,7 @@ export function eventRows(log: readonly RunEvent[]): EventRow[] {
     }
     if (e.type === 'step_end' || e.type === 'agent_turn') open.delete(stepId);
     const { text, tone } = describe(e);
-    rows.push({ seq: e.seq, lastSeq: e.seq, time: clockTime(e.timestamp), type: e.type, stepId, text, tone });
+    rows.push({ seq: e.seq, lastSeq: e.seq, time: clockTime(e.timestamp), type: e.type, stepId, text, tone, superseded: superseded.has(e.seq) || e.superseded === true });
   }
   return rows;
 }

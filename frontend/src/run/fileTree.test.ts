@@ -6,7 +6,9 @@ const file = (path: string, size = 1, stored = true, reason = '') => ({ path, si
 /** The tree as indented lines, to compare at a glance. */
 function lines(nodes: TreeNode[], depth = 0): string[] {
   return nodes.flatMap((n) =>
-    n.kind === 'folder' ? [`${'  '.repeat(depth)}${n.name}/ (${n.files})`, ...lines(n.children, depth + 1)] : [`${'  '.repeat(depth)}${n.name}`],
+    n.kind === 'folder'
+      ? [`${'  '.repeat(depth)}${n.name}/ (${n.files})`, ...lines(n.children, depth + 1)]
+      : [`${'  '.repeat(depth)}${n.name}${n.kind === 'link' ? ` -> ${n.target}` : ''}`],
   );
 }
 
@@ -15,6 +17,16 @@ describe('buildTree', () => {
     const tree = buildTree([file('src/b.py'), file('README.md'), file('src/util/x.py'), file('src/a.py'), file('docs/Guide.md'), file('app.py')]);
     expect(tree.files).toBe(6);
     expect(lines(tree.children)).toEqual(['docs/ (1)', '  Guide.md', 'src/ (3)', '  util/ (1)', '    x.py', '  a.py', '  b.py', 'app.py', 'README.md']);
+  });
+
+  it('puts links among the files, by name, with their targets, and counts them as no file', () => {
+    const tree = buildTree([file('notes/a.md'), file('z.txt')], [
+      { path: 'secret', target: '/etc/passwd' },
+      { path: 'notes/b', target: '../gone' },
+      { path: 'deep/inside/link', target: 'x' },
+    ]);
+    expect(lines(tree.children)).toEqual(['deep/ (0)', '  inside/ (0)', '    link -> x', 'notes/ (1)', '  a.md', '  b -> ../gone', 'secret -> /etc/passwd', 'z.txt']);
+    expect(tree.files).toBe(2);
   });
 
   it('keeps each file’s path, size and whether it was stored', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Run } from '../api/types';
-import { breakReasonLabel, elapsedMs, ordinal, pausedTime, plural, shortId, shownStatus } from './labels';
+import { breakReasonLabel, elapsedMs, formatIterationId, idWords, iterationKind, iterationName, iterationTitle, ordinal, pausedTime, plural, pointWords, resumeWords, shortId, shownStatus, stepPlace } from './labels';
 import { emptyRun, reduceEvents } from './reduce';
 import { runEvent } from './testEvents';
 
@@ -114,5 +114,37 @@ describe('shortId', () => {
   it('keeps the first block of a UUID, and any other id whole', () => {
     expect(shortId('5a730041-1f2e-4d3c-9b8a-0123456789ab')).toBe('#5a730041');
     expect(shortId('42')).toBe('#42');
+  });
+});
+
+describe('the numbering rule', () => {
+  it('says rounds and items from 1 and writes ids as the format does, from 0', () => {
+    expect(iterationName('round', 2)).toBe('round 3');
+    expect(iterationName('item', 4301)).toBe('item 4302');
+    expect(iterationTitle('item', 0)).toBe('Item 1');
+    expect(formatIterationId('write', 2, 'round')).toBe('write.2');
+    expect(formatIterationId('each', 4301, 'item')).toBe('each[4301]');
+    expect(iterationKind('forEach')).toBe('item');
+    expect(iterationKind('repeat-until')).toBe('round');
+  });
+
+  it('places a step by its where, and by its id alone', () => {
+    expect(stepPlace('rounds.10.draft', { loop: 'rounds', iteration: 10, inner: 'draft' })).toBe('draft in round 11 of rounds');
+    expect(stepPlace('write.2.untilAgent', { loop: 'write', iteration: 2, inner: 'untilAgent' })).toBe('the judge of round 3 of write');
+    expect(stepPlace('each[4301]', { loop: 'each', item: 4301 })).toBe('item 4302 of each');
+    expect(stepPlace('deploy.build', { include: 'deploy', inner: 'build' })).toBe('build in deploy');
+    expect(stepPlace('plan', null)).toBe('plan');
+    expect(idWords('write.2.draft')).toBe('step draft of round 3 of write');
+    expect(idWords('plan')).toBe('step plan');
+  });
+
+  it('says where a fork or a resume is, and why a run resumed', () => {
+    expect(pointWords({ step: 'write', iteration: 3, kind: 'round' })).toBe('round 4 of write');
+    expect(pointWords({ step: 'each', iteration: 1, kind: 'item' })).toBe('item 2 of each');
+    expect(pointWords({ step: 'dev.2.draft', kind: 'step' })).toBe('step draft of round 3 of dev');
+    expect(pointWords(null)).toBe('its start');
+    expect(resumeWords({ reason: 'worker lost', attempt: 1, of: 3, after: { step: 'write', iteration: 2, kind: 'round' } })).toBe(
+      'resumed after round 3 of write: worker lost (resume 1 of 3)',
+    );
   });
 });

@@ -11,14 +11,103 @@ export function shortId(id: string): string {
   return /^[0-9a-f]{8}-/i.test(id) ? `#${id.slice(0, 8)}` : `#${id}`;
 }
 
+// The one numbering rule (docs/format.md, "Numbering"). Events, ids and API fields count a loop's rounds
+// and items from 0, as the format writes ids (`write.2`, `each[4301]`); people read them counted from 1, in
+// one word per loop kind: a repeat-until has rounds, a forEach has items ("round 3", "item 4302"). Where an
+// id is shown, it is the format's, beside the words, never renumbered. Every label of a run goes through here.
+
 /** Iterations and rounds are 0-based in the data and 1-based on screen, like the prompt ("iteration 1 of at most 5"). */
 export function ordinal(n: number): number {
   return n + 1;
 }
 
+/** What one pass of a loop is called: a repeat-until's round, a forEach's item. */
+export type IterationKind = 'round' | 'item';
+
+/** The kind of a loop's iterations, from its `loop_type` (or anything that says forEach). */
+export function iterationKind(loopType: string | null | undefined): IterationKind {
+  return loopType === 'forEach' || loopType === 'item' ? 'item' : 'round';
+}
+
+/** "round 3", "item 4302" for the 0-based 2 and 4301. */
+export function iterationName(kind: IterationKind, n: number): string {
+  return `${kind} ${ordinal(n)}`;
+}
+
+/** The same with a capital, to start a heading: "Round 3", "Item 4302". */
+export function iterationTitle(kind: IterationKind, n: number): string {
+  const words = iterationName(kind, n);
+  return words[0].toUpperCase() + words.slice(1);
+}
+
+/** The format's id of an iteration, as its events carry it: `write.2`, `each[4301]` (0-based, never renumbered). */
+export function formatIterationId(loop: string, n: number, kind: IterationKind): string {
+  return kind === 'item' ? `${loop}[${n}]` : `${loop}.${n}`;
+}
+
+/** Where an event's step is, as the server reads its id (`where`, runtime/contract.py). */
+export interface StepWhere {
+  loop?: string | null;
+  iteration?: number | null;
+  item?: number | null;
+  inner?: string | null;
+  include?: string | null;
+}
+
+/** The inner id a loop's judge runs under (`write.2.untilAgent`). */
+const JUDGE = 'untilAgent';
+
+/**
+ * A step of a run in words, 1-based: "draft in round 11 of rounds", "the judge of round 3 of write",
+ * "item 4302 of each", "build in deploy", "plan". Show the step's id beside it where the id matters.
+ */
+export function stepPlace(stepId: string, where: StepWhere | null | undefined): string {
+  if (where?.loop) {
+    const kind: IterationKind = typeof where.item === 'number' ? 'item' : 'round';
+    const place = `${iterationName(kind, (kind === 'item' ? where.item : where.iteration) ?? 0)} of ${where.loop}`;
+    if (!where.inner) return place;
+    return where.inner === JUDGE ? `the judge of ${place}` : `${where.inner} in ${place}`;
+  }
+  if (where?.include && where.inner) return `${where.inner} in ${where.include}`;
+  return stepId;
+}
+
+/** "refine.2" → loop refine, round 3; "batch[3].deploy" → loop batch, item 4, then "deploy". */
+const LOOP_PART = /^(.+?)(?:\.(\d+)|\[(\d+)\])(?:\.(.+))?$/;
+
+/** Whether a namespaced step id lies inside a loop's round or item. */
+export function inLoop(stepId: string): boolean {
+  return LOOP_PART.test(stepId);
+}
+
+/**
+ * A step by its namespaced id alone, in words (as runtime/engine/numbering.py `step_words` says it): "step build",
+ * "round 3 of refine", "step draft of round 3 of refine", "step work of round 1 of inner of item 2 of outer".
+ */
+export function idWords(stepId: string): string {
+  const m = LOOP_PART.exec(stepId);
+  if (!m) return `step ${stepId}`;
+  const [, loop, iteration, item, inner] = m;
+  const where = iteration !== undefined ? `${iterationName('round', Number(iteration))} of ${loop}` : `${iterationName('item', Number(item))} of ${loop}`;
+  return inner ? `${idWords(inner)} of ${where}` : where;
+}
+
 /** "1 iteration", "3 iterations". */
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n.toLocaleString()} ${n === 1 ? word : many}`;
+}
+
+/** A point of a run (a fork's or a resume's: `{step, iteration?, kind}`, iteration 0-based) in words: "round 3 of write", "item 2 of each", "step plan". */
+export function pointWords(point: { step: string; iteration?: number | null; kind?: string | null } | null | undefined): string {
+  if (!point) return 'its start';
+  if (typeof point.iteration !== 'number' || point.kind === 'step') return idWords(point.step);
+  return `${iterationName(point.kind === 'item' ? 'item' : 'round', point.iteration)} of ${point.step}`;
+}
+
+/** Why and where a run went on after losing its worker: "resumed after round 3 of write: worker lost (resume 1 of 3)". */
+export function resumeWords(info: { reason: string; attempt?: number | null; of?: number | null; after: Parameters<typeof pointWords>[0] }): string {
+  const count = info.attempt ? ` (resume ${info.attempt}${info.of ? ` of ${info.of}` : ''})` : '';
+  return `resumed after ${pointWords(info.after)}${info.reason ? `: ${info.reason}` : ''}${count}`;
 }
 
 /** The engine's loop `break_reason` values (runtime/engine/loops.py) in plain words; unknown values as they are. */

@@ -1,6 +1,7 @@
 // GET /runs/{id}/metrics read defensively: the figures are shown, never trusted to be complete.
 import { isObject } from '../doc/types';
-import { ordinal } from './labels';
+import { iterationName } from './labels';
+import { loopPlaceWords } from './snapshotLabels';
 
 export interface StepMetric {
   tokens: number | null;
@@ -36,7 +37,10 @@ export function readMetrics(m: Readonly<Record<string, unknown>>): RunMetrics {
       if (!isObject(raw)) continue;
       const tokens = isObject(raw.tokens) ? numOrNull(raw.tokens.total) : numOrNull(raw.tokens);
       const judged = raw.kind === 'judge' && typeof raw.loop === 'string' && typeof raw.iteration === 'number';
-      const label = judged ? `${raw.loop} · judge, iteration ${ordinal(raw.iteration as number)}` : id;
+      // The coordinator's turns have no step: their row says whose they are (a step may be called `coordinator` too).
+      // The judge's row in words, 1-based, its id beside: "write · the judge of round 3 (write.2.untilAgent)".
+      const inLoop = loopPlaceWords(id);
+      const label = judged ? `${raw.loop} · the judge of ${iterationName('round', raw.iteration as number)} (${id})` : raw.kind === 'coordinator' ? 'the coordinator (no step)' : inLoop ? `${inLoop} (${id})` : id;
       steps.push([id, { tokens, durationMs: numOrNull(raw.duration_ms), status: typeof raw.status === 'string' ? raw.status : '', label }]);
     }
   }

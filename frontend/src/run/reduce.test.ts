@@ -121,7 +121,7 @@ describe('reduceEvents', () => {
   it('streams the running agent’s tokens as live text', () => {
     const events = judgeRun().slice(0, 7);
     const s = reduceEvents(emptyRun(), events);
-    expect(s.live).toEqual({ stepId: 'dev.0.work', agent: 'worker', text: 'draft one', done: false });
+    expect(s.live).toEqual({ stepId: 'dev.0.work', agent: 'worker', text: 'draft one', done: false, where: WHERE['dev.0.work'] });
   });
 
   it('keeps forEach items with their iteration', () => {
@@ -173,5 +173,62 @@ describe('sampleOf (starter script results)', () => {
       },
     };
     expect(sampleOf(schema)).toEqual({ verdict: 'pass', score: 0, services: [{ name: 'sample' }] });
+  });
+});
+
+describe('what the run page reads of a round, a resume and a fork', () => {
+  const where = (loop: string, iteration: number, inner?: string): Where => ({ loop, iteration, ...(inner ? { inner } : {}) });
+
+  it("keeps the loop's output as the last output once its judge has answered", () => {
+    seq = 0;
+    const s = reduceEvents(emptyRun(), [
+      ev('output', 'dev.0.work', { agent: 'worker', delta: 'draft one', done: true }),
+      ev('output', 'dev.0.untilAgent', { agent: 'judge', delta: 'not yet', where: where('dev', 0, 'untilAgent') }),
+    ]);
+    expect(s.judging?.text).toBe('not yet'); // streaming now: shown
+    expect(s.live?.text).toBe('draft one');
+    const answered = reduceEvents(s, [ev('agent_turn', 'dev.0.untilAgent', { agent: 'judge', where: where('dev', 0, 'untilAgent'), data: { phase: 'response' } })]);
+    expect(answered.judging).toBeNull();
+    expect(answered.live).toMatchObject({ stepId: 'dev.0.work', text: 'draft one', where: WHERE['dev.0.work'] });
+  });
+
+  it("starts a round's inner cards afresh: none shows the round before while this one runs", () => {
+    const s = reduceEvents(emptyRun(), judgeRun().slice(0, 13)); // round 1 done, round 2 begun
+    expect(s.steps['dev/work']).toEqual({ status: 'pending', output: '' });
+    expect(s.loops.dev.iterations[0].steps.work.status).toBe('completed'); // round 1's own stays in its iteration
+    const later = reduceEvents(emptyRun(), judgeRun());
+    expect(later.steps['dev/work'].status).toBe('completed');
+  });
+
+  it('marks what a lost attempt did past its boundary, whether the server said so or the page saw it live', () => {
+    seq = 0;
+    const s = reduceEvents(emptyRun(), [
+      ev('workflow_start', undefined, { data: { total: 1 } }),
+      ev('judge_verdict', 'dev', { data: { iteration: 0, done: false } }),
+      ev('iteration_start', 'dev', { data: { iteration: 1 } }),
+      ev('agent_turn', 'dev.1.work', { superseded: true, data: { phase: 'request' } }),
+      ev('workflow_start', undefined, { data: { total: 1, from_checkpoint: 2 } }),
+      ev('message', undefined, {
+        message: 'run resumed after round 1 of dev (event 2): worker lost (resume 1 of 3)',
+        data: { level: 'info', resumed: { reason: 'worker lost', attempt: 1, of: 3, from_seq: 2, after: { kind: 'round', step: 'dev', iteration: 0 } } },
+      }),
+      ev('step_start', 'dev', { data: { index: 0, total: 1, loop_type: 'repeat-until', started_at: '2026-11-22T01:00:00.000Z' } }),
+    ]);
+    expect([...s.superseded].sort()).toEqual([3, 4]);
+    expect(s.resumed).toEqual({ seq: 6, reason: 'worker lost', attempt: 1, of: 3, fromSeq: 2, after: { kind: 'round', step: 'dev', iteration: 0 } });
+    // The loop went on over the resume: its start is its first.
+    expect(s.steps.dev).toMatchObject({ status: 'running', startedAt: '2026-11-22T01:00:00.000Z', resumed: true });
+  });
+
+  it("adds up what a fork inherited: its parent's tokens, cost, rounds and time, apart from its own", () => {
+    seq = 0;
+    const s = reduceEvents(emptyRun(), [
+      ev('workflow_start', undefined, { inherited: true, timestamp: '2026-11-22T02:00:00.000Z', data: { total: 1 } }),
+      ev('agent_turn', 'dev.0.work', { inherited: true, tokens: { prompt: 10, completion: 5, total: 15 }, data: { phase: 'response', cost_usd: 0.5 } }),
+      ev('iteration_end', 'dev', { inherited: true, timestamp: '2026-11-22T02:00:06.000Z', data: { iteration: 0, status: 'completed' } }),
+      ev('agent_turn', 'dev.1.work', { tokens: { prompt: 20, completion: 20, total: 40 }, data: { phase: 'response' } }),
+    ]);
+    expect(s.inherited).toEqual({ events: 3, iterations: 1, tokens: 15, costUsd: 0.5, firstAt: '2026-11-22T02:00:00.000Z', lastAt: '2026-11-22T02:00:06.000Z' });
+    expect(s.tokens.total).toBe(55);
   });
 });

@@ -4,6 +4,7 @@
 import type { RunEvent, Status, Where, WorkflowEndData } from '../api/events.gen';
 import type { Tokens } from '../api/types';
 import { isObject, type Json } from '../doc/types';
+import { emptyMailLog, foldMailEvents, type MailLog } from './mail';
 import { emptyToolLog, foldToolEvents, type ToolLog } from './toolCalls';
 
 /** A step's status on the canvas: the contract's (runtime/contract.py), or 'pending' before it starts. */
@@ -29,6 +30,21 @@ export interface StepRun {
   /** Final content, when step_end carries it. */
   content?: string;
   result?: Json;
+  /** It went on after the run resumed: `startedAt` is its first start, before the resume. */
+  resumed?: boolean;
+  /** ... and the milliseconds it had worked before the resume (its duration counts on from there). */
+  carriedMs?: number;
+  /** Its turns' reasoning, when the provider returned the text or counted the tokens (agent_turn response). */
+  reasoning?: ReasoningNote[];
+  /** A pinned output answered it: its provider was not called (agent_turn `pinned`). */
+  pinned?: boolean;
+}
+
+/** One model turn's reasoning: the text the provider returned (capped by the server), and its tokens. */
+export interface ReasoningNote {
+  turn: number | null;
+  text: string;
+  tokens: number | null;
 }
 
 export interface Verdict {
@@ -77,8 +93,10 @@ export interface RunState {
   steps: Record<string, StepRun>;
   /** By loop key. */
   loops: Record<string, LoopRun>;
-  /** The agent whose output streamed last, and its text so far. */
-  live: { stepId: string; agent: string | null; text: string; done: boolean } | null;
+  /** The agent whose output streamed last, and its text so far; a loop's judge is never it (its reply is not the loop's output). */
+  live: OutputStream | null;
+  /** A judge streaming its reply now (null once it has answered): shown while it streams, then `live` again. */
+  judging: OutputStream | null;
   errors: string[];
   log: RunEvent[];
   tokens: Tokens;
@@ -86,8 +104,47 @@ export interface RunState {
   end: { status: RunEndStatus; reason: string | null } | null;
   /** Agents' tool calls by turn, and the calls waiting for a person. */
   tools: ToolLog;
+  /** Messages between step agents and the coordinator, its narration and synthesis (every one, unlike `log`). */
+  mail: MailLog;
   /** How many workspace snapshots were announced: a change means the workspace's list is out of date. */
   snapshots: number;
+  /** Events of an attempt a resume went on past (seqs): kept and shown, but that work was done again. */
+  superseded: Set<number>;
+  /** Why and where the run went on after losing its worker, from its resume message (the last one). */
+  resumed: ResumeNotice | null;
+  /** What a fork took from its parent's events without running it again: tokens, and the time those events span. */
+  inherited: InheritedPart;
+}
+
+/** What a fork's inherited events (copied from its parent, `inherited: true`) add up to. */
+export interface InheritedPart {
+  events: number;
+  /** Loop rounds and items that ended in them. */
+  iterations: number;
+  tokens: number;
+  costUsd: number;
+  /** The first and last of their timestamps: the parent's time they span. */
+  firstAt: string | null;
+  lastAt: string | null;
+}
+
+/** One agent's streamed output. */
+export interface OutputStream {
+  stepId: string;
+  agent: string | null;
+  text: string;
+  done: boolean;
+  where?: Where | null;
+}
+
+/** A resume message's `data.resumed` (runtime/engine/resume_points.py), and the seq of the message. */
+export interface ResumeNotice {
+  seq: number;
+  reason: string;
+  attempt: number | null;
+  of: number | null;
+  fromSeq: number;
+  after: { kind: string; step: string; iteration?: number } | null;
 }
 
 const LOG_LIMIT = 500;
@@ -100,12 +157,17 @@ export function emptyRun(): RunState {
     steps: {},
     loops: {},
     live: null,
+    judging: null,
     errors: [],
     log: [],
     tokens: { prompt: 0, completion: 0, total: 0 },
     end: null,
     tools: emptyToolLog(),
+    mail: emptyMailLog(),
     snapshots: 0,
+    superseded: new Set(),
+    resumed: null,
+    inherited: { events: 0, iterations: 0, tokens: 0, costUsd: 0, firstAt: null, lastAt: null },
   };
 }
 
@@ -150,6 +212,14 @@ function asStatus(v: unknown, fallback: StepStatus): StepStatus {
   return STATUSES.find((s) => s === v) ?? fallback;
 }
 
+/** A response's reasoning, or null when it carries none (no text and no reasoning tokens). */
+export function reasoningOf(text: unknown, tokens: unknown, turn: unknown): ReasoningNote | null {
+  const t = typeof text === 'string' ? text : '';
+  const n = typeof tokens === 'number' && Number.isFinite(tokens) ? tokens : null;
+  if (!t && !n) return null;
+  return { turn: typeof turn === 'number' ? turn : null, text: t, tokens: n };
+}
+
 function newStep(): StepRun {
   return { status: 'pending', output: '' };
 }
@@ -168,6 +238,8 @@ export function reduceEvents(state: RunState, events: readonly RunEvent[]): RunS
         errors: [...next.errors],
         log: [...next.log],
         tokens: { ...next.tokens },
+        superseded: new Set(next.superseded),
+        inherited: { ...next.inherited },
       };
       copied = true;
     }
@@ -178,7 +250,10 @@ export function reduceEvents(state: RunState, events: readonly RunEvent[]): RunS
   }
   if (next.log.length > LOG_LIMIT) next.log = next.log.slice(-LOG_LIMIT);
   // Grouped apart from `log`, which keeps only the latest events: every call of the run stays.
-  if (copied) next.tools = foldToolEvents(next.tools, applied);
+  if (copied) {
+    next.tools = foldToolEvents(next.tools, applied);
+    next.mail = foldMailEvents(next.mail, applied);
+  }
   return next;
 }
 
@@ -230,6 +305,20 @@ function touch(state: RunState, id: ParsedId, fn: (s: StepRun) => void): void {
 
 function apply(state: RunState, ev: RunEvent): void {
   state.log.push(ev);
+  if (ev.superseded) state.superseded.add(ev.seq);
+  if (ev.inherited) {
+    const inh = state.inherited;
+    inh.events++;
+    if (ev.type === 'agent_turn') {
+      inh.tokens += ev.tokens?.total ?? 0;
+      inh.costUsd += num(ev.data?.cost_usd) ?? 0;
+    }
+    if (ev.type === 'iteration_end') inh.iterations++;
+    if (ev.timestamp) {
+      inh.firstAt = inh.firstAt ?? ev.timestamp;
+      inh.lastAt = ev.timestamp;
+    }
+  }
   // Each case reads `ev.data` as its type's (the switch narrows it); it may be absent on older events.
   const id = ev.stepId ? placeOf(ev.stepId, ev.where) : null;
   if (ev.tokens && (ev.type === 'step_end' || ev.type === 'agent_turn') && num(ev.tokens.total) !== undefined) {
@@ -259,9 +348,14 @@ function apply(state: RunState, ev: RunEvent): void {
       touch(state, id, (s) => {
         s.status = 'running';
         s.stepId = ev.stepId ?? undefined;
-        s.startedAt = ev.timestamp;
+        // A step going on after a resume counts from its first start (runtime/engine/resume_points.py).
+        s.startedAt = str(ev.data?.started_at) ?? ev.timestamp;
+        s.resumed = str(ev.data?.started_at) !== undefined;
+        const carried = num(ev.data?.carried_s);
+        s.carriedMs = carried === undefined ? undefined : carried * 1000;
         s.output = '';
         s.error = undefined;
+        s.reasoning = undefined;
         if (ev.agent) s.agent = ev.agent;
       });
       if (id.loop === undefined && str(ev.data?.loop_type)) loopOf(state, id.key).loopType = str(ev.data?.loop_type);
@@ -299,11 +393,15 @@ function apply(state: RunState, ev: RunEvent): void {
       const prompt = promptText(data?.prompt);
       const model = str(data?.model);
       // A loop's judge has turns but no step_start / step_end: its turns say when it runs.
-      const judge = id.inner === 'untilAgent';
+      const judge = id.inner === JUDGE;
+      if (judge && data?.phase === 'response') state.judging = null; // it has answered, streamed or not
       touch(state, id, (s) => {
         s.stepId = ev.stepId ?? undefined;
         if (prompt !== undefined) s.prompt = prompt;
         if (model) s.model = model;
+        const note = data?.phase === 'response' ? reasoningOf(data.reasoning, data.reasoning_tokens, data.turn) : null;
+        if (note) s.reasoning = [...(s.reasoning ?? []), note];
+        if (data?.pinned) s.pinned = true;
         if (judge && data?.phase === 'request' && s.status !== 'running') {
           s.status = 'running';
           s.startedAt = s.startedAt ?? ev.timestamp;
@@ -323,9 +421,14 @@ function apply(state: RunState, ev: RunEvent): void {
     case 'output':
       if (!id) break;
       if (ev.stepId) {
-        const same = state.live && state.live.stepId === ev.stepId && !state.live.done;
-        const text = (same && state.live ? state.live.text : '') + (ev.delta ?? '');
-        state.live = { stepId: ev.stepId, agent: ev.agent ?? null, text, done: ev.done === true };
+        // A judge's reply streams on its own: once it has answered, "Last output" is the loop's again.
+        const judge = id.inner === JUDGE;
+        const prev = judge ? state.judging : state.live;
+        const same = prev && prev.stepId === ev.stepId && !prev.done;
+        const text = (same && prev ? prev.text : '') + (ev.delta ?? '');
+        const stream: OutputStream = { stepId: ev.stepId, agent: ev.agent ?? null, text, done: ev.done === true, where: ev.where ?? null };
+        if (judge) state.judging = stream.done ? null : stream;
+        else state.live = stream;
       }
       if (ev.delta) touch(state, id, (s) => (s.output += ev.delta));
       break;
@@ -336,11 +439,14 @@ function apply(state: RunState, ev: RunEvent): void {
       const n = num(pick(ev.data, 'iteration', 'index')) ?? id.iteration;
       if (n === undefined) break;
       const loop = loopOf(state, loopKey);
+      // A loop inside an iteration has no step_start of its own kind: its iterations tell (rounds or items).
+      loop.loopType ??= num(ev.data?.iteration) !== undefined ? 'repeat-until' : 'forEach';
       const it = iterationOf(loop, n);
       if (ev.data?.item !== undefined) it.item = ev.data.item;
       if (ev.type === 'iteration_start') {
         it.status = 'running';
         it.startedAt = ev.timestamp;
+        if (!loop.iterations.some((other) => other !== it && other.status === 'running')) clearInnerCards(state, loopKey);
       } else {
         const data = ev.data;
         it.status = asStatus(data?.status, ev.error ? 'failed' : 'completed');
@@ -386,9 +492,47 @@ function apply(state: RunState, ev: RunEvent): void {
     case 'workspace_snapshot':
       state.snapshots++;
       break;
+    case 'message': {
+      const notice = resumeNotice(ev);
+      if (notice) {
+        state.resumed = notice;
+        // The lost attempt's events past the boundary: the server marks them stored (`superseded`); a page that
+        // watched them arrive live marks them here, up to the new attempt's start.
+        const restart = [...state.log].reverse().find((e) => e.type === 'workflow_start' && e.seq > notice.fromSeq && e.seq < ev.seq);
+        const upto = restart?.seq ?? ev.seq;
+        for (const e of state.log) if (e.seq > notice.fromSeq && e.seq < upto) state.superseded.add(e.seq);
+      }
+      break;
+    }
     default:
       break;
   }
+}
+
+/** The inner id a loop's judge runs under (`write.2.untilAgent`). */
+const JUDGE = 'untilAgent';
+
+/**
+ * A new round began: the loop's inner step cards go back to waiting, so none shows the round before's
+ * state while this one runs (each round's own stays in its iteration, under the strip).
+ */
+function clearInnerCards(state: RunState, loopKey: string): void {
+  for (const key of Object.keys(state.steps)) if (key.startsWith(`${loopKey}/`)) state.steps[key] = newStep();
+}
+
+/** A `message` event saying the run resumed (runtime/engine/__init__.py), read; null for any other. */
+export function resumeNotice(ev: RunEvent): ResumeNotice | null {
+  const data = ev.type === 'message' && isObject(ev.data) ? ev.data.resumed : undefined;
+  if (!isObject(data)) return null;
+  const after = isObject(data.after) && typeof data.after.step === 'string' ? data.after : null;
+  return {
+    seq: ev.seq,
+    reason: str(data.reason) ?? '',
+    attempt: num(data.attempt) ?? null,
+    of: num(data.of) ?? null,
+    fromSeq: num(data.from_seq) ?? 0,
+    after: after ? { kind: str(after.kind) ?? 'step', step: after.step as string, ...(num(after.iteration) !== undefined ? { iteration: num(after.iteration) } : {}) } : null,
+  };
 }
 
 function between(start: string | undefined, end: string | undefined): number | undefined {

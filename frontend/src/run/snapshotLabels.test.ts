@@ -9,10 +9,10 @@ describe('snapshot labels in words', () => {
 
   it('says which step, iteration or item a snapshot follows (counting from 1, as the run view does)', () => {
     expect(snapshotWords({ label: 'build', step_id: 'build' })).toBe('after step build');
-    expect(snapshotWords({ label: 'refine.2', step_id: 'refine.2' })).toBe('after refine iteration 3');
-    expect(snapshotWords({ label: 'batch[3]', step_id: null })).toBe('after batch item 4');
-    expect(snapshotWords({ label: 'refine.0.draft', step_id: 'refine.0.draft' })).toBe('after step draft of refine iteration 1');
-    expect(placeWords('outer[1].inner.0.work')).toBe('step work of inner iteration 1 of outer item 2');
+    expect(snapshotWords({ label: 'refine.2', step_id: 'refine.2' })).toBe('after round 3 of refine');
+    expect(snapshotWords({ label: 'batch[3]', step_id: null })).toBe('after item 4 of batch');
+    expect(snapshotWords({ label: 'refine.0.draft', step_id: 'refine.0.draft' })).toBe('after step draft of round 1 of refine');
+    expect(placeWords('outer[1].inner.0.work')).toBe('step work of round 1 of inner of item 2 of outer');
   });
 
   it('reads a step named like a moment as a step when the snapshot names it', () => {

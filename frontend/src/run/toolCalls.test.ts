@@ -79,6 +79,25 @@ describe('foldToolEvents', () => {
     expect(runningCalls(foldToolEvents(emptyToolLog(), events))).toEqual([]);
   });
 
+  it('does not list a call waiting for a person as running, and keeps the wait out of its time', () => {
+    seq = 0;
+    const events = [
+      request('coder@build', 1),
+      response('coder@build', 1, [['c1', 'bash']]),
+      start('coder@build', 'c1', 'bash', { command: 'make' }),
+      approval('coder@build', 'c1', 'asked'),
+    ];
+    const waiting = foldToolEvents(emptyToolLog(), events);
+    expect(runningCalls(waiting)).toEqual([]);
+    expect(waiting.pending.map((p) => p.callId)).toEqual(['c1']);
+    const approved = foldToolEvents(waiting, [approval('coder@build', 'c1', 'approved', { actor: 'alice' })]);
+    expect(runningCalls(approved).map((r) => r.call.id)).toEqual(['c1']);
+    const ended = foldToolEvents(approved, [end('coder@build', 'c1', 'bash', 'ok', { durationMs: 30 })]);
+    expect(ended.turns[0].calls[0]).toMatchObject({ state: 'done', durationMs: 30 });
+    const timed = foldToolEvents(approved, [ev('tool_call', 'coder@build', { phase: 'end', tool_name: 'bash', tool_call_id: 'c1', output: 'ok', truncated: false, waited_ms: 4000 }, { durationMs: 30 })]);
+    expect(timed.turns[0].calls[0]).toMatchObject({ durationMs: 30, waitedMs: 4000 });
+  });
+
   it('keeps conversations apart when agents run at once', () => {
     seq = 0;
     const log = foldToolEvents(emptyToolLog(), [

@@ -26,7 +26,10 @@ export interface ToolCall {
   /** What the model read back (capped by the tool), as text. */
   output?: string;
   error?: string;
+  /** The tool's own time: a wait for a person's decision is left out (`waitedMs`). */
   durationMs?: number;
+  /** How long it waited for a person to approve or deny it. */
+  waitedMs?: number;
   /** The tool cut its output at its cap. */
   truncated: boolean;
   approval?: ApprovalState;
@@ -215,6 +218,7 @@ class Fold {
         output: outputText(data.output),
         error: ev.error || undefined,
         durationMs: typeof ev.durationMs === 'number' ? ev.durationMs : undefined,
+        waitedMs: typeof data.waited_ms === 'number' ? data.waited_ms : undefined,
         truncated: data.truncated === true,
       }));
     } else if (type === 'tool_approval') {
@@ -247,12 +251,15 @@ export function turnsOfStep(log: ToolLog, stepId: string | undefined): ToolTurn[
   return (log.byStep[stepId] ?? []).map((i) => log.turns[i]);
 }
 
-/** The calls under way now (started, not ended), with their conversation: the open turns' running calls. */
+/**
+ * The calls under way now (started, not ended), with their conversation: the open turns' running calls. A call
+ * waiting for a person is not running: it is listed with the approvals, not here.
+ */
 export function runningCalls(log: ToolLog): { agentId: string; call: ToolCall }[] {
   const out: { agentId: string; call: ToolCall }[] = [];
   for (const i of Object.values(log.open)) {
     const turn = log.turns[i];
-    for (const call of turn?.calls ?? []) if (call.state === 'running') out.push({ agentId: turn.agentId, call });
+    for (const call of turn?.calls ?? []) if (call.state === 'running' && call.approval?.phase !== 'asked') out.push({ agentId: turn.agentId, call });
   }
   return out;
 }

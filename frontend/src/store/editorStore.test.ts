@@ -221,9 +221,16 @@ describe('the run clock', () => {
     fork_point: null,
     start_seq: 0,
     resumes: 0,
+    resumed: null,
     summary: '',
     coordinator: 'off',
     shared_memory: false,
+    pins: [],
+    model_override: false,
+    permissions: {},
+    thinking: null,
+    trace_id: null,
+    trace_url: null,
   });
 
   it('stops while the run is paused and keeps the time paused before', () => {

@@ -1,7 +1,8 @@
 // One store per editor (and per run view), made of slices: document,
-// validation/sync, selection, history and run, each in its own module.
+// validation/sync, selection, history, run and breakpoints, each in its own module.
 // Passed by context (see context.tsx).
 import { createStore } from 'zustand/vanilla';
+import { createBreakpointsSlice } from './breakpointsSlice';
 import { createDocumentSlice } from './documentSlice';
 import { createHistorySlice } from './historySlice';
 import { createRunSlice } from './runSlice';
@@ -23,6 +24,7 @@ export function createEditorStore(api: SyncApi): EditorStore {
       ...createSelectionSlice(set, get),
       ...createHistorySlice(set, get, sync),
       ...createRunSlice(set, get),
+      ...createBreakpointsSlice(set),
     };
   });
 }

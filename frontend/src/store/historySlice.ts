@@ -66,6 +66,11 @@ export function createHistorySlice(set: SetEditor, get: GetEditor, sync: SyncEng
       restore(prev);
     },
 
+    seedUndo(snap) {
+      if (get().readOnly) return;
+      set({ past: [snap, ...get().past].slice(-HISTORY_LIMIT) });
+    },
+
     redo() {
       const { past, future } = get();
       const next = future[0];

@@ -3,6 +3,7 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { RunEvent } from '../api/events.gen';
 import type { Diag, Run, ValidateResult } from '../api/types';
+import type { Breakpoint } from '../breakpoints/rules';
 import type { Layout, WorkflowDoc } from '../doc/types';
 import type { RunState } from '../run/reduce';
 
@@ -143,6 +144,8 @@ export interface HistoryState {
 export interface HistoryActions {
   undo(): void;
   redo(): void;
+  /** Puts `snap` under the oldest undo step: the document before this one was made outside the editor. */
+  seedUndo(snap: Snapshot): void;
 }
 
 /** The run's paused time as this view saw it: since when it is paused (null while not), and the time paused before. */
@@ -167,14 +170,26 @@ export interface RunActions {
   focusIteration(focus: { loop: string; iteration: number } | null): void;
 }
 
+export interface BreakpointsState {
+  /** The workflow's saved breakpoints (kept beside it, never in its document); null: not loaded here. */
+  breakpoints: Breakpoint[] | null;
+  /** A change is on its way to the server (shown already). */
+  breakpointsSaving: boolean;
+}
+
+export interface BreakpointsActions {
+  showBreakpoints(patch: Partial<BreakpointsState>): void;
+}
+
 export type DocumentSlice = DocumentState & DocumentActions;
 export type ValidationSlice = ValidationState & ValidationActions;
 export type SelectionSlice = SelectionState & SelectionActions;
 export type HistorySlice = HistoryState & HistoryActions;
 export type RunSlice = RunSliceState & RunActions;
+export type BreakpointsSlice = BreakpointsState & BreakpointsActions;
 
-export type Actions = DocumentActions & ValidationActions & SelectionActions & HistoryActions & RunActions;
-export type EditorState = DocumentSlice & ValidationSlice & SelectionSlice & HistorySlice & RunSlice;
+export type Actions = DocumentActions & ValidationActions & SelectionActions & HistoryActions & RunActions & BreakpointsActions;
+export type EditorState = DocumentSlice & ValidationSlice & SelectionSlice & HistorySlice & RunSlice & BreakpointsSlice;
 export type EditorStore = StoreApi<EditorState>;
 export type SetEditor = EditorStore['setState'];
 export type GetEditor = EditorStore['getState'];

@@ -9,8 +9,9 @@ import { isLayout, isObject, type WorkflowDoc } from '../doc/types';
 import { replaceSearch, useLocationSearch } from '../pages/useLocationSearch';
 import { capabilities, cannotEditReason } from '../workspaces/roles';
 import { ChangeList } from './ChangeList';
-import { compareDocs, hasChanges } from './compareDocs';
+import { compareDocs } from './compareDocs';
 import { DiffCanvas } from './DiffCanvas';
+import { FileChanges, useFileChanges } from './FileChanges';
 import { diffGraph } from './diffGraph';
 import { choosePair, readPair, versionUrl } from './links';
 import { RestoreButton } from './RestoreButton';
@@ -133,6 +134,18 @@ function Legend() {
   );
 }
 
+/** The summary's words: steps, then fields outside them, then folder files; null while the files load. */
+function summaryOf(diff: ReturnType<typeof compareDocs>, files: number | null): string | null {
+  const { added, removed, changed } = diff.counts;
+  const parts: string[] = [];
+  if (diff.steps.some((s) => s.kind !== 'unchanged')) parts.push(`${added} step${added === 1 ? '' : 's'} added, ${changed} changed, ${removed} removed`);
+  if (diff.workflow.length) parts.push(`${diff.workflow.length} change${diff.workflow.length === 1 ? '' : 's'} outside the steps`);
+  if (files) parts.push(`${files} folder file${files === 1 ? '' : 's'} differ${files === 1 ? 's' : ''}`);
+  if (parts.length) return `${parts.join('; ')}.`;
+  if (files === null) return null;
+  return 'The two versions hold the same workflow and the same files.';
+}
+
 function Comparison({ a, b }: { a: Workflow; b: Workflow }) {
   const [selected, setSelected] = useState<string | null>(null);
   const docA = useMemo(() => docOf(a), [a]);
@@ -142,10 +155,9 @@ function Comparison({ a, b }: { a: Workflow; b: Workflow }) {
   const diff = useMemo(() => compareDocs(docA, docB), [docA, docB]);
   const graph = useMemo(() => diffGraph({ doc: docA, layout: layoutA }, { doc: docB, layout: layoutB }, diff), [docA, docB, layoutA, layoutB, diff]);
   const yaml = useYamlPair(a, b);
-  const { added, removed, changed } = diff.counts;
-  const summary = hasChanges(diff)
-    ? `${added} step${added === 1 ? '' : 's'} added, ${changed} changed, ${removed} removed${diff.workflow.length ? `; ${diff.workflow.length} change${diff.workflow.length === 1 ? '' : 's'} outside the steps` : ''}.`
-    : 'The two versions hold the same workflow.';
+  const files = useFileChanges(a.id, a.version, b.version);
+  const fileCount = files.data ? files.data.length : files.error ? 0 : null;
+  const summary = summaryOf(diff, fileCount) ?? 'Comparing the folder’s files…';
   const picked = selected ? diff.steps.find((s) => s.key === selected) : undefined;
 
   return (
@@ -163,12 +175,13 @@ function Comparison({ a, b }: { a: Workflow; b: Workflow }) {
         </section>
         <aside className="vc-changes" aria-label="List of changes">
           <h3>Changes</h3>
-          <ChangeList diff={diff} selected={selected} onSelect={setSelected} />
+          <ChangeList diff={diff} files={files.data} selected={selected} onSelect={setSelected} />
         </aside>
       </div>
       {yaml.error && <Banner>{yaml.error}</Banner>}
       {!yaml.data && !yaml.error && <p className="muted">Loading the YAML…</p>}
       {yaml.data && <YamlDiffView before={yaml.data[0]} after={yaml.data[1]} labels={[`Version ${a.version}`, `Version ${b.version}`]} />}
+      <FileChanges changes={files.data} error={files.error} labels={[`Version ${a.version}`, `Version ${b.version}`]} />
     </>
   );
 }

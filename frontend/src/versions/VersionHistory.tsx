@@ -9,7 +9,8 @@ import { RestoreButton } from './RestoreButton';
 import { useVersionList } from './useVersions';
 import './versions.css';
 
-export function VersionHistory({ id, onRestored }: { id: number; onRestored?: (wf: Workflow) => void }) {
+/** `blocked`: why the role cannot restore (null: it can); the button is off with it, as the API would refuse. */
+export function VersionHistory({ id, onRestored, blocked = null }: { id: number; onRestored?: (wf: Workflow) => void; blocked?: string | null }) {
   const versions = useVersionList(id);
   const [notice, setNotice] = useState<{ text: string; version: number } | null>(null);
   if (versions.error) return <div className="versions muted">{versions.error}</div>;
@@ -55,7 +56,7 @@ export function VersionHistory({ id, onRestored }: { id: number; onRestored?: (w
               </span>
               <span className="version-action">
                 {v.version !== latest && (
-                  <RestoreButton workflowId={id} version={v.version} latest={latest} onRestored={(wf) => restored(wf, v.version)} className="btn small ghost" compact />
+                  <RestoreButton workflowId={id} version={v.version} latest={latest} onRestored={(wf) => restored(wf, v.version)} className="btn small ghost" compact blocked={blocked} />
                 )}
               </span>
             </li>

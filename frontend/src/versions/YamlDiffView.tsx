@@ -45,7 +45,20 @@ function Cells({ row, side }: { row: Row | null; side: 'old' | 'new' }) {
   );
 }
 
-export function YamlDiffView({ before, after, labels }: { before: string; after: string; labels: [string, string] }) {
+/** `title`: what the texts are (the YAML by default; a folder file's path on the file changes). */
+export function YamlDiffView({
+  before,
+  after,
+  labels,
+  title = 'YAML',
+  testId = 'yaml-diff',
+}: {
+  before: string;
+  after: string;
+  labels: [string, string];
+  title?: string;
+  testId?: string;
+}) {
   const [mode, setMode] = useState<Mode>(savedMode);
   const [open, setOpen] = useState<{ key: string; starts: ReadonlySet<number> }>({ key: '', starts: NONE_OPEN });
   const diff = useMemo(() => diffRows(before, after), [before, after]);
@@ -65,14 +78,16 @@ export function YamlDiffView({ before, after, labels }: { before: string; after:
   };
 
   return (
-    <section className="ydiff-wrap" aria-label="YAML changes" data-testid="yaml-diff">
+    <section className="ydiff-wrap" aria-label={`${title} changes`} data-testid={testId}>
       <header className="ydiff-head">
-        <h3>YAML</h3>
+        <h3 className="ydiff-title" title={title}>
+          {title}
+        </h3>
         <span className="muted small" data-testid="yaml-counts">
-          {counts.added || counts.removed ? `${counts.added} line${counts.added === 1 ? '' : 's'} added, ${counts.removed} removed` : 'No change in the YAML'}
+          {counts.added || counts.removed ? `${counts.added} line${counts.added === 1 ? '' : 's'} added, ${counts.removed} removed` : `No change in ${title === 'YAML' ? 'the YAML' : 'the text'}`}
         </span>
         <span className="spacer" />
-        <div className="segmented small" role="group" aria-label="How to show the YAML changes">
+        <div className="segmented small" role="group" aria-label={`How to show the ${title} changes`}>
           <button type="button" className={mode === 'unified' ? 'active' : ''} aria-pressed={mode === 'unified'} onClick={() => choose('unified')}>
             Unified
           </button>

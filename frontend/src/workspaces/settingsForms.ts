@@ -52,6 +52,7 @@ const ACTION_WORDS: Record<string, string> = {
   limits_changed: 'Limits changed',
   server_keys_granted: 'Server keys granted',
   server_keys_revoked: 'Server keys withdrawn',
+  tracing_changed: 'Tracing changed',
   run_started: 'Run started',
   run_refused: 'Run refused (a limit or no key)',
   action_refused: 'Refused (role too low)',

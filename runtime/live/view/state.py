@@ -7,7 +7,8 @@ not its length: per top-level step its status, timing and tokens; per loop its
 counts by status, the items or rounds that matter now (running, failed, the
 last few finished), the judge's verdicts, the output so far (its tail) and a
 string of one status letter per item or round for the grid, and its rounds in at
-most 500 buckets for the chart (:mod:`runtime.live.view.rounds`). :meth:`RunView.patch`
+most 500 buckets for the chart (:mod:`runtime.live.view.rounds`); the run's messages
+as counts and the last few (:mod:`runtime.live.view.mail`). :meth:`RunView.patch`
 gives what changed since the last patch, so watchers get a snapshot and then
 small patches at a bounded rate.
 
@@ -39,6 +40,7 @@ from runtime.engine.shapes import (
     WorkflowEndData,
     WorkflowStartData,
 )
+from runtime.live.view.mail import MAIL_TYPES, MailView
 from runtime.live.view.rounds import RoundBuckets
 
 CODES = {"completed": "c", "failed": "f", "skipped": "s", "cancelled": "x"}
@@ -153,9 +155,9 @@ class LoopView:
                 "rounds_completed": self.rounds_completed, "break_reason": self.break_reason}
 
 
-# What the fold reads; the rest (streamed output, messages, agents' prompts) is never loaded to build a view.
-FOLDED_TYPES = ("workflow_start", "workflow_end", "run_control", "agent_turn", "tool_call", "step_start", "step_end",
-                "step_skipped", "iteration_start", "iteration_end", "judge_verdict", "loop_end")
+# What the fold reads; the rest (streamed output, plain messages, agents' prompts) is never loaded to build a view.
+FOLDED_TYPES = ("workflow_start", "workflow_end", "run_control", "breakpoint_hit", "debug_action", "agent_turn", "tool_call", "step_start", "step_end",
+                "step_skipped", "iteration_start", "iteration_end", "judge_verdict", "loop_end", *MAIL_TYPES)
 
 
 class RunView:
@@ -166,7 +168,9 @@ class RunView:
                                 "paused": False, "tools_running": 0}
         self.steps: dict[str, StepSummary] = {}
         self.loops: dict[str, LoopView] = {}
+        self.mail = MailView()
         self._dirty_run = False
+        self._dirty_mail = False
         self._dirty_steps: set[str] = set()
         self._dirty_loops: set[str] = set()
         self._dirty_items: dict[str, dict[int, str]] = {}
@@ -190,12 +194,12 @@ class RunView:
         return {"seq": self.seq, "run": dict(self.run), "steps": {k: dict(v) for k, v in self.steps.items()},
                 "loops": {k: v.as_dict() for k, v in self.loops.items()},
                 "items": {k: "".join(v.items) for k, v in self.loops.items()},
-                "rounds": {k: v.rounds.as_dict() for k, v in self.loops.items()}}
+                "rounds": {k: v.rounds.as_dict() for k, v in self.loops.items()}, "mail": self.mail.as_dict()}
 
     def patch(self) -> dict[str, Any] | None:
         """What changed since the last patch (None: nothing), and forget it."""
         if not (self._dirty_run or self._dirty_steps or self._dirty_loops or self._dirty_items or self._reset_items
-                or self._dirty_rounds):
+                or self._dirty_rounds or self._dirty_mail):
             return None
         out: dict[str, Any] = {"seq": self.seq}
         if self._dirty_run:
@@ -212,6 +216,9 @@ class RunView:
         rounds = {k: self.loops[k].rounds.take_patch() for k in sorted(self._dirty_rounds) if k in self.loops}
         if any(rounds.values()):
             out["rounds"] = {k: v for k, v in rounds.items() if v}
+        if self._dirty_mail:
+            out["mail"] = self.mail.as_dict()
+        self._dirty_mail = False
         self._dirty_run, self._dirty_steps, self._dirty_loops, self._dirty_items = False, set(), set(), {}
         self._reset_items, self._dirty_rounds = set(), set()
         return out
@@ -231,6 +238,8 @@ class RunView:
                 letters.extend(QUEUED * (index + 1 - len(letters)))
                 letters[index] = code
             snapshot["items"][loop] = "".join(letters)
+        if "mail" in patch:
+            snapshot["mail"] = patch["mail"]
         held = snapshot.setdefault("rounds", {})
         for loop, rounds in patch.get("rounds", {}).items():
             held[loop] = RoundBuckets.merge_patch(held.get(loop), rounds)
@@ -243,6 +252,9 @@ class RunView:
             return  # seen: the fold is idempotent by seq
         self.seq = seq or self.seq
         kind = event.get("type")
+        if kind in MAIL_TYPES:
+            self._dirty_mail = self.mail.apply(event, event.get("data") or {}) or self._dirty_mail
+            return
         handler = getattr(self, f"_on_{kind}", None)
         if handler is not None:  # each one names the shape of its type's data
             handler(event, event.get("data") or {})
@@ -268,6 +280,15 @@ class RunView:
         action = data.get("action")
         if action in ("pause", "resume"):
             self.run["paused"] = action == "pause"
+            self._touch_run()
+
+    def _on_breakpoint_hit(self, event: StoredEvent, data: dict) -> None:
+        self.run["paused"] = True  # held at a breakpoint, as a pause holds it
+        self._touch_run()
+
+    def _on_debug_action(self, event: StoredEvent, data: dict) -> None:
+        if data.get("action") != "edit":
+            self.run["paused"] = False
             self._touch_run()
 
     def _on_agent_turn(self, event: StoredEvent, data: AgentTurnData) -> None:

@@ -37,10 +37,13 @@ from runtime.durability import run_files
 from runtime.engine import Budgets, FileResolver, RunOptions, RunResult, run_workflow
 from runtime.events import NdjsonSink, PrintSink, Sink
 from runtime.execution.worker import coordinator_settings, execute_run
+from runtime.live import tracing
 from runtime.models import Run, RunEvent
 from runtime.providers import close_all, configured_providers, names
 from runtime.providers.script import Script, ScriptError, load_script_file
+from runtime.providers.thinking import LEVELS
 from runtime.runs import forks
+from runtime.tools import permissions as tool_permissions
 from runtime.tools.approvals import Approvals, AskHook, Decision
 from runtime.tools.session import RunTools
 
@@ -57,6 +60,19 @@ class Command(BaseCommand):
                                            "role in the run's workspace); default: the stored run's owner")
         parser.add_argument("--provider", default=None, choices=names(),
                             help="default provider for bare model names (default: settings.DEFAULT_PROVIDER)")
+        parser.add_argument("--model", help="use this model for every agent, step and judge of the run, whatever the "
+                                                 "workflow names (as upstream's --model; the file is not changed)")
+        parser.add_argument("--trace", action="store_true",
+                            help="export OpenTelemetry spans over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (default "
+                                 "http://localhost:4318) as upstream's --trace; on anyway when that variable is set")
+        parser.add_argument("--thinking", choices=LEVELS, help="reasoning level asked of every agent and judge, as "
+                                                              "each provider's own setting (upstream's --thinking)")
+        parser.add_argument("--allow", default="", help="comma-separated tools that run without asking (upstream's --allow)")
+        parser.add_argument("--deny", default="", help="comma-separated tools that never run (upstream's --deny)")
+        parser.add_argument("--strict", action="store_true", help="only the --allow tools run; any other call fails")
+        parser.add_argument("--sandbox", action="store_true",
+                            help="only read, write, grep and glob run, never bash (upstream's --sandbox)")
+        parser.add_argument("--yolo", action="store_true", help="every tool call runs without asking, --ask-before too")
         parser.add_argument("--script", help="scripted replies for the simulated provider (YAML or JSON)")
         parser.add_argument("--json", action="store_true", help="print NDJSON events instead of the live view")
         parser.add_argument("--verbose-prompts", action="store_true", help="live view: print each agent's prompt")
@@ -118,17 +134,43 @@ class Command(BaseCommand):
             self.stderr.write(f"--ask-before: unknown tool(s) {', '.join(unknown)} "
                               f"(known: {', '.join(tool_specs.known_names())})")
             sys.exit(1)
+        try:
+            permissions = tool_permissions.parse(
+                {"allow": _names(opts.get("allow")), "deny": _names(opts.get("deny")), "strict": bool(opts.get("strict")),
+                 "sandbox": bool(opts.get("sandbox")), "yolo": bool(opts.get("yolo"))}, known=tool_specs.known_names())
+        except tool_permissions.PermissionsError as exc:
+            # Upstream's CLI exits 3 for flags that exclude each other; so do we, naming them.
+            self.stderr.write(str(exc).replace("permissions.", "--").replace("permissions: ", ""))
+            sys.exit(3)
         workdir = Path(opts["workdir"]) if opts.get("workdir") else Path(settings.WORKSPACES_DIR) / f"cli-{run_id}"
         if not opts.get("workdir"):
             self.stderr.write(f"workspace: {workdir}")
         tools = RunTools(workdir, settings=run_files.tool_settings(),
                          isolation=(loaded.document.get("options") or {}).get("isolation") or "run",
-                         ask_before=ask_before)
+                         ask_before=ask_before, permissions=permissions)
         tools.approvals = Approvals(on_ask=self._asker(tools))
         coordinator = coordinator_settings(opts.get("coordinator") or DEFAULT_MODE)
-        result = asyncio.run(self._run(loaded.document, path, folder, provider, script, budgets, sink, run_id, tools,
-                                       coordinator, bool(opts.get("shared_memory"))))
+        traces = tracing.configured() or (tracing.Tracing(service_name=settings.OTEL_SERVICE_NAME)
+                                           if opts.get("trace") else None)
+        traced = traces.sink(sink, traces.new_trace_id()) if traces is not None else None
+        try:
+            result = asyncio.run(self._run(loaded.document, path, folder, provider, script, budgets, traced or sink,
+                                           run_id, tools, coordinator, bool(opts.get("shared_memory")),
+                                           opts.get("model") or None, opts.get("thinking") or None))
+        finally:
+            if traces is not None and traced is not None:
+                traced.close()
+                self._flush(traces, traced.trace_id_hex or "")
         sys.exit(0 if result.status == "completed" else 1)
+
+    def _flush(self, traces: tracing.Tracing, trace_id: str) -> None:
+        """Send the run's spans before the process ends, waiting at most a few seconds for the collector."""
+        sent = traces.flush(5.0)
+        url = tracing.trace_url(trace_id, settings.OTEL_TRACE_LINK_TEMPLATE)
+        lost = traces.failed + traces.dropped
+        self.stderr.write(f"trace: {trace_id}" + (f" {url}" if url else "")
+                          + ("" if sent and not lost else f" ({lost} spans not delivered: is the collector up?)"))
+        traces.shutdown(0.5)
 
     def _asker(self, tools: RunTools) -> AskHook:
         """Ask on the terminal: y approves, anything else denies (and is the reason the model reads)."""
@@ -160,13 +202,15 @@ class Command(BaseCommand):
 
     async def _run(self, document: dict, path: Path, folder: Path, provider: str, script: Script | None,
                    budgets: Budgets, sink: Sink, run_id: str, tools: RunTools,
-                   coordinator: CoordinatorSettings | None = None, shared_memory: bool = False) -> RunResult:
+                   coordinator: CoordinatorSettings | None = None, shared_memory: bool = False,
+                   model_override: str | None = None, thinking: str | None = None) -> RunResult:
         providers = configured_providers(provider, settings=settings, script=script)
         try:
             return await run_workflow(document, RunOptions(
                 run_id=run_id, sink=sink, providers=providers, budgets=budgets, resolver=FileResolver(folder),
                 base_dir=path.resolve().parent, folder=folder, prices=getattr(settings, "MODEL_PRICES", {}),
-                default_provider=provider, tools=tools, coordinator=coordinator, shared_memory=shared_memory))
+                default_provider=provider, tools=tools, coordinator=coordinator, shared_memory=shared_memory,
+                model_override=model_override, thinking=thinking))
         finally:
             await close_all(providers)
 
@@ -221,3 +265,7 @@ class Command(BaseCommand):
 def _events_after(run_id: str, after: int) -> list[dict]:
     texts = RunEvent.objects.filter(run_id=run_id, seq__gt=after).order_by("seq").values_list("event_json", flat=True)
     return [json.loads(t) for t in texts]
+
+
+def _names(text: str | None) -> list[str]:
+    return [name.strip() for name in (text or "").split(",") if name.strip()]

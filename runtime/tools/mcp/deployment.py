@@ -21,11 +21,12 @@ def options() -> McpOptions:
                       hidden=tuple(accounts_mcp.deployment_secrets()))
 
 
-def _tool_settings() -> ToolSettings:
-    """As a run's (runtime.durability.run_files.tool_settings, which imports this module for build_run_tools)."""
+def deployment_tool_settings() -> ToolSettings:
+    """What this deployment lets every sandboxed process do (AGENT_* settings; 0 means no limit). A run's tools
+    add its workspace's size (runtime.durability.run_files.tool_settings)."""
     return ToolSettings(sandbox=settings.AGENT_SANDBOX, network=settings.AGENT_NETWORK,
                         cpu_seconds=settings.AGENT_CPU_SECONDS or None, memory_mb=settings.AGENT_MEMORY_MB or None,
-                        file_mb=settings.AGENT_FILE_MB or None)
+                        file_mb=settings.AGENT_FILE_MB or None, tmp_mb=settings.AGENT_TMP_MB or None)
 
 
 def servers_for(user_id: int) -> tuple[list[ServerConfig], list[str]]:
@@ -53,7 +54,7 @@ def check_entry(entry: dict, owner: str = "user", tool_settings: ToolSettings | 
         server = parse(entry, owner=owner)
     except ConfigError as exc:
         raise ValueError(str(exc)) from None
-    tool_settings = tool_settings or _tool_settings()
+    tool_settings = tool_settings or deployment_tool_settings()
     chosen = options()
     # Here, not at the top: run_files imports this module, and the SDK takes about a second to import.
     from runtime.tools.mcp.client import Connection, McpUnavailable  # noqa: PLC0415 - lazy, as said above

@@ -92,7 +92,8 @@ class Launch:
         env_file = self._env_file()
         if env_file is not None:
             text = f"{_LOAD_ENV} {shlex.quote(_ENV_INSIDE)}; {text}"
-        argv = sandbox_argv(text, workspace, network=self.settings.network, bwrap=self.settings.bwrap)
+        argv = sandbox_argv(text, workspace, network=self.settings.network, bwrap=self.settings.bwrap,
+                            tmp_mb=self.settings.tmp_mb)
         argv[0] = shutil.which(self.settings.bwrap) or self.settings.bwrap
         # Read-only folders go in before the workspace bind (the root is remounted read-only after it).
         at = argv.index("--bind")

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { api, errorText } from '../../api/client';
 import type { Workflow } from '../../api/types';
 import { layoutMissing, needsLayout } from '../../canvas/arrange';
+import { seedApplyUndo } from '../applyUndo';
 import { isLayout, isObject, type WorkflowDoc } from '../../doc/types';
 import { preloadElk } from '../../layout/elk';
 import { useEditor } from '../../store/context';
@@ -81,6 +82,8 @@ export function useWorkflowLoading(store: EditorStore, workflowId: number | null
         else if (!readOnly) {
           const draft = readDraft(wf.id);
           if (draft) restoreDraft(draft);
+          // A version the playground's Apply made: one undo step back to the one it changed (applyUndo.ts).
+          else void seedApplyUndo(store, api, wf).catch(() => false);
         }
         // Interactive at once; a missing layout comes from elkjs (in a worker) just after.
         if (rerunFrom && !viewingVersion && capabilities(wf.role).run) openRun();

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useContext, useRef } from 'react';
 import { agentUsers, isJudge, makeJudge, removeAgent, renameAgent, setAgentField } from '../../doc/ops';
 import { isObject, type Json, type JsonObject } from '../../doc/types';
 import { Field, NumberInput, RenameInput, Section, TextInput } from '../../forms/fields';
@@ -11,6 +11,8 @@ import { focusPlace, restoreFocus } from '../../nodes/common/keepFocus';
 import { AtFileLink } from '../../nodes/folder/FileLinks';
 import { AgentToolsFields } from './AgentToolsFields';
 import { JsonInput } from './JsonInput';
+import { ModelChoicesContext } from '../ModelChoices';
+import { choiceLabel } from './modelChoices';
 
 export function AgentForm({ name }: { name: string }) {
   const agent: JsonObject = useEditor((s) => (isObject(s.doc.agents) && isObject(s.doc.agents[name]) ? s.doc.agents[name] : NO_FIELDS));
@@ -20,6 +22,7 @@ export function AgentForm({ name }: { name: string }) {
   const problems = useFieldProblems({ kind: 'agent', name });
   const set = (field: string) => (v: Json | undefined) => apply((d) => setAgentField(d, name, field, v), `agent.${name}.${field}`);
   const judge = isJudge(agent);
+  const choices = useContext(ModelChoicesContext); // the workspace's runnable models, with prices (GET /models)
   // A rename re-keys this form (AgentsPanel): focus goes on to where Tab was taking it, not to the page body.
   const headed = useRef(-1);
   return (
@@ -45,7 +48,14 @@ export function AgentForm({ name }: { name: string }) {
         <AtFileLink value={agent.prompt} />
       </Field>
       <Field field="model" label="Model" help={HELP['agent.model']} problems={problems('model')}>
-        <TextInput field="model" mono value={str(agent.model)} placeholder="claude-sonnet-4-6" onChange={(v) => set('model')(optStr(v))} />
+        <TextInput field="model" mono value={str(agent.model)} placeholder="e.g. google/gemini-2.5-flash" list={choices.length ? 'agent-model-choices' : undefined} onChange={(v) => set('model')(optStr(v))} />
+        {choices.length > 0 && (
+          <datalist id="agent-model-choices" data-testid="agent-model-choices">
+            {choices.map((c) => (
+              <option key={c.model} value={c.model} label={choiceLabel(c)} />
+            ))}
+          </datalist>
+        )}
       </Field>
       <div className="grid2">
         <Field field="temperature" label="Temperature" help={HELP['agent.temperature']} problems={problems('temperature')}>

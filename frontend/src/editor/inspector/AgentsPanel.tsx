@@ -5,9 +5,13 @@ import { NO_FIELDS } from '../../forms/values';
 import { useEditor, useEditorStore } from '../../store/context';
 import { AgentForm } from './AgentForm';
 
-/** The document's agents as chips; the chosen one opens below. */
+/**
+ * The document's agents as chips; the chosen one opens below. The chips stay usable for a role that cannot
+ * edit (to read each agent); what changes the document sits in the read-only fieldset.
+ */
 export function AgentsPanel({ selected }: { selected: string | null }) {
   const agents = useEditor((s) => (isObject(s.doc.agents) ? s.doc.agents : NO_FIELDS));
+  const readOnly = useEditor((s) => s.readOnly);
   const store = useEditorStore();
   const names = Object.keys(agents);
   const current = selected && selected in agents ? selected : null;
@@ -18,6 +22,8 @@ export function AgentsPanel({ selected }: { selected: string | null }) {
         actions={
           <button
             className="btn small"
+            disabled={readOnly}
+            title={readOnly ? 'Read only: your role cannot change this workflow' : undefined}
             onClick={() => {
               const s = store.getState();
               const name = uniqueAgentName(s.doc, 'agent');
@@ -37,7 +43,11 @@ export function AgentsPanel({ selected }: { selected: string | null }) {
           ))}
         </div>
       </Section>
-      {current && <AgentForm key={current} name={current} />}
+      {current && (
+        <fieldset disabled={readOnly} className="insp-fieldset">
+          <AgentForm key={current} name={current} />
+        </fieldset>
+      )}
     </div>
   );
 }

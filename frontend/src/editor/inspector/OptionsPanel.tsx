@@ -28,10 +28,10 @@ export function OptionsPanel() {
           />
         </Field>
         <Field field="timeout" label="Run timeout" help={HELP['options.timeout']} problems={problems('timeout')}>
-          <TextInput field="timeout" mono value={str(options.timeout)} placeholder="1h" onChange={(v) => set('timeout')(optStr(v))} />
+          <TextInput field="timeout" mono value={str(options.timeout)} placeholder="e.g. 1h" onChange={(v) => set('timeout')(optStr(v))} />
         </Field>
         <Field field="stepTimeout" label="Step timeout" help={HELP['options.stepTimeout']} problems={problems('stepTimeout')}>
-          <TextInput field="stepTimeout" mono value={str(options.stepTimeout)} placeholder="30m" onChange={(v) => set('stepTimeout')(optStr(v))} />
+          <TextInput field="stepTimeout" mono value={str(options.stepTimeout)} placeholder="e.g. 30m" onChange={(v) => set('stepTimeout')(optStr(v))} />
         </Field>
         <Field field="scheduler" label="Scheduler" help={HELP['options.scheduler']} problems={problems('scheduler')}>
           <SelectInput

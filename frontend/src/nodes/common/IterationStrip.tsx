@@ -1,6 +1,6 @@
 import { useEditor, useEditorStore } from '../../store/context';
 import { formatMs } from '../../run/reduce';
-import { breakReasonLabel, ordinal } from '../../run/labels';
+import { breakReasonLabel, iterationKind, ordinal } from '../../run/labels';
 import { iterationGlyph, iterationWords } from './accessibleNames';
 import { VisuallyHidden } from './VisuallyHidden';
 
@@ -17,7 +17,7 @@ export function IterationStrip({ loopKey }: { loopKey: string }) {
         const active = focus?.loop === loopKey && focus.iteration === it.iteration;
         const time = it.durationMs !== undefined ? formatMs(it.durationMs) : undefined;
         // The colour tells the status at a glance; the glyph and the words tell it to everyone.
-        const words = iterationWords({ n: ordinal(it.iteration), status: it.status, item: it.item, time, verdict: v });
+        const words = iterationWords({ n: ordinal(it.iteration), kind: iterationKind(loop.loopType), status: it.status, item: it.item, time, verdict: v });
         return (
           <button
             key={it.iteration}

@@ -5,6 +5,7 @@ import { useEditor, useEditorStore } from '../../store/context';
 import type { StepNodeData } from '../../graph/mapping';
 import { truncate } from '../../graph/nodeSize';
 import { addInnerStep } from '../add';
+import { BreakpointMargin } from './BreakpointMargin';
 import { IterationStrip } from './IterationStrip';
 import { NodeLabels } from './NodeLabels';
 import { Handles, ProblemBadges, RunStatus, useRunClass } from './parts';
@@ -31,6 +32,7 @@ export function LoopFrame({
   return (
     <div className={`node loop loop-${variant}${selected ? ' selected' : ''}${runClass}`} data-testid={`node-${key}`}>
       <Handles />
+      <BreakpointMargin data={data} />
       <NodeLabels data={data} />
       <div className="loop-head">
         <div className="node-head">

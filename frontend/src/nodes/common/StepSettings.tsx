@@ -9,6 +9,7 @@ import { optStr, str } from '../../forms/values';
 import { useEditor } from '../../store/context';
 import type { PanelProps } from '../types';
 import { DependsOnField } from './DependsOnField';
+import { conditionExample } from './examples';
 import type { FieldProblems, FieldSetter } from './stepEdits';
 
 /**
@@ -33,12 +34,12 @@ export function StepSettings({ stepKey, found, problems, set, lead, sparse }: Pa
       <DependsOnField siblings={siblings} deps={deps} help={HELP['step.dependsOn']} problems={problems('dependsOn')} onToggle={toggle} />
       {shows('condition') && (
         <Field field="condition" label="Condition (CEL)" help={HELP['step.condition']} problems={problems('condition')}>
-          <CelInput value={str(step.condition)} variables={celVariables(doc, stepKey, 'condition')} id="f-condition" onChange={(v) => set('condition')(optStr(v))} placeholder="steps.plan.status == 'completed'" />
+          <CelInput value={str(step.condition)} variables={celVariables(doc, stepKey, 'condition')} id="f-condition" onChange={(v) => set('condition')(optStr(v))} placeholder={conditionExample(deps)} />
         </Field>
       )}
       <div className="grid2">
         <Field field="timeout" label="Timeout" help={HELP['step.timeout']} problems={problems('timeout')}>
-          <TextInput field="timeout" mono value={str(step.timeout)} placeholder="10m" onChange={(v) => set('timeout')(optStr(v))} />
+          <TextInput field="timeout" mono value={str(step.timeout)} placeholder="e.g. 10m" onChange={(v) => set('timeout')(optStr(v))} />
         </Field>
         <Field field="retries" label="Retries" help={HELP['step.retries']} problems={problems('retries')}>
           <NumberInput field="retries" integer value={step.retries} onChange={set('retries')} />
@@ -54,7 +55,7 @@ export function StepSettings({ stepKey, found, problems, set, lead, sparse }: Pa
       )}
       {shows('contextFiles') && (
         <Field field="contextFiles" label="Context files" help={HELP['step.contextFiles']} problems={problems('contextFiles')}>
-          <ListInput field="contextFiles" value={step.contextFiles} placeholder="docs/architecture.md" onChange={(v) => set('contextFiles')(v)} />
+          <ListInput field="contextFiles" value={step.contextFiles} placeholder="e.g. docs/architecture.md" onChange={(v) => set('contextFiles')(v)} />
           <ContextFilesList value={step.contextFiles} />
         </Field>
       )}

@@ -75,7 +75,8 @@ describe('words and glyphs', () => {
   });
 
   it('shows a judged iteration by its verdict, any other by its status', () => {
-    expect(iterationGlyph('completed', { done: true, reason: null, failedOpen: false })).toBe('✓');
+    expect(iterationGlyph('completed', { done: true, reason: null, failedOpen: false })).toBe('⚑');
+    expect(iterationGlyph('completed')).toBe('✓'); // finished, in every loop: a judge's "done" has its own mark
     expect(iterationGlyph('completed', { done: false, reason: 'thin', failedOpen: false })).toBe('↻');
     expect(iterationGlyph('completed', { done: null, reason: null, failedOpen: true })).toBe('⚠');
     expect(iterationGlyph('failed', { done: false, reason: null, failedOpen: false })).toBe('✕');
@@ -83,9 +84,9 @@ describe('words and glyphs', () => {
   });
 
   it('puts an iteration into words: its number, item, status, time and verdict', () => {
-    expect(iterationWords({ n: 2, status: 'completed', time: '1.2s', verdict: { done: false, reason: 'too thin', failedOpen: false } })).toBe(
-      'Iteration 2, completed in 1.2s, judge: not done (too thin)',
+    expect(iterationWords({ n: 2, kind: 'round', status: 'completed', time: '1.2s', verdict: { done: false, reason: 'too thin', failedOpen: false } })).toBe(
+      'Round 2, completed in 1.2s, judge said not done (too thin)',
     );
-    expect(iterationWords({ n: 1, status: 'running', item: 'b' })).toBe('Iteration 1, item "b", running');
+    expect(iterationWords({ n: 1, kind: 'item', status: 'running', item: 'b' })).toBe('Item 1, value "b", running');
   });
 });

@@ -111,23 +111,27 @@ export interface VerdictFacts {
 }
 
 export function verdictWords(v: VerdictFacts): string {
-  const said = v.failedOpen ? 'failed open' : v.done ? 'done' : 'not done';
-  return `judge: ${said}${v.reason ? ` (${v.reason})` : ''}`;
+  const said = v.failedOpen ? 'judge failed open' : v.done ? 'judge said done' : 'judge said not done';
+  return `${said}${v.reason ? ` (${v.reason})` : ''}`;
 }
 
+/** The mark of a round its judge said was done: not ✓, which every finished iteration shows. */
+export const JUDGE_DONE_GLYPH = '⚑';
+
 /**
- * The one glyph an iteration cell shows: a judged iteration shows the verdict
- * (✓ done, ↻ again, ⚠ the judge failed open), any other its status.
+ * The one glyph an iteration cell shows. ✓ means one thing in every loop, "finished"; a judged round shows
+ * the verdict instead (⚑ judge said done, ↻ judge said not done: again, ⚠ the judge failed open). The
+ * cell's words say which.
  */
 export function iterationGlyph(status: string, verdict?: VerdictFacts): string {
-  if (verdict && status === 'completed') return verdict.failedOpen ? '⚠' : verdict.done ? '✓' : '↻';
+  if (verdict && status === 'completed') return verdict.failedOpen ? '⚠' : verdict.done ? JUDGE_DONE_GLYPH : '↻';
   return statusGlyph(status);
 }
 
-/** An iteration cell's words: "Iteration 2, item "b", completed in 1.2s, judge: not done (too thin)". */
-export function iterationWords(it: { n: number; status: string; item?: Json; time?: string; verdict?: VerdictFacts }): string {
-  const words = [`Iteration ${it.n}`];
-  if (it.item !== undefined) words.push(`item ${JSON.stringify(it.item)}`);
+/** An iteration cell's words: "Round 2, completed in 1.2s, judge said not done (too thin)", "Item 3, item "b", running". */
+export function iterationWords(it: { n: number; kind?: 'round' | 'item'; status: string; item?: Json; time?: string; verdict?: VerdictFacts }): string {
+  const words = [`${it.kind === 'item' ? 'Item' : 'Round'} ${it.n}`];
+  if (it.item !== undefined) words.push(`value ${JSON.stringify(it.item)}`);
   words.push(it.time ? `${it.status} in ${it.time}` : it.status);
   if (it.verdict) words.push(verdictWords(it.verdict));
   return words.join(', ');

@@ -49,6 +49,7 @@ export function RunStatus({ nodeKey }: { nodeKey: string }) {
     <span className={`status status-${status}`} data-testid="node-status" title={run.error ?? status}>
       {status}
       {run.duration ? ` · ${run.duration}` : ''}
+      {run.pinned ? ' · pinned' : ''}
     </span>
   );
 }

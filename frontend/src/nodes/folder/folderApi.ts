@@ -2,7 +2,7 @@
 // Typed calls: the paths, their parameters and answers are the OpenAPI document's (api/openapi.gen.ts).
 import { answer, API, client, multipartBody } from '../../api/client';
 import type { Narrowed } from '../../api/types';
-import type { BundleImportOut, FileIn, FileWrittenOut, FolderFileContentOut, FolderFileOut, IncludeTargetOut } from '../../api/openapi.gen';
+import type { BundleImportOut, FileIn, FileWrittenOut, FolderFileChangeOut, FolderFileContentOut, FolderFileOut, IncludeTargetOut } from '../../api/openapi.gen';
 
 /** A file of the folder; `main`: the workflow's own document (edited on the canvas and in the YAML view, not here). */
 export type FolderFile = FolderFileOut;
@@ -11,6 +11,8 @@ export type FileContent = FolderFileContentOut;
 /** The new version a write, rename or delete made. */
 export type FolderSaved = FileWrittenOut;
 export type BundleImported = BundleImportOut;
+/** A folder file that differs between two versions, with both texts (null where absent or binary). */
+export type FolderFileChange = FolderFileChangeOut;
 /**
  * What an include step runs: a file of the folder, a saved workflow (and its version), or nothing yet. Override:
  * the server declares `step` any value; it is the step's `id` as the document has it (null: it has none).
@@ -33,6 +35,9 @@ export const folderApi = {
   writeBytes: (id: number, path: string, base64: string) => write(id, { path, base64 }),
   rename: (id: number, path: string, to: string) => write(id, { path, rename_to: to }),
   remove: (id: number, path: string) => write(id, { path, delete: true }),
+  /** The folder files (not the main document) that differ from version `a` to version `b`. */
+  changes: (id: number, a: number, b: number): Promise<FolderFileChange[]> =>
+    answer(client.GET('/api/v1/workflows/{workflow_id}/files/changes', { params: { path: { workflow_id: id }, query: { a, b } } })),
   /** For each include step of the version: what it runs. */
   includes: (id: number, version?: number) =>
     answer(client.GET('/api/v1/workflows/{workflow_id}/includes', { params: { path: { workflow_id: id }, query: { version: at(version) } } })) as Promise<IncludeTarget[]>,

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
 import { stepChips } from '../../graph/nodeSize';
 import { useEditor } from '../../store/context';
+import { BreakpointMargin } from '../common/BreakpointMargin';
 import { NodeLabels } from '../common/NodeLabels';
 import { Chip, Handles, ProblemBadges, RunStatus, useRunClass } from '../common/parts';
 import { useIncludeLook } from '../folder/includeScope';
@@ -18,6 +19,7 @@ export const IncludeNode = memo(function IncludeNode({ data, selected }: NodePro
   return (
     <div className={`node node-include${selected ? ' selected' : ''}${runClass}`} data-testid={`node-${key}`}>
       <Handles />
+      <BreakpointMargin data={data} />
       <NodeLabels data={data} />
       <div className="node-head">
         <span className="node-icon" aria-hidden>

@@ -18,7 +18,7 @@ export function IncludePanel({ stepKey, found }: PanelProps) {
   const { look, scope } = useIncludeLook(found.step);
   const lead = (
     <Field field="include" label="Include" help={HELP['step.include']} problems={problems('include')}>
-      <TextInput field="include" mono value={str(found.step.include)} onChange={(v) => set('include')(v)} placeholder={includes[0] ?? 'workflows/sub.yaml'} />
+      <TextInput field="include" mono value={str(found.step.include)} onChange={(v) => set('include')(v)} placeholder={`e.g. ${includes[0] ?? 'workflows/sub.yaml'}`} />
       {includes.length > 0 && <div className="field-help">Named includes: {includes.join(', ')}</div>}
       {look && (
         <div className="field-help include-look" data-testid="include-panel-look">

@@ -93,7 +93,7 @@ export function RepeatPanel({ stepKey, found }: PanelProps) {
           )}
         </Field>
         <Field field="loop.delay" label="Delay" help={HELP['loop.delay']} problems={problems('loop.delay')}>
-          <TextInput field="loop.delay" mono value={str(loop.delay)} placeholder="10s" onChange={(v) => setLoop('delay')(optStr(v))} />
+          <TextInput field="loop.delay" mono value={str(loop.delay)} placeholder="e.g. 10s" onChange={(v) => setLoop('delay')(optStr(v))} />
         </Field>
       </LoopSettings>
       <Section title="Step settings">

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
 import { stepChips, truncate } from '../../graph/nodeSize';
+import { BreakpointMargin } from '../common/BreakpointMargin';
 import { NodeLabels } from '../common/NodeLabels';
 import { Chip, Handles, ProblemBadges, RunStatus, useRunClass } from '../common/parts';
 import { STEP_ITEM } from './defaults';
@@ -12,6 +13,7 @@ export const StepNode = memo(function StepNode({ data, selected }: NodeProps<Ste
   return (
     <div className={`node node-step${selected ? ' selected' : ''}${runClass}`} data-testid={`node-${key}`}>
       <Handles />
+      <BreakpointMargin data={data} />
       <NodeLabels data={data} />
       <div className="node-head">
         <span className="node-icon" aria-hidden>

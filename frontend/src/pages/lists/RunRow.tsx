@@ -1,5 +1,5 @@
-// A row of the runs list: a box to pick it for comparing, the run, its workflow, status, starter, provider,
-// tokens, cost and start time.
+// A row of the runs list: a box to pick it for comparing, the run, its workflow (and the run's summary, when its
+// coordinator wrote one), status, starter, provider, tokens, cost and start time.
 import type { Run } from '../../api/types';
 import { CostFigure } from '../../run/CostFigure';
 import { Link } from '../../components/Link';
@@ -52,6 +52,11 @@ export function RunRow({ r, showStarter, me, picked, onPick }: Props) {
           </span>
           <span className="muted small">v{r.version}</span>
         </span>
+        {r.summary && (
+          <span className="ellipsis muted small run-row-summary" title={r.summary} data-testid="run-row-summary">
+            {r.summary}
+          </span>
+        )}
       </td>
       <td>
         <span className={`pill status-pill status-${r.status}`}>{r.status}</span>

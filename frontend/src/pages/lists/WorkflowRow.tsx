@@ -75,7 +75,7 @@ export function WorkflowRow({ w, showWorkspace, twin = false, open, onToggleHist
       {open && (
         <tr className="versions-row">
           <td colSpan={showWorkspace ? 6 : 5}>
-            <VersionHistory id={w.id} onRestored={onRestored} />
+            <VersionHistory id={w.id} onRestored={onRestored} blocked={canEdit ? null : blocked} />
           </td>
         </tr>
       )}

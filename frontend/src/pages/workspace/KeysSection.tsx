@@ -7,7 +7,35 @@ import { capabilities } from '../../workspaces/roles';
 import { useAction, useServerList, type SectionProps } from './common';
 import { FormError, SavedNote, SettingsSection } from './SettingsSection';
 
-const LABEL: Record<WorkspaceKey['provider'], string> = { openai: 'OpenAI', anthropic: 'Anthropic' };
+// Upstream's provider names (runtime/providers/catalog.py), in the server's order.
+const LABEL: Record<WorkspaceKey['provider'], string> = {
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  google: 'Google Gemini',
+  vertex: 'Google Vertex AI',
+  bedrock: 'Amazon Bedrock',
+  azure: 'Azure OpenAI',
+  mistral: 'Mistral',
+  groq: 'Groq',
+  deepseek: 'DeepSeek',
+  openrouter: 'OpenRouter',
+  ollama: 'Ollama',
+  xai: 'xAI',
+  together: 'Together AI',
+  fireworks: 'Fireworks AI',
+  cerebras: 'Cerebras',
+};
+const PROVIDERS = Object.keys(LABEL) as WorkspaceKey['provider'][];
+// What the key field takes where it is not a plain API key, and where the base URL is required.
+const KEY_HINT: Partial<Record<WorkspaceKey['provider'], string>> = {
+  bedrock: 'a Bedrock API key, or ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN]',
+  vertex: 'an API key, or an access token (ya29.…)',
+};
+const URL_HINT: Partial<Record<WorkspaceKey['provider'], string>> = {
+  bedrock: 'https://bedrock-runtime.<region>.amazonaws.com',
+  azure: 'https://<resource>.openai.azure.com (required)',
+  ollama: 'http://localhost:11434/v1',
+};
 
 export function KeysSection({ detail, onDetail }: SectionProps) {
   const caps = capabilities(detail.role);
@@ -111,8 +139,11 @@ export function KeysSection({ detail, onDetail }: SectionProps) {
           <label className="mini-field">
             <span className="field-label">Provider</span>
             <select className="input" value={provider} onChange={(e) => setProvider(e.target.value as WorkspaceKey['provider'])} data-testid="ws-key-provider">
-              <option value="openai">OpenAI</option>
-              <option value="anthropic">Anthropic</option>
+              {PROVIDERS.map((name) => (
+                <option key={name} value={name}>
+                  {LABEL[name]}
+                </option>
+              ))}
             </select>
           </label>
           <label className="mini-field ws-grow">
@@ -124,6 +155,7 @@ export function KeysSection({ detail, onDetail }: SectionProps) {
               spellCheck={false}
               value={apiKey}
               maxLength={500}
+              placeholder={KEY_HINT[provider]}
               onChange={(e) => setApiKey(e.target.value)}
               aria-describedby={store.error ? errorId : undefined}
               data-testid="ws-key-value"
@@ -136,7 +168,7 @@ export function KeysSection({ detail, onDetail }: SectionProps) {
               type="url"
               value={baseUrl}
               maxLength={300}
-              placeholder="the provider's own"
+              placeholder={URL_HINT[provider] ?? "the provider's own"}
               onChange={(e) => setBaseUrl(e.target.value)}
               aria-describedby={store.error ? errorId : undefined}
               data-testid="ws-key-base-url"
@@ -156,11 +188,12 @@ export function KeysSection({ detail, onDetail }: SectionProps) {
   );
 }
 
-/** Shown to everyone as a status; the checkbox works only for the server's owner (others get the server's 403 next to it). */
+/** Shown to everyone as a status; the checkbox is the server's owner's alone (as the API holds): off, saying so, for the others. */
 function ServerKeysToggle({ detail, onDetail }: Pick<SectionProps, 'detail' | 'onDetail'>) {
   const action = useAction();
   const id = useId();
   const granted = detail.server_keys;
+  const notYours = detail.can_grant_server_keys ? undefined : 'Only the server’s owner can change this: runs here use the server’s keys only when the owner grants them.';
 
   return (
     <div className="ws-server-keys" data-testid="ws-server-keys">
@@ -176,7 +209,8 @@ function ServerKeysToggle({ detail, onDetail }: Pick<SectionProps, 'detail' | 'o
           id={id}
           type="checkbox"
           checked={granted}
-          disabled={action.busy}
+          disabled={action.busy || !!notYours}
+          title={notYours}
           onChange={(e) => {
             const next = e.target.checked;
             void action.run(async () => onDetail(await api.setServerKeys(detail.id, next)));

@@ -3,6 +3,7 @@ import { CostFigure } from '../CostFigure';
 import { api, errorText } from '../../api/client';
 import type { Run } from '../../api/types';
 import { Banner } from '../../components/Banner';
+import { ResumedPill } from '../ResumedNote';
 import { RunTitle } from '../RunTitle';
 import { followWorkspace, useWorkspace } from '../../workspaces/current';
 import { cannotRunReason } from '../../workspaces/roles';
@@ -68,6 +69,7 @@ export function BigRunHeader({ runId, run, viewRun, status, reason, conn, accept
             big run
           </span>
           <RunStatusWords status={status} reason={reason} testId="big-run-status" />
+          {run?.resumed && <ResumedPill info={run.resumed} testId="big-run-resumed" />}
           {failedItems > 0 && (
             <span className="pill small pill-bad" data-testid="big-run-failed-items" title="The run went on past them (its failure policy): see Failed items below">
               {failedItems.toLocaleString()} failed

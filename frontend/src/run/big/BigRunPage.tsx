@@ -6,12 +6,15 @@ import { isTerminal } from '../socket';
 import type { View } from '../view/merge';
 import type { RunViewLive } from '../view/useRunView';
 import { bigStatus, failedItemCount } from './bigLabels';
+import { SummaryBlock } from '../RunSummary';
 import { BigEventsPanel } from './BigEventsPanel';
+import { BigMessages, hasMail } from './BigMessages';
 import { BigRunHeader } from './BigRunHeader';
 import { ForEachLoop } from './ForEachLoop';
 import { RepeatLoop } from './RepeatLoop';
 import { StepRows } from './StepRows';
 import './bigRun.css';
+import '../coordinator.css';
 
 /** Loops drawn at most: loops nested in iterations can be many, each with a view of its own. */
 const MAX_LOOPS = 12;
@@ -47,6 +50,7 @@ export function BigRunPage({ runId, live }: { runId: string; live: RunViewLive }
   return (
     <div className="run-page big-run" data-testid="big-run" data-seq={view.seq} data-status={status ?? ''} data-conn={conn}>
       <BigRunHeader runId={runId} run={run} viewRun={view.run} status={status} reason={reason} conn={conn} acceptRun={acceptRun} failedItems={failedItemCount(view.loops)} />
+      {(run?.summary || view.mail?.synthesis) && <SummaryBlock summary={run?.summary || view.mail?.synthesis || ''} />}
       <div className="big-body">
         <main className="big-main">
           {status === 'queued' && <p className="muted">Waiting for a worker to pick the run up…</p>}
@@ -63,6 +67,7 @@ export function BigRunPage({ runId, live }: { runId: string; live: RunViewLive }
             const props = { runId, loop, letters: view.items[id] ?? '', rounds: view.rounds?.[id], active, paused };
             return loop.type === 'repeat-until' ? <RepeatLoop key={id} {...props} /> : <ForEachLoop key={id} {...props} />;
           })}
+          {hasMail(view.mail) && <BigMessages mail={view.mail} />}
           {loops.more > 0 && (
             <p className="muted small" data-testid="more-loops">
               and {loops.more.toLocaleString()} more loops inside iterations, not drawn here

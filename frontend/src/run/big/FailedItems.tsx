@@ -1,9 +1,9 @@
 import { memo } from 'react';
-import { ordinal } from '../labels';
+import { formatIterationId, iterationName } from '../labels';
 import type { LoopFailure } from '../view/merge';
 
 /** The failed items first, each a button that shows it; the view keeps the first hundred. */
-export const FailedItems = memo(function FailedItems({ failed, count, onSelect }: { failed: LoopFailure[]; count: number; onSelect(index: number): void }) {
+export const FailedItems = memo(function FailedItems({ loopId, failed, count, onSelect }: { loopId: string; failed: LoopFailure[]; count: number; onSelect(index: number): void }) {
   if (!failed.length) return null;
   return (
     <div className="failed-block">
@@ -12,7 +12,9 @@ export const FailedItems = memo(function FailedItems({ failed, count, onSelect }
         {failed.map((f) => (
           <li key={f.index}>
             <button className="failed-item" data-testid="failed-item" data-index={f.index} onClick={() => onSelect(f.index)}>
-              <span className="failed-n">item {ordinal(f.index)}</span>
+              <span className="failed-n">
+                {iterationName('item', f.index)} <span className="mono muted small">{formatIterationId(loopId, f.index, 'item')}</span>
+              </span>
               <span className="failed-error">{f.error || f.status}</span>
             </button>
           </li>

@@ -40,12 +40,12 @@ export const ForEachLoop = memo(function ForEachLoop({ runId, loop, letters, rou
       <h3 className="big-loop-title">
         Loop {loop.id}{' '}
         <span className="muted small">
-          · {loop.type || 'loop'} · {plural(counts.total, loop.type === 'forEach' ? 'item' : 'iteration')}
+          · {loop.type || 'loop'} · {plural(counts.total, loop.type === 'repeat-until' ? 'round' : 'item')}
           {loop.ended ? ` · ${breakReasonLabel(loop.break_reason)}` : ''}
         </span>
       </h3>
       <LoopStats loop={loop} counts={counts} active={active} paused={paused} />
-      <FailedItems failed={loop.failed} count={counts.failed} onSelect={choose} />
+      <FailedItems loopId={loop.id} failed={loop.failed} count={counts.failed} onSelect={choose} />
       <ItemGrid
         loopId={loop.id}
         letters={letters}

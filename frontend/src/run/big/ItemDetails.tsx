@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { api, errorText, type LoopPosition } from '../../api/client';
 import type { Iteration } from '../../api/types';
-import { ordinal } from '../labels';
+import { formatIterationId, iterationTitle } from '../labels';
 import { Pre } from '../Pre';
 import { formatMs } from '../reduce';
 import { letterStatus } from './bigLabels';
@@ -50,7 +50,8 @@ export function ItemDetails({ runId, loopId, at, letter, error, verdict, onClose
   // Several rows for one item are its tries: the last says how it ended.
   const row = current?.rows?.[current.rows.length - 1] ?? null;
   const status = row?.status ?? letterStatus(letter);
-  const label = round ? `Round ${ordinal(n)}` : `Item ${ordinal(n)}`;
+  const kind = round ? 'round' : 'item';
+  const label = iterationTitle(kind, n);
   return (
     <section
       className="item-details"
@@ -63,7 +64,11 @@ export function ItemDetails({ runId, loopId, at, letter, error, verdict, onClose
     >
       <div className="item-details-head">
         <h4>
-          {label} <span className={`status status-${status}`}>{status}</span>
+          {label}{' '}
+          <span className="mono muted small" title="The id its events carry (counted from 0)" data-testid="item-id">
+            {formatIterationId(loopId, n, kind)}
+          </span>{' '}
+          <span className={`status status-${status}`}>{status}</span>
         </h4>
         <button className="icon-btn" aria-label={`Close the details of ${label.toLowerCase()}`} onClick={onClose}>
           ×
@@ -89,13 +94,13 @@ export function ItemDetails({ runId, loopId, at, letter, error, verdict, onClose
       )}
       {verdict && (
         <p className={`verdict ${verdict.failed_open ? 'failed-open' : verdict.done ? 'done' : 'not-done'}`}>
-          <strong>{verdict.failed_open ? 'failed open' : verdict.done ? 'done' : 'not done'}</strong>
+          <strong>{verdict.failed_open ? 'judge failed open' : verdict.done ? 'judge said done' : 'judge said not done'}</strong>
           {verdict.reason && <span className="verdict-reason">{verdict.reason}</span>}
         </p>
       )}
       {row && row.item !== null && row.item !== undefined && (
         <>
-          <h5 className="item-part">Item</h5>
+          <h5 className="item-part">Its value</h5>
           <Pre text={valueText(row.item)} testId="item-value" />
         </>
       )}

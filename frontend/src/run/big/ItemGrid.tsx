@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
-import { ordinal } from '../labels';
+import { formatIterationId, iterationName } from '../labels';
 import { letterStatus } from './bigLabels';
 import { cellAt, cellOrigin, changedIndices, gridFor, moveCursor, type Grid } from './gridGeometry';
 import { MAX_CANVAS, paintCells, readColours, type Colours } from './gridPaint';
@@ -107,7 +107,7 @@ export function ItemGrid({ loopId, letters, summary, counts, cursor, onCursor, o
   // The tip follows the mouse, or the cursor while the keys move it.
   const tipAt = hover ?? (focused ? shown : null);
   const tip = tipAt !== null ? cellOrigin(grid, tipAt) : null;
-  const words = (i: number) => `item ${ordinal(i)}: ${letterStatus(letters[i])}`;
+  const words = (i: number) => `${iterationName('item', i)} (${formatIterationId(loopId, i, 'item')}): ${letterStatus(letters[i])}`;
   const cursorAt = shown !== null ? cellOrigin(grid, shown) : null;
   const countsJson = JSON.stringify(counts);
   const announced = useThrottled(summary, 10_000);

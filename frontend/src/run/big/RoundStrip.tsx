@@ -1,13 +1,13 @@
 import { useMemo } from 'react';
-import { ordinal } from '../labels';
+import { formatIterationId, iterationTitle, ordinal } from '../labels';
 import type { LoopVerdict } from '../view/merge';
 import { letterStatus } from './bigLabels';
 import { stripStep, stripWindow, type StripPos } from './stripWindow';
 
 function verdictWords(v: LoopVerdict | undefined): string {
   if (!v) return '';
-  const said = v.failed_open ? 'failed open' : v.done ? 'done' : 'not done';
-  return ` · judge: ${said}${v.reason ? ` — ${v.reason}` : ''}`;
+  const said = v.failed_open ? 'judge failed open' : v.done ? 'judge said done' : 'judge said not done';
+  return ` · ${said}${v.reason ? ` — ${v.reason}` : ''}`;
 }
 
 export interface RoundStripProps {
@@ -47,7 +47,7 @@ export function RoundStrip({ loopId, letters, verdicts, pos, onPos, selected, on
       <div className="iter-strip round-cells" role="group" aria-label={range}>
         {rounds.map((n) => {
           const status = letterStatus(letters[n]);
-          const words = `Round ${ordinal(n)}: ${status}${verdictWords(byRound.get(n))}`;
+          const words = `${iterationTitle('round', n)} (${formatIterationId(loopId, n, 'round')}): ${status}${verdictWords(byRound.get(n))}`;
           return (
             <button
               key={n}

@@ -9,6 +9,7 @@ export const EVENT_PAGE = 200;
 export const EVENT_TYPES = [
   'workflow_start',
   'workflow_end',
+  'plan_ready',
   'step_start',
   'step_end',
   'step_skipped',

@@ -7,7 +7,8 @@ import type { Run } from '../../api/types';
 import { Link } from '../../components/Link';
 import { formatMs } from '../reduce';
 import { shortId } from '../labels';
-import { differenceWords, outputText, rowLabel, verdictWords, wordDiff, type CompareRow, type RunComparison, type Unit } from './compareData';
+import { differenceWords, editedWords, figuresDiffer, forkStart, outputText, rowLabel, showsKey, verdictWords, wordDiff, type CompareRow, type RunComparison, type Unit } from './compareData';
+import { JUDGE_DONE_GLYPH } from '../../nodes/common/accessibleNames';
 import { useVersion, useYamlPair } from '../../versions/useVersions';
 import { YamlDiffView } from '../../versions/YamlDiffView';
 import './compare.css';
@@ -58,17 +59,35 @@ function RunCard({ run, side }: { run: Run; side: 'A' | 'B' }) {
 
 function Cell({ unit }: { unit: Unit | null }) {
   if (!unit) return <td className="muted">did not get here</td>;
+  // A fork's rows copied from its parent: the same work, not run again, so not a second measurement either.
+  const inherited = unit.inherited ? (
+    <span className="pill small muted" data-testid="compare-inherited" title="Copied from the parent run's events when the fork started: not run again">
+      inherited
+    </span>
+  ) : null;
   const verdict = verdictWords(unit);
+  // What a person changed here at a breakpoint, and a pinned output: the row is not the model's alone.
+  const edited = unit.edited.length ? (
+    <span className="pill small pill-warn" data-testid="compare-edited" title="Changed by a person at a breakpoint held before it">
+      {editedWords(unit.edited)}
+    </span>
+  ) : null;
+  const pinned = unit.pinned ? (
+    <span className="pill small muted" data-testid="compare-pinned" title="A pinned output answered: its model was not asked">
+      pinned
+    </span>
+  ) : null;
   return (
     <td>
       <div>
         {unit.status && <span className={`status status-${unit.status}`}>{unit.status}</span>}
         {verdict && (
           <span className={`verdict verdict-${unit.done ? 'done' : 'not-done'}`} data-testid="compare-verdict">
-            {unit.done ? '✓ ' : '✗ '}
+            {unit.done ? `${JUDGE_DONE_GLYPH} ` : '↻ '}
             {verdict}
           </span>
-        )}
+        )}{' '}
+        {inherited} {edited} {pinned}
       </div>
       {unit.reason && <div className="small compare-reason">{unit.reason}</div>}
       <div className="muted small">
@@ -96,7 +115,7 @@ function OutputDiff({ row }: { row: CompareRow }) {
   );
 }
 
-function Row({ row, diverged }: { row: CompareRow; diverged: boolean }) {
+function Row({ row, diverged, forkBegan }: { row: CompareRow; diverged: boolean; forkBegan: 'A' | 'B' | null }) {
   const [open, setOpen] = useState(false);
   const outputsDiffer = row.differs.includes('output') || row.differs.includes('result');
   return (
@@ -104,12 +123,31 @@ function Row({ row, diverged }: { row: CompareRow; diverged: boolean }) {
       <tr id={`row-${row.key}`} className={`${row.differs.length ? 'compare-differs' : ''}${diverged ? ' compare-diverged' : ''}`} data-key={row.key}>
         <th scope="row">
           <code>{rowLabel(row)}</code>
+          {showsKey(row) && (
+            <span className="mono muted small" title="The id the format gives it (counted from 0)">
+              {' '}
+              {row.key}
+            </span>
+          )}
+          {forkBegan && (
+            <div className="small compare-fork-began" data-testid="compare-fork-began">
+              run {forkBegan} (the fork) began here
+            </div>
+          )}
           {diverged && <div className="small compare-first">first difference</div>}
         </th>
         <Cell unit={row.a} />
         <Cell unit={row.b} />
         <td>
-          {row.differs.length ? <span className="small">≠ {differenceWords(row.differs)}</span> : <span className="muted small">= same</span>}
+          {row.differs.length ? (
+            <span className="small">≠ {differenceWords(row.differs)}</span>
+          ) : figuresDiffer(row) ? (
+            <span className="small" data-testid="compare-figures-differ">
+              = same outcome; tokens or cost differ
+            </span>
+          ) : (
+            <span className="muted small">= same</span>
+          )}
           {outputsDiffer && row.a && row.b && (
             <div>
               <button type="button" className="btn ghost small" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -156,6 +194,8 @@ export function RunComparePage({ a, b }: { a: string; b: string }) {
   if (!data) return <div className="page-message muted">Comparing the runs…</div>;
   const diverged = data.diverged_at;
   const differing = data.rows.filter((r) => r.differs.length).length;
+  const figures = data.rows.filter(figuresDiffer).length;
+  const fork = forkStart(data.a, data.b);
   const reveal = (key: string) => {
     const at = data.rows.findIndex((r) => r.key === key);
     if (onlyDiffering) setShown(Math.max(shown, data.rows.filter((r, i) => i <= at && r.differs.length).length));
@@ -184,8 +224,19 @@ export function RunComparePage({ a, b }: { a: string; b: string }) {
             </button>
             <span className="muted small"> {differing.toLocaleString()} of {data.rows.length.toLocaleString()} rows differ.</span>
           </>
+        ) : figures ? (
+          <>
+            The two runs agree on every step's status, output and verdict, but not on what it took: tokens or cost differ at{' '}
+            {figures.toLocaleString()} of {data.rows.length.toLocaleString()} rows.
+          </>
         ) : (
-          <>The two runs agree on every step and iteration.</>
+          <>The two runs agree on every step and iteration, tokens and cost included.</>
+        )}
+        {fork && (
+          <div className="small" data-testid="compare-fork-note">
+            Run {fork.side} is a fork of the other: it began at <code>{fork.key}</code>; the rows marked inherited before it were copied
+            from the parent, not run again.
+          </div>
         )}
       </div>
       <label className="compare-filter">
@@ -202,7 +253,7 @@ export function RunComparePage({ a, b }: { a: string; b: string }) {
         </thead>
         <tbody>
           {rows.slice(0, shown).map((r) => (
-            <Row key={r.key} row={r} diverged={r.key === diverged?.key} />
+            <Row key={r.key} row={r} diverged={r.key === diverged?.key} forkBegan={fork && r.key === fork.key ? fork.side : null} />
           ))}
         </tbody>
       </table>

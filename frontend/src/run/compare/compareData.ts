@@ -2,7 +2,7 @@
 import { diffWordsWithSpace } from 'diff';
 import type { CompareOut, CompareRowOut, CompareUnitOut } from '../../api/openapi.gen';
 import type { Narrowed, Run } from '../../api/types';
-import { ordinal } from '../labels';
+import { formatIterationId, iterationName } from '../labels';
 
 /**
  * What one run did at one step or iteration. Override: the server declares `output` and `done` any value; they are
@@ -25,13 +25,35 @@ export type CompareRow = Narrowed<CompareRowOut, { where: Where; a: Unit | null;
 /** GET /runs/{a}/compare/{b}. Override: the runs and rows as narrowed here and in types.ts. */
 export type RunComparison = Narrowed<CompareOut, { a: Run; b: Run; rows: CompareRow[] }>;
 
-/** "dev · round 2 · draft", "each · item 4", "deploy › build": the format's ids in words. */
+/** "dev · round 2 · draft", "each · item 4", "deploy › build": the format's ids in words (1-based; the row's key is the id). */
 export function rowLabel(row: Pick<CompareRow, 'key' | 'where'>): string {
   const w = row.where;
   if (w.include) return `${w.include} › ${w.inner ?? ''}`;
   if (!w.loop) return row.key;
-  const place = w.iteration !== undefined ? `round ${ordinal(w.iteration)}` : `item ${ordinal(w.item ?? 0)}`;
+  const place = w.iteration !== undefined ? iterationName('round', w.iteration) : iterationName('item', w.item ?? 0);
   return [w.loop, place, w.inner].filter(Boolean).join(' · ');
+}
+
+/** Whether the row's words differ from its key, so that the key is worth showing beside them. */
+export function showsKey(row: Pick<CompareRow, 'key' | 'where'>): boolean {
+  return rowLabel(row) !== row.key;
+}
+
+/** The fork of the two, and the row it began at (`write.3`, `each[1]`, `plan`); null when neither is the other's fork. */
+type ForkSide = { id: string; parent?: string | null; fork_point?: { step?: unknown; iteration?: unknown; kind?: unknown; [more: string]: unknown } | null };
+
+export function forkStart(a: ForkSide, b: ForkSide): { side: 'A' | 'B'; key: string } | null {
+  const [side, fork] = b.parent === a.id ? (['B', b] as const) : a.parent === b.id ? (['A', a] as const) : [null, null];
+  const point = fork?.fork_point;
+  if (!side || !point || typeof point.step !== 'string') return null;
+  if (typeof point.iteration !== 'number') return { side, key: point.step };
+  return { side, key: formatIterationId(point.step, point.iteration, point.kind === 'item' ? 'item' : 'round') };
+}
+
+/** Rows whose figures differ though the runs agree there (tokens or cost): the summary never calls them the same. */
+export function figuresDiffer(row: Pick<CompareRow, 'a' | 'b' | 'differs'>): boolean {
+  if (row.differs.length || !row.a || !row.b) return false;
+  return row.a.tokens !== row.b.tokens || row.a.cost_usd !== row.b.cost_usd;
 }
 
 const FIELD_WORDS: Record<string, string> = {
@@ -69,9 +91,16 @@ export function wordDiff(a: string, b: string): { segments: Segment[]; cut: bool
 }
 
 /** The verdict in words, never by colour alone. */
+/** What a person changed at a breakpoint, in words: "edited: previous output, context file notes_v2.md". */
+export function editedWords(edited: string[]): string {
+  if (edited.includes('skipped')) return 'skipped at a breakpoint';
+  const words = edited.map((f) => (f.startsWith('context_file:') ? `context file ${f.slice('context_file:'.length)}` : f.replace(/_/g, ' ')));
+  return `edited: ${words.join(', ')}`;
+}
+
 export function verdictWords(unit: Unit | null): string | null {
   if (!unit || unit.done === null || unit.done === undefined) return null;
-  return unit.done ? 'done' : 'not done';
+  return unit.done ? 'judge said done' : 'judge said not done';
 }
 
 /** Text of an output or a structured result, for the diff. */

@@ -4,9 +4,10 @@ import { useEffect, useMemo, useState } from 'react';
 import { api, errorText } from '../../api/client';
 import type { ProviderInfo, Run } from '../../api/types';
 import { Modal } from '../../components/Modal';
+import { ScriptField } from '../../forms/ScriptField';
 import { navigate } from '../../router';
 import { useEditor } from '../../store/context';
-import { ordinal } from '../labels';
+import { formatIterationId, ordinal } from '../labels';
 import {
   buildInput,
   buildPatch,
@@ -16,12 +17,13 @@ import {
   forkTitle,
   inheritedWords,
   inputText,
+  scriptText,
   type ForkAt,
 } from './forkEdits';
 import './fork.css';
 
 export interface ForkDialogProps {
-  run: Pick<Run, 'id' | 'provider' | 'model' | 'workspace_id'>;
+  run: Pick<Run, 'id' | 'provider' | 'model' | 'workspace_id' | 'script'>;
   at: ForkAt;
   onClose: () => void;
 }
@@ -38,6 +40,8 @@ export function ForkDialog({ run, at, onClose }: ForkDialogProps) {
   const [input, setInput] = useState(originalInput);
   const [provider, setProvider] = useState(run.provider);
   const [model, setModel] = useState(run.model ?? '');
+  const originalScript = useMemo(() => scriptText(run.script), [run.script]);
+  const [script, setScript] = useState(originalScript);
   const [providers, setProviders] = useState<ProviderInfo[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -51,7 +55,8 @@ export function ForkDialog({ run, at, onClose }: ForkDialogProps) {
     let body;
     try {
       const patch = buildPatch(fields, edited);
-      body = forkBody(at, { patch, input: showsInput ? buildInput(kind, originalInput, input) : undefined, provider, model }, run);
+      const newScript = provider === 'simulated' && script.trim() && script !== originalScript ? script : undefined;
+      body = forkBody(at, { patch, input: showsInput ? buildInput(kind, originalInput, input) : undefined, provider, model, script: newScript }, run);
     } catch (e) {
       setError(errorText(e));
       return;
@@ -80,7 +85,14 @@ export function ForkDialog({ run, at, onClose }: ForkDialogProps) {
         }}
       >
         <h2>{title}</h2>
-        <p className="muted small">{inheritedWords(at, kind)} Changes to the workflow are saved as a new version.</p>
+        <p className="muted small">
+          {at.iteration !== undefined && kind !== 'step' && (
+            <>
+              Its events carry the id <code data-testid="fork-at-id">{formatIterationId(at.step, at.iteration, kind === 'item' ? 'item' : 'round')}</code>.{' '}
+            </>
+          )}
+          {inheritedWords(at, kind)} Changes to the workflow are saved as a new version.
+        </p>
         {fields.map((f, n) => (
           <label key={f.key} className="fork-field">
             <span className="field-label">{f.label}</span>
@@ -129,6 +141,15 @@ export function ForkDialog({ run, at, onClose }: ForkDialogProps) {
             <input type="text" value={model} data-testid="fork-model" onChange={(e) => setModel(e.target.value)} />
           </label>
         </div>
+        {provider === 'simulated' && (
+          <ScriptField value={script} onChange={setScript} document={doc} testId="fork-script">
+            {originalScript && script !== originalScript && (
+              <button type="button" className="btn small ghost" onClick={() => setScript(originalScript)}>
+                Back to the parent run’s script
+              </button>
+            )}
+          </ScriptField>
+        )}
         {error && (
           <p role="alert" className="field-problem error" data-testid="fork-error">
             {error}

@@ -10,10 +10,12 @@ import {
   forkPointWords,
   forkTestId,
   forkTitle,
+  inheritedFigures,
   inheritedWords,
   inputText,
   parentComparePath,
   pointerToken,
+  scriptText,
 } from './forkEdits';
 
 const DOC: WorkflowDoc = {
@@ -112,5 +114,25 @@ describe('the request', () => {
       provider: 'openai',
       model: 'gpt-x',
     });
+    expect(forkBody({ step: 'plan' }, { patch: [], script: 'replies: {plan: [again]}' }, run)).toEqual({
+      at: { step: 'plan' },
+      script: 'replies: {plan: [again]}',
+    });
+  });
+
+  it('shows the parent’s script as text, a mapping as YAML', () => {
+    expect(scriptText('replies: {a: [x]}')).toBe('replies: {a: [x]}');
+    expect(scriptText({ replies: { a: ['x'] } })).toBe('replies:\n  a:\n    - x\n');
+    expect(scriptText(null)).toBe('');
   });
 });
+
+describe("a fork's inherited part, said apart from its own", () => {
+  it('counts the rounds, tokens, cost and the time of the parent it took', () => {
+    const part = { events: 30, iterations: 2, tokens: 1200, costUsd: 0.0042, firstAt: '2026-11-27T10:00:00.000Z', lastAt: '2026-11-27T10:00:06.500Z' };
+    expect(inheritedFigures(part, 'round')).toBe("2 rounds · 1,200 tokens · $0.004200 · 6.5 s of the parent's time");
+    expect(inheritedFigures({ ...part, costUsd: 0 }, 'step')).toBe("1,200 tokens · 6.5 s of the parent's time");
+    expect(inheritedFigures({ ...part, events: 0 }, 'round')).toBeNull();
+  });
+});
+

@@ -1,8 +1,10 @@
 // "Re-run from here": what the fork dialog offers to edit at a step, a round or an item, and the
 // request it sends (POST /runs/{id}/fork). Edits to the workflow go as a JSON Patch (RFC 6902) on the
 // run's own document: only the fields changed, each at its JSON Pointer.
+import { stringify } from 'yaml';
 import type { Json, WorkflowDoc } from '../../doc/types';
-import { ordinal } from '../labels';
+import { ordinal, plural, pointWords } from '../labels';
+import { formatMs, type InheritedPart } from '../reduce';
 
 export interface ForkAt {
   step: string;
@@ -35,6 +37,8 @@ export interface ForkBody {
   input?: { item: Json } | { previous_output: string };
   provider?: string;
   model?: string;
+  /** A new simulated script (YAML or JSON text); absent: the parent's. */
+  script?: string;
 }
 
 /** The step `at` names among the document's top-level steps, with its index. */
@@ -148,7 +152,7 @@ export function buildInput(kind: ForkKind, original: string, edited: string): Fo
 /** The request body: only what was changed goes with it. */
 export function forkBody(
   at: ForkAt,
-  edits: { patch: PatchOp[]; input?: ForkBody['input']; provider?: string; model?: string },
+  edits: { patch: PatchOp[]; input?: ForkBody['input']; provider?: string; model?: string; script?: string },
   run: { provider: string; model: string | null },
 ): ForkBody {
   const body: ForkBody = { at: at.iteration === undefined ? { step: at.step } : { step: at.step, iteration: at.iteration } };
@@ -156,6 +160,8 @@ export function forkBody(
   if (edits.input) body.input = edits.input;
   if (edits.provider && edits.provider !== run.provider) body.provider = edits.provider;
   if (edits.model !== undefined && edits.model !== (run.model ?? '')) body.model = edits.model;
+  // Only a script that was changed: the fork keeps its parent's otherwise (and says "script" among its edits only then).
+  if (edits.script !== undefined) body.script = edits.script;
   return body;
 }
 
@@ -173,11 +179,34 @@ export function forkTestId(at: ForkAt): string {
 
 /** "from round 3 of write" (1-based), "from item 2 of each", "from step publish". */
 export function forkPointWords(point: { step: string; iteration?: number; kind: ForkKind }): string {
-  if (point.kind === 'step' || point.iteration === undefined) return `from step ${point.step}`;
-  return `from ${point.kind === 'item' ? 'item' : 'round'} ${ordinal(point.iteration)} of ${point.step}`;
+  return `from ${pointWords(point)}`;
 }
 
 /** The comparison page of a fork's parent and the fork; null for a run that is not a fork. */
 export function parentComparePath(run: { id: string; parent?: string | null }): string | null {
   return run.parent ? `/runs/${run.parent}/compare/${run.id}` : null;
+}
+
+/** The parent's script as the fork dialog's editor shows it: its text, or its mapping written as YAML. */
+export function scriptText(script: unknown): string {
+  if (typeof script === 'string') return script;
+  if (script === null || script === undefined) return '';
+  return stringify(script);
+}
+
+/**
+ * A fork's header counts its own work (time, tokens, cost); what it inherited from its parent is said apart,
+ * each figure beside the others: "4 rounds · 800 tokens · $0.0012 · 6.0 s of the parent's". Null for a run
+ * that inherited nothing.
+ */
+export function inheritedFigures(part: InheritedPart, kind?: string): string | null {
+  if (!part.events) return null;
+  const spanMs = part.firstAt && part.lastAt ? Date.parse(part.lastAt) - Date.parse(part.firstAt) : NaN;
+  const words = [
+    part.iterations && (kind === 'round' || kind === 'item') ? plural(part.iterations, kind) : null,
+    `${part.tokens.toLocaleString()} tokens`,
+    part.costUsd ? `$${part.costUsd.toFixed(part.costUsd < 0.01 ? 6 : 4)}` : null,
+    Number.isFinite(spanMs) ? `${formatMs(Math.max(0, spanMs))} of the parent's time` : null,
+  ];
+  return words.filter(Boolean).join(' · ');
 }

@@ -1,5 +1,7 @@
 // The run page's rounds: each loop of the run with its chart.
+import { RoundLabels } from './RoundLabels';
 import { useEditor } from '../../store/context';
+import { isTerminal } from '../socket';
 import type { RunState } from '../reduce';
 import { RoundsChart } from './RoundsChart';
 
@@ -30,5 +32,13 @@ export function RoundsPanel({ state }: RoundsPanelProps) {
 export function RoundsTab() {
   const loops = useEditor((s) => s.runState.loops);
   const tools = useEditor((s) => s.runState.tools);
-  return <RoundsPanel state={{ loops, tools }} />;
+  const run = useEditor((s) => s.run);
+  // A finished run's judged rounds can be labelled here too (the judge on trial, runtime/evals/judging.py).
+  const labelling = run && isTerminal(run.status) && Object.values(loops).some((l) => l.iterations.some((it) => it.verdict));
+  return (
+    <>
+      <RoundsPanel state={{ loops, tools }} />
+      {labelling && <RoundLabels key={run.id} runId={run.id} workflowId={run.workflow_id} experimentId={null} hideEmpty />}
+    </>
+  );
 }

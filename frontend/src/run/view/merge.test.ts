@@ -121,3 +121,23 @@ describe('mergeRounds', () => {
     expect(mergePatch(view(), { seq: 8 }).rounds).toBeUndefined();
   });
 });
+
+describe('mergePatch and the messages', () => {
+  it('takes the mail whole when a patch carries it, and keeps it when not', () => {
+    const before = view();
+    expect(before.mail).toBeUndefined(); // a view stored before messages existed
+    const mail = {
+      counts: { sent: 2, forwarded: 1, drained: 2, dropped: 1 },
+      dropped: { 'target-terminal': 1 },
+      recent: [{ id: 'msg-send-1', sender: 'a', to: 'coordinator', kind: 'info', text: 'hi', state: 'drained' as const, reason: null, at: null }],
+      narration: [{ text: 'a said hi', at: null }],
+      synthesis: null,
+      warning: null,
+    };
+    const after = mergePatch(before, { seq: 8, mail });
+    expect(after.mail).toEqual(mail);
+    expect(after.steps).toBe(before.steps);
+    const later = mergePatch(after, { seq: 9, run: { ...run, status: 'completed' } });
+    expect(later.mail).toBe(after.mail);
+  });
+});

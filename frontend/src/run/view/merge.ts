@@ -121,6 +121,29 @@ export interface RoundsPatch extends ViewRounds {
   full: boolean;
 }
 
+/** A message as the big-run page lists it (runtime/live/view/mail.py); its text cut to 300 characters. */
+export interface ViewMailMessage {
+  id: string;
+  sender: string;
+  to: string;
+  kind: string;
+  text: string;
+  state: 'queued' | 'drained' | 'dropped';
+  reason: string | null;
+  at: string | null;
+}
+
+/** A run's messages, coalesced: counts, the last 10 messages, the last 5 narrations, the synthesis. */
+export interface ViewMail {
+  counts: { sent: number; forwarded: number; drained: number; dropped: number };
+  /** Dropped messages by reason. */
+  dropped: Record<string, number>;
+  recent: ViewMailMessage[];
+  narration: { text: string; at: string | null }[];
+  synthesis: string | null;
+  warning: string | null;
+}
+
 export interface View {
   seq: number;
   run: ViewRun;
@@ -130,6 +153,8 @@ export interface View {
   items: Record<string, string>;
   /** By loop id; absent in views stored before the chart existed. */
   rounds?: Record<string, ViewRounds>;
+  /** Absent in views stored before messages existed. */
+  mail?: ViewMail;
 }
 
 export interface ViewPatch {
@@ -142,6 +167,8 @@ export interface ViewPatch {
   /** By loop id: [index, letter] pairs. */
   items?: Record<string, [number, string][]>;
   rounds?: Record<string, RoundsPatch>;
+  /** The whole of it, when it changed (it is small). */
+  mail?: ViewMail;
 }
 
 export type ViewMessage = { kind: 'run'; run: Run } | { kind: 'view'; view: View } | ({ kind: 'patch' } & ViewPatch);
@@ -172,6 +199,7 @@ export function mergePatch(view: View, patch: ViewPatch): View {
     for (const [loop, changes] of Object.entries(patch.items ?? {})) items[loop] = setLetters(items[loop] ?? '', changes);
     next.items = items;
   }
+  if (patch.mail) next.mail = patch.mail;
   if (patch.rounds) {
     const rounds = { ...view.rounds };
     for (const [loop, p] of Object.entries(patch.rounds)) rounds[loop] = mergeRounds(rounds[loop], p);
