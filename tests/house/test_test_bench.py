@@ -18,9 +18,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from django.conf import settings
+from django.conf import global_settings, settings
 from hypothesis.configuration import storage_directory
 
+import config.settings as app_settings
+from tests.support import server_settings
 from tests.support.servers import base_env
 
 REPO = Path(__file__).resolve().parents[2]
@@ -163,7 +165,8 @@ def test_commands_and_servers_the_tests_start_keep_out_of_the_checkout():
     assert data_dir_of_a_command(dict(os.environ)) == settings.DATA_DIR
     server = base_env()
     try:
-        assert "DJANGO_SETTINGS_MODULE" not in server and outside_the_checkout(server["DESIGNER_DATA_DIR"])
+        assert server["DJANGO_SETTINGS_MODULE"] == "tests.support.server_settings"
+        assert outside_the_checkout(server["DESIGNER_DATA_DIR"])
         assert data_dir_of_a_command(server) == Path(server["DESIGNER_DATA_DIR"]).resolve()
     finally:
         shutil.rmtree(server["DESIGNER_DATA_DIR"], ignore_errors=True)
@@ -182,3 +185,9 @@ def test_a_fresh_session_makes_its_own_data_folder_and_removes_it(tmp_path):
     folder = Path(used.group(1))
     assert outside_the_checkout(folder) and folder != theirs.resolve()
     assert not folder.exists() and not theirs.exists()
+
+
+def test_only_the_suite_hashes_passwords_the_fast_way():
+    theirs = getattr(app_settings, "PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS)
+    assert theirs[0] == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
+    assert [*settings.PASSWORD_HASHERS, *server_settings.PASSWORD_HASHERS] == ["django.contrib.auth.hashers.MD5PasswordHasher"] * 2

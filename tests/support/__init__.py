@@ -19,6 +19,7 @@ evaluations              datasets and experiments over the API and from a browse
 zips                     zips built in memory, uploaded as workflow bundles
 snapshots                workspace snapshots as a lost worker left them
 servers                  real processes: a server, a Celery worker, a fresh PostgreSQL database and Redis db
+server_settings          the settings of the servers and commands servers.py starts: the app's, a fast hasher
 races                    many requests at once, released together from threads
 live_runs                runs on a live server over HTTP and websockets
 faults                   a Redis and a PostgreSQL of a test's own to restart, the OOM killer, reconnecting watchers

@@ -47,7 +47,8 @@ def free_port() -> int:
 def base_env(**extra) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "REDIS_URL", "RUNTIME_BACKEND",
                                                                 "DESIGNER_TEST_DATA_DIR")}
-    env.update({"PYTHONUNBUFFERED": "1", "DESIGNER_DATA_DIR": tempfile.mkdtemp(prefix="designer-live-")})
+    env.update({"PYTHONUNBUFFERED": "1", "DESIGNER_DATA_DIR": tempfile.mkdtemp(prefix="designer-live-"),
+                "DJANGO_SETTINGS_MODULE": "tests.support.server_settings"})
     env.update({k: str(v) for k, v in extra.items()})
     return env
 
