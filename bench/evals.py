@@ -21,7 +21,9 @@ Prints, with the load average before, after and at each part:
 
 The data folder is a temporary one (SQLite); runs execute in this process (the inline backend).
 ``--cases`` / ``--trials`` (or ``--runs``) / ``--concurrency`` / ``--rounds`` shrink it (``--cases 20 --rounds 60``
-runs in a minute or two on 2 cores); ``--skip-direct`` leaves out part 1, the longest.
+runs in a minute or two on 2 cores); ``--skip-direct`` leaves out part 1, the longest. The fake server runs in a
+process of its own on the second core (bench/judge_fake.py), as bench/runtime.py's do: a real provider's work is
+not done in our process. ``--fake-in-process`` puts it in a thread of this one, as the figures before 2026-11-28.
 """
 from __future__ import annotations
 
@@ -32,6 +34,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,7 +67,6 @@ steps:
 """
 
 
-NEW_JUDGE_PROMPT = "Say done once the draft mentions otters."
 JUDGE_TOOL = {"name": "submit_result", "description": "Submit the verdict.",
               "parameters": {"type": "object", "required": ["done"],
                              "properties": {"done": {"type": "boolean"}, "reason": {"type": "string"}}}}
@@ -71,24 +74,6 @@ JUDGE_TOOL = {"name": "submit_result", "description": "Submit the verdict.",
 
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def is_judge(body: dict) -> bool:
-    return any(t.get("function", {}).get("name") == "submit_result"
-               and "done" in (t.get("function", {}).get("parameters") or {}).get("properties", {})
-               for t in body.get("tools") or [])
-
-
-def reply_for(request) -> dict:
-    """The judge says done at the third round (3 rounds, 3 judge calls), or at once with NEW_JUDGE_PROMPT; the
-    writer writes."""
-    body = request.json or {}
-    if is_judge(body):
-        messages = body.get("messages") or []
-        done = any("Iteration 3 of at most 3" in str(m.get("content")) for m in messages) \
-            or NEW_JUDGE_PROMPT in str(messages[0].get("content") if messages else "")
-        return {"tool_calls": [{"name": "submit_result", "arguments": {"done": done, "reason": "ok" if done else "not yet"}}]}
-    return {"content": "a draft about otters"}
 
 
 def ms(values: list[float]) -> str:
@@ -132,6 +117,25 @@ def results_page(user: str, pages: list[tuple[str, str, int]], repeats: int) -> 
     return out
 
 
+@contextmanager
+def judge_fake(latency: float, in_process: bool) -> Iterator[tuple[str, Callable[[], dict[str, int]]]]:
+    """The judged loop's fake OpenAI server (bench/judge_fake.py): its URL and how to read its counts."""
+    from bench.judge_fake import JudgeFake, counts
+    from bench.runtime import start_fake_openai
+
+    if in_process:
+        with JudgeFake(latency=latency) as fake:
+            yield fake.url, lambda: {"requests": fake.chats, "judge": fake.judged}
+        return
+    proc, port = start_fake_openai(latency, module="bench.judge_fake")  # on the second core
+    try:
+        url = f"http://127.0.0.1:{port}"
+        yield url, lambda: counts(url)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
 async def bare_judge_calls(url: str, calls: int, concurrency: int) -> float:
     """``calls`` judge requests straight through the OpenAI provider, ``concurrency`` at once: their wall time."""
     from runtime.providers import ChatRequest, get_provider
@@ -164,6 +168,8 @@ def main() -> None:
     parser.add_argument("--rescore-concurrency", type=int, default=None, help="judge calls at once (default: the service's)")
     parser.add_argument("--repeats", type=int, default=5, help="openings of each results page")
     parser.add_argument("--skip-direct", action="store_true", help="leave out part 1 (the runs started directly)")
+    parser.add_argument("--fake-in-process", action="store_true",
+                        help="the fake server in a thread of this process (as before 2026-11-28), not a process of its own")
     args = parser.parse_args()
     if args.runs is not None:
         args.cases = max(1, -(-args.runs // args.trials))
@@ -176,11 +182,11 @@ def main() -> None:
     from django.test import Client
 
     from accounts.models import Workspace
+    from bench.judge_fake import NEW_JUDGE_PROMPT
     from designer import workflows
     from runtime.evals import datasets, experiments, judging, rescoring
     from runtime.models import ACTIVE_STATUSES, RoundLabel, Run
     from runtime.runs import create
-    from tests.fakes.openai import FakeOpenAI
     from tests.support.servers import password_for
 
     logging.disable(logging.WARNING)
@@ -194,9 +200,9 @@ def main() -> None:
           f"concurrency {args.concurrency}, fake OpenAI at {args.latency * 1000:.0f} ms; SQLite, inline backend; "
           f"{os.cpu_count()} cores")
     print(f"load average before: {load()}")
-    with FakeOpenAI(default={"content": "x"}, latency=args.latency) as fake:
-        fake.reply_for = reply_for
-        settings.OPENAI_BASE_URL, settings.OPENAI_API_KEY = fake.url + "/v1", "sk-bench"
+    print(f"the fake server: {'a thread of this process' if args.fake_in_process else 'a process of its own, on the other core'}")
+    with judge_fake(args.latency, args.fake_in_process) as (url, counts):
+        settings.OPENAI_BASE_URL, settings.OPENAI_API_KEY = url + "/v1", "sk-bench"
         settings.PROVIDER_URLS_ALLOW_PRIVATE = True
         ideal = total * 6 * args.latency / args.concurrency
         print(f"ideal (calls x latency / concurrency): {ideal:.1f} s")
@@ -231,7 +237,7 @@ def main() -> None:
         took = time.perf_counter() - started
         against = f", {100 * (took - direct) / direct:+.1f} % against the direct runs (target within 15 %)" if direct else ""
         print(f"2. the experiment: {took:.1f} s ({experiment.status}){against}; load {load()}")
-        print(f"   requests to the fake server: {len(fake.requests)} (both parts)")
+        print(f"   requests to the fake server: {counts()['requests']} (both parts)")
         # The baseline of part 4: an experiment of one run.
         single = datasets.create_dataset(user, workflow.pk, "one", [{"id": "only"}], [])
         smallest = experiments.drive(experiments.start_experiment(
@@ -268,15 +274,15 @@ def main() -> None:
         RoundLabel.objects.bulk_create([RoundLabel(run_id=r.run_id, step_id=r.step_id, iteration=r.iteration, good=True,
                                                    labelled_by=user) for r in rounds])
         calls = len(rounds)
-        bare = asyncio.run(bare_judge_calls(fake.url + "/v1", calls, at_once))
-        before = len(fake.requests)
+        bare = asyncio.run(bare_judge_calls(url + "/v1", calls, at_once))
+        before = counts()
         started = time.perf_counter()
         answer = rescoring.rescore(user, workflow.pk, experiment.pk, edits={"prompt": NEW_JUDGE_PROMPT}, concurrency=at_once)
         wall = time.perf_counter() - started
-        sent = fake.requests[before:]
-        judged = sum(1 for r in sent if is_judge(r.json or {}))
+        after = counts()
+        sent, judged = after["requests"] - before["requests"], after["judge"] - before["judge"]
         ideal_rescore = answer["calls"] * args.latency / at_once
-        print(f"5. the judge re-scored on {calls} labelled rounds, {at_once} calls at once: {len(sent)} requests, "
+        print(f"5. the judge re-scored on {calls} labelled rounds, {at_once} calls at once: {sent} requests, "
               f"{judged} of them the judge's (target: only judge calls, one a round); load {load()}")
         print(f"   wall {wall:.2f} s; ideal (calls / concurrency x latency) {ideal_rescore:.2f} s: "
               f"{100 * (wall - ideal_rescore) / ideal_rescore:+.1f} % (target <= +10 %); "

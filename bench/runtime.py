@@ -80,11 +80,11 @@ def pin(pid: int, cpu: int) -> None:
 
 
 def start_fake_openai(latency: float, tool_calls: list[dict] | None = None,
-                      fake: str = "openai") -> tuple[subprocess.Popen, int]:
-    """The fake server (``tests.fakes.<fake>``) in a process of its own; with ``tool_calls`` it answers like a
-    tool-using agent."""
+                      fake: str = "openai", module: str | None = None) -> tuple[subprocess.Popen, int]:
+    """The fake server (``tests.fakes.<fake>``, or ``module``'s ``main``) in a process of its own; with
+    ``tool_calls`` it answers like a tool-using agent."""
     port = free_port()
-    argv = [sys.executable, "-c", f"from tests.fakes.{fake} import main; main()", "--port", str(port),
+    argv = [sys.executable, "-c", f"from {module or 'tests.fakes.' + fake} import main; main()", "--port", str(port),
             "--latency", str(latency)]
     if tool_calls is not None:
         argv += ["--tool-calls", json.dumps(tool_calls)]

@@ -25,6 +25,7 @@ import shutil
 import stat
 import time
 import uuid
+from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -303,16 +304,17 @@ def snapshot_at(run_id: RunId, seq: int) -> int | None:
     return None
 
 
-def snapshots_at(run_id: RunId, seqs: list[int]) -> dict[int, int | None]:
-    """:func:`snapshot_at` for many seqs of one run, its events read once."""
-    own: list[tuple[int, int]] = []  # (seq, snapshot), in order
-    for at, text in RunEvent.objects.filter(run_id=run_id, type="workspace_snapshot", superseded=False).order_by(
-            "seq").values_list("seq", "event_json"):
+def snapshots_at(wanted: Mapping[str, list[int]]) -> dict[tuple[str, int], int | None]:
+    """:func:`snapshot_at` for many seqs of many runs, by (run id, seq): their events read in one query."""
+    own: dict[str, list[tuple[int, int]]] = {}  # run -> (seq, snapshot), in order
+    for run_id, at, text in RunEvent.objects.filter(run_id__in=list(wanted), type="workspace_snapshot", superseded=False).order_by(
+            "run_id", "seq").values_list("run_id", "seq", "event_json"):
         event = json.loads(text)
         data = event.get("data") or {}
         if not event.get("inherited") and isinstance(data.get("snapshot"), int) and data.get("workspace", RUN) == RUN:
-            own.append((at, data["snapshot"]))
-    return {seq: next((n for at, n in reversed(own) if at <= seq), None) for seq in seqs}
+            own.setdefault(str(run_id), []).append((at, data["snapshot"]))
+    return {(run_id, seq): next((n for at, n in reversed(own.get(str(run_id), [])) if at <= seq), None)
+            for run_id, seqs in wanted.items() for seq in seqs}
 
 
 def forget_unannounced(run_id: RunId) -> int:

@@ -151,13 +151,13 @@ def _chunks(asked: list[Round]) -> list[list[Round]]:
 
 
 def _snapshots(asked: list[Round], requests: dict[tuple[str, str], dict]) -> dict[tuple[str, int], int | None]:
-    """The workspace snapshot each round's judge request saw, by (run id, request seq): one read per run."""
+    """The workspace snapshot each round's judge request saw, by (run id, request seq): one read for them all."""
     seqs: dict[str, list[int]] = {}
     for r in asked:
         request = requests.get((r.run_id, judge_path(r)))
         if request is not None and playground.wants_workspace((request.get("data") or {}).get("tools") or []):
             seqs.setdefault(r.run_id, []).append(int(request.get("seq") or 0))
-    return {(run_id, seq): n for run_id, listed in seqs.items() for seq, n in run_files.snapshots_at(run_id, listed).items()}
+    return run_files.snapshots_at(seqs) if seqs else {}
 
 
 def _prepare(r: Round, run: Run, request: dict | None, changes: dict[str, Any],

@@ -31,9 +31,13 @@ if _worker and os.path.basename(os.environ["DESIGNER_DATA_DIR"]) != _worker:
     os.makedirs(_mine, mode=0o700, exist_ok=True)
     os.environ["DESIGNER_DATA_DIR"] = os.environ["DESIGNER_TEST_DATA_DIR"] = _mine
 
+from django.conf import global_settings  # noqa: E402
+
 from config.settings import *  # noqa: E402,F403
 
 # The app hashes passwords with PBKDF2 at a million rounds (0.4-0.9 s a hash here): the fixtures create a user for
 # most tests. The suite's users are throwaway, so it hashes their passwords the fast way, as Django's testing
 # guide advises; tests/house/test_test_bench.py holds that the app itself keeps the slow hasher.
-PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# The app's hashers stay after it: a password hashed by a process with the app's settings (a benchmark's user)
+# is still checked.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *global_settings.PASSWORD_HASHERS]
