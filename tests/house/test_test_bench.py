@@ -6,11 +6,12 @@ tests/fakes, files tests read or run in tests/fixtures, fixtures in a conftest.p
 
 A run leaves the checkout as it found it: the data folder (secret key, test database, runs' workspaces) of the
 session, of the processes it starts and of a fresh session is a temporary one outside the checkout, and so is
-Hypothesis's example database.
+Hypothesis's example database. So is the one of the settings mypy's Django plugin reads (`make lint-python`).
 """
 from __future__ import annotations
 
 import ast
+import configparser
 import os
 import re
 import shutil
@@ -182,3 +183,22 @@ def test_a_fresh_session_makes_its_own_data_folder_and_removes_it(tmp_path):
     folder = Path(used.group(1))
     assert outside_the_checkout(folder) and folder != theirs.resolve()
     assert not folder.exists() and not theirs.exists()
+
+
+def test_mypys_django_plugin_reads_settings_that_leave_nothing_behind():
+    # The plugin imports the settings named in mypy.ini to type the models; config.settings itself, with no data
+    # folder exported (as `make lint-python` runs), made ./data and its secret key in the checkout. Read here as the
+    # plugin reads them, by its own function, with no DESIGNER_DATA_DIR.
+    ini = configparser.ConfigParser()
+    ini.read(REPO / "mypy.ini")
+    module = ini["mypy.plugins.django-stubs"]["django_settings_module"]
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DESIGNER_DATA_DIR", "DESIGNER_TEST_DATA_DIR", "DJANGO_SETTINGS_MODULE", "WORKSPACES_DIR")}
+    read = subprocess.run(
+        [sys.executable, "-c", "import sys\nfrom mypy_django_plugin.django.context import initialize_django\n"
+         "apps, settings = initialize_django(sys.argv[1])\nprint(settings.DATA_DIR, settings.WORKSPACES_DIR)", module],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert read.returncode == 0, read.stderr[-2000:]
+    folders = [Path(p) for p in read.stdout.split()[-2:]]
+    assert [str(f) for f in folders if not outside_the_checkout(f)] == [], f"{module} keeps its data in the checkout"
+    assert [str(f) for f in folders if f.exists()] == [], f"{module} leaves its data folder behind"
