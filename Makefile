@@ -60,7 +60,8 @@ services:
 test-frontend: frontend
 	cd frontend && npm run typecheck --silent && npm run lint --silent && npm test --silent
 
-# The rules the Python code follows (ruff.toml) and its types (mypy.ini).
+# The rules the Python code follows (ruff.toml) and its types (mypy.ini). Neither writes into the checkout: mypy's
+# Django plugin reads config/settings_for_type_checks.py, whose data folder is a temporary one.
 lint-python: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy

@@ -7,8 +7,9 @@ no-coordinator``).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 Mode = Literal["narrate", "summary-only", "off"]
 MODES: Final = ("narrate", "summary-only", "off")
@@ -41,7 +42,7 @@ class CoordinatorSettings:
         return self.mode != "off"
 
 
-def first_agent_model(document: dict) -> str:
+def first_agent_model(document: Mapping[str, Any]) -> str:
     """The coordinator's default model: the first agent's ``model`` in the document, else the provider's default."""
     for agent in (document.get("agents") or {}).values():
         if isinstance(agent, dict) and isinstance(agent.get("model"), str) and agent["model"]:

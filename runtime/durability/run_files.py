@@ -28,7 +28,7 @@ import uuid
 from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -208,7 +208,7 @@ def source_dir(run: Run) -> Path | None:
     return workspace_dir(run.id) / posixpath.dirname(run.version.main_path)
 
 
-def build_run_tools(run: Run, document: dict) -> RunTools:
+def build_run_tools(run: Run, document: Mapping[str, Any]) -> RunTools:
     """The run's tools as the deployment and the run ask: workspace, sandbox, isolation, gate, store."""
     root = workspace_dir(run.id)
     stored = recorded(run)

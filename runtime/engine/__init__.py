@@ -36,6 +36,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Mapping
 from pathlib import Path
+from typing import cast
 
 from runtime.engine import coordination
 from runtime.engine.context import DEFAULT_CONCURRENCY, RunContext, Scope, duration
@@ -50,6 +51,7 @@ from runtime.engine.pricing import PriceBook
 from runtime.engine.registry import RunState
 from runtime.engine.resume_points import first_starts, public_notice
 from runtime.engine.scheduler import run_scope
+from runtime.engine.shapes import WorkflowDoc
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, PARTIAL, Budgets, LoopMeta, Outcome, RunControl, RunResult
 from runtime.engine.steps import run_step
 from runtime.engine.toolcalls import unknown_tools_message, warn_untooled
@@ -61,7 +63,7 @@ from runtime.tools.session import SnapshotRecord
 __all__ = ["Budgets", "FileResolver", "LoopMeta", "Outcome", "RunControl", "RunOptions", "RunResult", "run_workflow"]
 
 
-async def run_workflow(document: dict, options: RunOptions) -> RunResult:
+async def run_workflow(document: WorkflowDoc, options: RunOptions) -> RunResult:
     """Run ``document`` (already validated) to the end and return its result.
 
     ``options`` (:class:`~runtime.engine.options.RunOptions`) says how: the run's id and sink (both required),
@@ -141,7 +143,8 @@ async def run_workflow(document: dict, options: RunOptions) -> RunResult:
     else:
         await warn_untooled(ctx, document.get("agents") or {})
 
-    top = Scope(prefix="", steps=steps, base_dir=ctx.base_dir, includes=document.get("includes") or {},
+    # The scheduler and the steps read a step as a plain dict (its keys: shapes.StepDoc); cast, not copied.
+    top = Scope(prefix="", steps=cast("list[dict]", steps), base_dir=ctx.base_dir, includes=document.get("includes") or {},
                 concurrency=concurrency)
     outcomes = ctx.state.scope(top.ns, [s["id"] for s in steps])
     coordinator = coordination.start(ctx, options.coordinator)  # woken by the steps' events from here on

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Never, TypeAlias
+from typing import TYPE_CHECKING, Any, Never, TypeAlias, cast
 
 from designer.documents import parse_duration
 from runtime.engine.folder import FolderRefused, RunFolder
@@ -23,6 +23,7 @@ from runtime.engine.mail import RunMail
 from runtime.engine.pricing import PriceBook
 from runtime.engine.prompting import ContextFile, IterationRecord
 from runtime.engine.registry import RunState
+from runtime.engine.shapes import WorkflowDoc
 from runtime.engine.state import FAILED, Budgets, Outcome, RunControl
 from runtime.events import Emitter
 from runtime.providers import Provider, Usage, catalog, split_model
@@ -91,7 +92,7 @@ def duration(value: Any) -> float | None:
 
 
 class RunContext:
-    def __init__(self, *, document: dict, run_id: str, emitter: Emitter, providers: dict[str, Provider],
+    def __init__(self, *, document: WorkflowDoc, run_id: str, emitter: Emitter, providers: dict[str, Provider],
                  default_provider: str, budgets: Budgets, control: RunControl, resolver: Resolver | None, base_dir: Path | None,
                  prices: PriceBook, folder: RunFolder | None = None, clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
@@ -116,7 +117,8 @@ class RunContext:
         self.options = document.get("options") or {}
         self.on_failure = self.options.get("onStepFailure") or "cascade"
         self.step_timeout = duration(self.options.get("stepTimeout"))
-        self.agents: dict[str, dict] = dict(document.get("agents") or {})
+        # The steps below the run read an agent as a plain dict (its keys: shapes.AgentDoc); cast, not copied.
+        self.agents = cast("dict[str, dict]", dict(document.get("agents") or {}))
         self.goal = (document.get("description") or document.get("name") or "").strip()
         # Outcomes, loop histories and budgets spent: one record, the one a checkpoint is taken of.
         self.state = RunState()

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from runtime.engine.shapes import WorkflowDoc
 from runtime.messaging import (
     COORDINATOR,
     DEFAULT_CAPACITY,
@@ -148,7 +149,7 @@ class RunMail:
                              data={**_about(message), "to": drop.target, "reason": drop.reason.value})
 
 
-def lists_memory_tools(document: dict) -> bool:
+def lists_memory_tools(document: WorkflowDoc) -> bool:
     """An agent of the document names a shared-memory tool: the run has shared memory on."""
     return any(isinstance(agent, dict) and any(t in (tools.MEMORY_WRITE, tools.MEMORY_READ) for t in agent.get("tools") or [])
                for agent in (document.get("agents") or {}).values())

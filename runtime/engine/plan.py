@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from designer.graph import topo_order
+from runtime.engine.shapes import WorkflowDoc
 
 
-def plan_of(document: dict) -> dict[str, Any]:
+def plan_of(document: WorkflowDoc) -> dict[str, Any]:
     """``data.workflow`` of ``plan_ready`` for ``document``: ``{name, steps, edges, scopes}``."""
     return {"name": document.get("name") or "", **_scope(document.get("steps") or [])}
 

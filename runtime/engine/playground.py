@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from runtime.engine.agent import Conversation, converse
 from runtime.engine.context import RunContext
 from runtime.engine.pricing import PriceBook
+from runtime.engine.shapes import WorkflowDoc
 from runtime.engine.state import Budgets, RunControl
 from runtime.engine.toolcalls import step_workspace
 from runtime.events import Emitter, Sink
@@ -35,7 +36,7 @@ class Turn:
     user: str
 
 
-async def try_turn(document: dict, turn: Turn, *, providers: dict[str, Provider], default_provider: str, sink: Sink,
+async def try_turn(document: WorkflowDoc, turn: Turn, *, providers: dict[str, Provider], default_provider: str, sink: Sink,
                    run_id: str = "playground", prices: PriceBook | None = None, thinking: str | None = None,
                    tools: RunTools | None = None) -> Conversation:
     """Run ``turn``'s conversation once; its events go to ``sink``. Raises ProviderError / StepError as a step would."""

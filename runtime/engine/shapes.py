@@ -16,7 +16,11 @@ expect and what each holds. ``total=False`` with ``Required[...]``: keys that ma
   :class:`Spent`): what :mod:`runtime.engine.checkpoints` folds a run's events into and
   :class:`runtime.engine.registry.RunState` keeps, stored as JSON in ``Run.start_checkpoint``.
 * **Documents** (:class:`WorkflowDoc`, :class:`StepDoc`, :class:`LoopDoc`, :class:`AgentDoc`, :class:`OptionsDoc`):
-  the zenflow v1 document (:mod:`designer.schema`) as the engine reads it, after validation.
+  the zenflow v1 document (:mod:`designer.schema`) as the engine reads it, after validation. The entry points take a
+  :class:`WorkflowDoc` (``run_workflow``, ``RunContext``, ``plan_of``, ``lists_memory_tools``, the playground's
+  ``try_turn``); below them the scheduler and the steps still read a step or an agent as a plain ``dict`` (its keys
+  those of :class:`StepDoc`, :class:`AgentDoc`), cast once where they are handed down (the top ``Scope``,
+  ``RunContext.agents``), not copied.
 
 No ``from __future__ import annotations`` here: ``Required`` must be seen when each class is made, so that
 ``__required_keys__`` is right at run time too (the contract test reads it).

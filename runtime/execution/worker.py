@@ -36,6 +36,7 @@ from runtime.engine.context import StepError
 from runtime.engine.debugger import Debugger
 from runtime.engine.folder import RunFolder
 from runtime.engine.includes import FileResolver, MissingInclude
+from runtime.engine.shapes import AgentDoc, WorkflowDoc
 from runtime.execution import holds, permits, tool_decisions
 from runtime.execution.permit_checks import PermitChecks
 from runtime.live import tracing
@@ -226,7 +227,7 @@ def _still_runnable(run: Run) -> None:
     check_runnable(run.version.document, f"version {run.version.number}", folder=run.version, in_worker=True)
 
 
-def _tools_for(run: Run, document: dict) -> RunTools:
+def _tools_for(run: Run, document: WorkflowDoc) -> RunTools:
     """The run's workspace (seeded from its upload or an earlier run) and tools; records the sandbox in use."""
     tools = run_files.build_run_tools(run, document)
     Run.objects.filter(pk=run.pk).update(sandbox=tools.settings.sandbox)
@@ -461,14 +462,14 @@ async def _unless_storage_fails(run_id: RunId, what: str, work: Awaitable[object
     return True
 
 
-def _with_default_model(document: dict, model: str) -> dict:
+def _with_default_model(document: WorkflowDoc, model: str) -> WorkflowDoc:
     """The run's model applies to agents that do not name their own."""
-    agents = {name: ({**agent, "model": agent.get("model") or model} if isinstance(agent, dict) else agent)
+    agents: dict[str, AgentDoc] = {name: ({**agent, "model": agent.get("model") or model} if isinstance(agent, dict) else agent)
               for name, agent in (document.get("agents") or {}).items()}
     return {**document, "agents": agents}
 
 
-def with_case_items(document: dict, items: dict | None) -> dict:
+def with_case_items(document: WorkflowDoc, items: dict | None) -> WorkflowDoc:
     """An experiment's case (runtime.evals) gives forEach steps their items: those steps' ``forEach`` replaced by the
     case's list, wherever they sit; the version's document itself is unchanged."""
     if not items:

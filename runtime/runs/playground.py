@@ -38,6 +38,7 @@ from runtime.durability import run_files
 from runtime.engine.context import DEFAULT_AGENT, StepError
 from runtime.engine.playground import Turn, try_turn
 from runtime.engine.pricing import PriceBook
+from runtime.engine.shapes import WorkflowDoc
 from runtime.events import ListSink
 from runtime.execution.worker import providers_for
 from runtime.models import Run, RunEvent, WorkspaceSnapshot
@@ -225,7 +226,8 @@ async def ask(run: Run, turn: Turn, providers: dict[str, Provider], *, prices: P
               tools: RunTools | None = None) -> dict[str, Any]:
     """One try of ``turn`` (at most :data:`TRY_TIMEOUT_S`): what it gave and spent. The caller closes the providers
     and the tools: many tries may share them."""
-    document = run.version.document if run.version_id else {}
+    # A run whose version is gone: no agents, options or description to read.
+    document: WorkflowDoc = run.version.document if run.version_id else {"name": "", "steps": []}
     sink = ListSink()
     error = None
     try:

@@ -3,6 +3,7 @@ and the engine has no function-local imports holding an import circle together."
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -146,6 +147,30 @@ def test_runtime_has_no_function_local_imports_but_the_named_ones():
         found += [hit for hit in function_local_imports(path)
                   if (path.name, hit.split(" in ")[1]) not in ALLOWED_LOCAL_IMPORTS]
     assert found == []
+
+
+def rooms_named_in_docs() -> dict[str, list[str]]:
+    """The rooms each doc lists, in its order: README.md's "What is where" rows, CONTRIBUTING.md's list, and
+    docs/architecture.md's picture (its chain of arrows, read from the bottom) and its list."""
+    readme = (REPO / "README.md").read_text()
+    contributing = (REPO / "CONTRIBUTING.md").read_text()
+    architecture = (REPO / "docs" / "architecture.md").read_text()
+    listed = re.search(r"in this list:((?:\s*`\w+`,?)+)", contributing)
+    subgraph = re.search(r'subgraph runtime\["runtime/"\](.*?)^\s*end$', architecture, re.M | re.S)
+    chain = re.search(r"^\s*edges --> (.*) --> base$", architecture, re.M)
+    return {
+        "README.md": re.findall(r"^\| `runtime/(\w+)/` \|", readme, re.M),
+        "CONTRIBUTING.md": re.findall(r"`(\w+)`", listed.group(1)) if listed else [],
+        "docs/architecture.md picture": chain.group(1).split(" --> ")[::-1] if chain else [],
+        "docs/architecture.md boxes": re.findall(r'^\s+(\w+)\["\1/:', subgraph.group(1), re.M)[::-1] if subgraph else [],
+        "docs/architecture.md list": re.findall(r"^- `runtime/(\w+)/`:", architecture, re.M),
+    }
+
+
+def test_the_docs_name_every_room_in_order():
+    # A room added to runtime/ (coordinator/, evals/) was missing from the README, CONTRIBUTING.md and the
+    # architecture's picture; a newcomer reading them would not know it was there.
+    assert {doc: rooms for doc, rooms in rooms_named_in_docs().items() if rooms != ROOMS} == {}
 
 
 def test_no_app_imports_config():

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from runtime.contract import locate
 from runtime.engine.shapes import (
@@ -66,7 +66,7 @@ class RunSummary(TypedDict):
     tools_running: int
 
 
-class StepSummary(TypedDict, total=False):
+class StepSummary(TypedDict):
     """A top-level step (steps inside loop iterations are counted in their loop)."""
 
     status: str
@@ -77,7 +77,7 @@ class StepSummary(TypedDict, total=False):
     tokens: int
     error: str | None
     agent: str | None
-    attempts: int | None             # once it ended
+    attempts: NotRequired[int | None]  # once it ended
 
 
 class ItemSummary(TypedDict):

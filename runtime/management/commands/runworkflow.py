@@ -35,6 +35,7 @@ from designer.errors import DocumentInvalid
 from runtime.coordinator import DEFAULT_MODE, MODES, CoordinatorSettings
 from runtime.durability import run_files
 from runtime.engine import Budgets, FileResolver, RunOptions, RunResult, run_workflow
+from runtime.engine.shapes import WorkflowDoc
 from runtime.events import NdjsonSink, PrintSink, Sink
 from runtime.execution.worker import coordinator_settings, execute_run
 from runtime.live import tracing
@@ -200,7 +201,7 @@ class Command(BaseCommand):
                               f"(not only {home})")
         return folder
 
-    async def _run(self, document: dict, path: Path, folder: Path, provider: str, script: Script | None,
+    async def _run(self, document: WorkflowDoc, path: Path, folder: Path, provider: str, script: Script | None,
                    budgets: Budgets, sink: Sink, run_id: str, tools: RunTools,
                    coordinator: CoordinatorSettings | None = None, shared_memory: bool = False,
                    model_override: str | None = None, thinking: str | None = None) -> RunResult:

@@ -2,6 +2,8 @@
 // the server and streamed over `ws/runs/<id>/view/` as one snapshot and then
 // patches. Its size follows the run's shape, not its length, so the browser
 // never holds every event. The merge is the server's own rule (RunView.merge).
+// The types below are written by hand beside the server's TypedDicts (state.py, mail.py);
+// tests/house/test_view_types_match_the_server.py fails when a field differs.
 import type { Run, Tokens } from '../../api/types';
 
 /** One status letter per forEach item or repeat-until round. */
