@@ -170,14 +170,22 @@ class RunContext:
 
     async def until_resumed(self) -> None:
         """Return at once unless the run is paused; then wait for resume (or stop) with every enclosing step
-        deadline's clock stopped. Every model call waits here first, so a pause holds: no new call starts."""
+        deadline's clock stopped. Every model call waits here first, so a pause holds: no new call starts. A halted
+        run (stopped, or ended any other way) starts nothing either: the halt's cancellation reaches a task only at
+        its next wait, and a loop whose last item ended with the stop would otherwise start the next one first."""
+        if self.halted:
+            raise asyncio.CancelledError
         if self.control.paused:
             async with held_deadlines():
                 await self.control.wait_running()
 
     async def check_permit(self, provider: str) -> None:
         """Before a model call: stop the run, failed with the reason in words, when it may no longer call
-        ``provider`` (RunOptions.permit); the halt cancels the calling task here."""
+        ``provider`` (RunOptions.permit); the halt cancels the calling task here. A run stopped (or halted any other
+        way) since the call was announced sends nothing: the stop's cancellation reaches this task only at its next
+        wait, which would otherwise be inside the provider's call, its request already on its way."""
+        if self.halted:
+            raise asyncio.CancelledError
         if self.permit is None:
             return
         refused = await self.permit(provider)

@@ -30,6 +30,7 @@ from django.db.models import Count
 from django.http import Http404
 from django.utils import timezone
 
+from accounts import audit
 from accounts.workspaces import Need, require
 from common.errors import BadRequest, LimitReached
 from designer.models import WorkflowVersion
@@ -41,7 +42,7 @@ from runtime.evals import datasets
 from runtime.evals.scorers import Finished, Score, judge_messages, judge_score, run_variables, score_plain, step_ids
 from runtime.models import ACTIVE_STATUSES, Experiment, Run, Trial
 from runtime.providers import ChatRequest, ProviderError, get_provider, keys, split_model
-from runtime.runs import control, create
+from runtime.runs import control, create, limits
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -103,6 +104,14 @@ def start_experiment(user: User, *, workflow_id: int, dataset_id: int, version: 
     for case in data.cases:
         if case.get("script") is not None:
             create.check_script(case["script"])
+    # A day whose runs, tokens or money are used up would refuse its first trial: refused now, with the same words
+    # and 429. This holds nothing: each trial reserves as it starts (create.insert_run), so experiments started
+    # together still hold no more than the day has left (the ones that find nothing left end `stopped`, saying so).
+    try:
+        limits.check_start(workflow.workspace, chosen.get("budgets") or {}, at_once=False)
+    except LimitReached as exc:
+        audit.record(workflow.workspace_id, user, "run_refused", workflow=workflow.name, limit=exc.limit, experiment=True)
+        raise
     experiment = Experiment.objects.create(
         workspace=workflow.workspace, workflow=workflow, version=found, dataset_version=data, owner=user,
         name=(name or f"{workflow.name} v{number} on {dataset.name} v{data.number}")[:200], trials=trials,

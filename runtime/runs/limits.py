@@ -78,14 +78,15 @@ def _daily() -> tuple[_Daily, ...]:
             _Daily("cost_usd_per_day", "max_cost_usd", "USD a day", settings.RUN_RESERVED_COST_USD))
 
 
-def check_start(workspace: Workspace, budgets: dict | None = None) -> dict:
+def check_start(workspace: Workspace, budgets: dict | None = None, *, at_once: bool = True) -> dict:
     """Raise LimitReached when a new run may not start; else the budgets the run holds of the day
-    (its own, or the estimate, capped at what is left), to cap its budgets with (:func:`capped`)."""
+    (its own, or the estimate, capped at what is left), to cap its budgets with (:func:`capped`).
+    ``at_once=False`` leaves the runs-at-once limit out: an experiment's trials wait for a free slot."""
     state = remaining(workspace)
     limits, resets = state["limits"], state["resets_in_s"]
     wait = f"it resets at midnight UTC, in {_words(resets)}"
     concurrent = limits["concurrent_runs"]
-    if concurrent["left"] == 0:
+    if at_once and concurrent["left"] == 0:
         raise LimitReached(f"this workspace may have {concurrent['limit']} run(s) at once and has {concurrent['used']}: "
                            "wait for one to finish or stop one", limit="concurrent_runs")
     runs = limits["runs_per_day"]

@@ -4,26 +4,30 @@ A step writing many files once grew the database by a gigabyte through its works
 snapshot storage (RUN_SNAPSHOT_MB) or its workspace's over all its runs (WORKSPACE_SNAPSHOT_MB), the snapshots
 still list the files with their sizes, keep no more contents, and say so in words, in the event, the snapshot list,
 the file list and the file viewer. Deleting runs, one by one or in bulk or with their workflow, removes their
-workspace directories, and ``manage.py reclaim_space`` gives the freed space back to the disk on SQLite.
+workspace directories (so does deleting their user, whose personal workspace goes with them), and
+``manage.py reclaim_space`` gives the freed space back to the disk on SQLite.
 """
 from __future__ import annotations
 
 import io
+import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection, connections
 from django.db.models import Sum
 from django.db.models.functions import Length
 
 from accounts.models import Workspace
-from designer.models import Workflow
+from designer.models import FileBlob, VersionFile, Workflow
 from runtime.durability.run_files import DatabaseStore
 from runtime.management.commands.reclaim_space import sqlite_bytes
 from runtime.models import Run, WorkspaceBlob
-from tests.support.api_calls import post, wait_for
+from tests.support.api_calls import client_for, post, wait_for
+from tests.support.zips import upload, zipped
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -159,6 +163,56 @@ def test_deleting_runs_in_bulk_or_with_their_workflow_or_workspace_removes_their
     last = run_writing(owner_client, other, 1, 1000)
     Workspace.objects.filter(pk=Run.objects.get(pk=last).workspace_id).delete()
     assert not (workspaces / last).exists() and not Run.objects.filter(pk=last).exists()
+
+
+def users_runs(client, workspaces, count: int = 2) -> list[str]:
+    """``count`` finished runs of a new workflow in the client's personal workspace, each with its folder and stored
+    contents; the workflow holds a stored file of its own too (a bundle's prompt)."""
+    uploaded = upload(client, zipped({"flow.yaml": WRITER.encode(), "notes.md": secrets.token_hex(16).encode()}),
+                      main="flow.yaml")
+    assert uploaded.status_code == 201, uploaded.content
+    workflow = uploaded.json()["workflows"][0]["id"]
+    runs = [run_writing(client, workflow, 1, 1000) for _ in range(count)]
+    assert all((workspaces / run_id).is_dir() and WorkspaceBlob.objects.filter(run_id=run_id).exists()
+               for run_id in runs)
+    return runs
+
+
+def workflow_files(user) -> set[str]:
+    return set(VersionFile.objects.filter(version__workflow__owner=user).values_list("blob_id", flat=True))
+
+
+def assert_pruned(runs: list[str], workspaces, workspace_id: int, files: set[str]) -> None:
+    assert not [run_id for run_id in runs if (workspaces / run_id).exists()], "a run's folder outlived its user"
+    assert not WorkspaceBlob.objects.filter(run_id__in=runs).exists(), "a run's stored contents outlived its user"
+    assert not Run.objects.filter(pk__in=runs).exists() and not Workspace.objects.filter(pk=workspace_id).exists()
+    assert files and not FileBlob.objects.filter(pk__in=files).exists(), "a workflow's stored file outlived its user"
+
+
+def test_deleting_a_user_prunes_their_personal_workspaces_runs(owner, owner_client, workspaces):
+    keeper = get_user_model().objects.create_user("keeper")
+    kept = users_runs(client_for(keeper), workspaces, 1)
+    runs = users_runs(owner_client, workspaces)
+    personal, files, kept_files = Workspace.objects.get(personal_for=owner).pk, workflow_files(owner), workflow_files(keeper)
+
+    owner.delete()
+    assert_pruned(runs, workspaces, personal, files - kept_files)
+    # Someone else's runs and workflow keep their folders, contents and files (the shared ones too).
+    assert (workspaces / kept[0]).is_dir() and WorkspaceBlob.objects.filter(run_id=kept[0]).exists()
+    assert set(FileBlob.objects.filter(pk__in=kept_files).values_list("pk", flat=True)) == kept_files
+
+
+def test_deleting_users_in_bulk_prunes_their_runs_too(owner, owner_client, workspaces):
+    """The path a bulk delete of users takes (``QuerySet.delete``: what Django's admin action "delete selected"
+    calls, were an admin site installed; this server has none): each run's folder goes with its row."""
+    other = get_user_model().objects.create_user("other")
+    runs = users_runs(owner_client, workspaces) + users_runs(client_for(other), workspaces)
+    personal = [Workspace.objects.get(personal_for=u).pk for u in (owner, other)]
+    files = [workflow_files(u) for u in (owner, other)]
+
+    get_user_model().objects.filter(pk__in=[owner.pk, other.pk]).delete()
+    assert_pruned(runs[:2], workspaces, personal[0], files[0])
+    assert_pruned(runs[2:], workspaces, personal[1], files[1])
 
 
 def test_reclaim_space_shrinks_the_sqlite_file_after_a_run_is_deleted(owner_client, workflow_id):
