@@ -11,6 +11,7 @@ import { RoundLabels } from '../run/rounds/RoundLabels';
 import { JudgeRescore } from './evaluations/JudgeRescore';
 import { TrialsTable, type Trial } from './evaluations/TrialsTable';
 import { replaceSearch } from './useLocationSearch';
+import './evaluations/evaluations.css';
 import { useWorkspace } from '../workspaces/current';
 import { roleFallsShort } from '../workspaces/roles';
 
@@ -191,7 +192,7 @@ export function EvaluationsPage({ workflowId }: { workflowId: number }) {
   const progress = results?.progress;
   return (
     // data-role: the role the page holds back for, once the workflow says it (a test waits for it).
-    <div className="page" data-testid="evaluations-page" data-role={owner.role ?? undefined}>
+    <div className="page evaluations-page" data-testid="evaluations-page" data-role={owner.role ?? undefined}>
       <div className="page-head">
         <div>
           <h1>Evaluations</h1>
@@ -230,16 +231,17 @@ export function EvaluationsPage({ workflowId }: { workflowId: number }) {
         </table>
         <details>
           <summary>New dataset</summary>
-          <fieldset className="insp-fieldset" disabled={!!cannotMakeDatasets} title={cannotMakeDatasets ?? undefined}>
+          <fieldset className="insp-fieldset eval-form" disabled={!!cannotMakeDatasets} title={cannotMakeDatasets ?? undefined}>
             <label>
-              Name <input value={name} onChange={(e) => setName(e.target.value)} data-testid="dataset-name" />
+              <span className="field-label">Name</span>
+              <input className="input" value={name} onChange={(e) => setName(e.target.value)} data-testid="dataset-name" />
             </label>
             <label>
-              Cases (JSON)
+              <span className="field-label">Cases (JSON)</span>
               <textarea rows={4} value={cases} onChange={(e) => setCases(e.target.value)} data-testid="dataset-cases" />
             </label>
             <label>
-              Scorers (JSON)
+              <span className="field-label">Scorers (JSON)</span>
               <textarea rows={3} value={scorers} onChange={(e) => setScorers(e.target.value)} data-testid="dataset-scorers" />
             </label>
             <button
