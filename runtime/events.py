@@ -149,6 +149,16 @@ def _short(value: Any, limit: int = 100) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _iteration_label(loop: str, data: dict) -> str:
+    """A round or item the way every page says it (the numbering rule): "round 1 (write.0)", "item 306 (each[305])"."""
+    # Imported here: runtime.engine's package imports this module (its Emitter) before numbering could load.
+    from runtime.engine.numbering import iteration_words  # noqa: PLC0415 - lazy, as said above
+
+    if "iteration" in data:
+        return iteration_words(loop, int(data["iteration"]), "repeat")
+    return iteration_words(loop, int(data.get("index") or 0), "forEach")
+
+
 # Messages and the coordinator in the live view, with the marks upstream's examples show.
 _TALK: dict[str, Callable[[dict, dict], str]] = {
     "message_sent": lambda e, d: f"  ⇠ [{d.get('sender')}] sent to {d.get('to')}: {_short(d.get('text', ''))}",
@@ -207,18 +217,18 @@ class PrintSink:
                 self.finished += 1
             self._line(f"  ○ {sid} skipped: {event.get('message', '')}")
         elif kind == "iteration_start":
-            label = f"iteration {data['iteration']}" if "iteration" in data else f"item {data.get('index')}"
-            self._line(f"    ↻ {sid} {label}")
+            self._line(f"    ↻ {sid} {_iteration_label(sid, data)}")
         elif kind == "iteration_end":
-            label = f"iteration {data['iteration']}" if "iteration" in data else f"item {data.get('index')}"
-            self._line(f"    ↺ {sid} {label} {data.get('status')}")
+            self._line(f"    ↺ {sid} {_iteration_label(sid, data)} {data.get('status')}")
         elif kind == "judge_verdict":
             done = data.get("done")
             verdict = "failed open" if data.get("failed_open") else ("done" if done else "continue")
-            self._line(f"    ⚖ {sid} judge after iteration {data.get('iteration')}: {verdict}"
+            self._line(f"    ⚖ {sid} judge after {_iteration_label(sid, data)}: {verdict}"
                        + (f" ({_short(data.get('reason') or '', 80)})" if data.get("reason") else ""))
         elif kind == "loop_end":
-            self._line(f"    ⟲ {sid} loop ended after {data.get('rounds_completed')} rounds: {data.get('break_reason')}")
+            rounds = data.get("rounds_completed")
+            noun = "round" if rounds == 1 else "rounds"
+            self._line(f"    ⟲ {sid} loop ended after {rounds} {noun}: {data.get('break_reason')}")
         elif kind == "agent_turn" and self.verbose and data.get("phase") == "request" and data.get("prompt"):
             prompt = data["prompt"]
             self._line(f"    ┌ prompt for {sid} ({event.get('agent')})\n" + prompt.get("user", ""))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from playwright.sync_api import expect
+
 from tests.support.browser import api
 from tests.support.run_pages import start_run_of
 
@@ -12,13 +14,13 @@ ITEMS = 600
 ROUNDS = 520
 
 
-def wide_run(page) -> dict:
+def wide_run(page, latency: float = 0.01) -> dict:
     source = ("version: 1\nname: wide\nsteps:\n  - id: each\n    instructions: go\n"
               f"    loop: {{forEach: {list(range(ITEMS))}, maxConcurrency: 50}}\n")
     # Every tenth item fails, keyed by item so which ones does not hang on the order of the calls
     # (fifty at a time); the run skips failed items and goes on.
     broken = {f"each[{i}]": [{"error": "broken item"}] for i in range(9, ITEMS, 10)}
-    script = {"latency": 0.01, "replies": {"each": ["done"], **broken}}
+    script = {"latency": latency, "replies": {"each": ["done"], **broken}}
     return start_run_of(page, source, script, {"on_iteration_error": "skip"})
 
 
@@ -40,9 +42,15 @@ def test_a_wide_foreach_is_one_canvas_whose_items_open_their_details(page):
     assert last and last[0]["type"] == "workflow_end", last
     assert int(page.get_by_test_id("big-run-tokens").get_attribute("data-total")) == last[0]["tokens"]["total"] > 0
 
-    # The failed items come first; one opens its details, with the error.
+    # The skip policy carried the run past its failed items: the header says so beside "completed", and the
+    # failed items are listed first, above the grid of every item.
+    expect(page.get_by_test_id("big-run-status")).to_have_text("completed")
+    expect(page.get_by_test_id("big-run-failed-items")).to_have_text(f"{ITEMS // 10} failed")
     failed = page.get_by_test_id("failed-item")
     assert failed.count() >= 1
+    assert failed.first.bounding_box()["y"] < grid.bounding_box()["y"]
+
+    # The failed items come first; one opens its details, with the error.
     index = int(failed.first.get_attribute("data-index"))
     failed.first.click()
     details = page.get_by_test_id("item-details")
@@ -77,12 +85,32 @@ def test_a_wide_foreach_is_one_canvas_whose_items_open_their_details(page):
     assert 0 < page.get_by_test_id("event-row").count() <= 200
 
 
-def test_the_same_run_can_still_be_opened_as_the_full_page(page):
-    run = wide_run(page)
+def test_a_stopped_big_run_says_its_items_were_not_run_and_opens_as_the_full_page(page):
+    run = wide_run(page, latency=2)  # 600 items fifty at a time: half a minute, stopped well before the end
     page.goto(f"/runs/{run['id']}")
-    page.wait_for_selector("[data-testid=big-run][data-status=completed]", timeout=60_000)
+    page.wait_for_selector("[data-testid=big-run][data-status=running]", timeout=60_000)
+    queued = page.get_by_test_id("count-queued")
+    expect(queued).to_contain_text("queued")  # while the run goes, the rest wait their turn
+    page.get_by_test_id("big-run").get_by_test_id("stop").click()
+    page.wait_for_selector("[data-testid=big-run][data-status=cancelled]", timeout=60_000)
+    # Stopped, the items that never started will never run: they say so, and nothing says "queued" any more.
+    expect(queued).to_contain_text("not run")
+    never = int(queued.get_attribute("data-count"))
+    assert 0 < never < ITEMS, never
+    assert "queued" not in page.locator(".big-legend").inner_text()
+    grid = page.get_by_test_id("item-grid-each")
+    assert f"{never:,} not run" in grid.get_attribute("aria-label")
+    # The last item never started: its tooltip and its details say "not run", not "queued".
+    grid.focus()
+    page.keyboard.press("End")
+    expect(page.get_by_test_id("grid-tip")).to_have_text(f"item {ITEMS} (each[{ITEMS - 1}]): not run")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"[data-testid=item-details][data-index='{ITEMS - 1}']")
+    expect(page.get_by_test_id("item-status")).to_have_text("not run")
+    expect(page.get_by_test_id("item-details")).to_contain_text("Never started: the run ended first.")
+
     page.goto(f"/runs/{run['id']}?raw=1")
-    page.wait_for_selector("[data-testid=run-status]:text('completed')", timeout=60_000)
+    page.wait_for_selector("[data-testid=run-status]:text('cancelled')", timeout=60_000)
     assert page.get_by_test_id("big-run").count() == 0
 
 

@@ -127,6 +127,17 @@ def test_run_is_shown_disabled_with_the_reason_while_the_workflow_has_errors(pag
     page.keyboard.press("Escape")
     page.get_by_test_id("command-palette").wait_for(state="detached")
 
+    # "Is it valid?" is found by the word a person types: "valid" leads to the problems, which take the focus.
+    open_palette(page)
+    page.keyboard.type("valid")
+    assert active_option(page) == "problems"
+    shown = page.locator("[data-testid=command-option][data-command-id='problems']")
+    assert "Show problems" in shown.inner_text()
+    page.keyboard.press("Enter")
+    page.get_by_test_id("command-palette").wait_for(state="detached")
+    page.wait_for_function("() => document.activeElement?.matches('[data-testid=problems] [data-testid=problem]')")
+    assert "nowhere" in page.evaluate("() => document.activeElement.innerText")
+
 
 def test_question_mark_shows_every_shortcut_but_not_while_typing(page):
     open_new_editor(page)

@@ -7,6 +7,7 @@ import pytest
 
 from tests.support.accessibility import seed, settle
 from tests.support.browser import api
+from tests.support.evaluations import evaluations_with_results
 from tests.support.layout_check import assert_layout_holds, layout_problems
 
 VIEWPORTS = {"1280x800": {"width": 1280, "height": 800}, "1440x900": {"width": 1440, "height": 900}}
@@ -21,6 +22,7 @@ def seeded(browser, server, auth_state) -> dict:
         page = ctx.new_page()
         seeded = seed(page)
         seeded["big_run"] = big_run(page)
+        seeded["evaluations"] = evaluations_with_results(page, "layout-evaluations-of-a-judged-loop")
         return seeded
     finally:
         ctx.close()
@@ -229,6 +231,24 @@ def show_runs_compare(page, seeded) -> None:
     page.get_by_test_id("run-compare").wait_for()
 
 
+def show_evaluations(page, seeded) -> None:
+    """The Evaluations page with its dataset, the later experiment's results and trials, the new-dataset form open,
+    the two experiments compared and a trial's rounds open for labelling: everything the page can show at once."""
+    evals = seeded["evaluations"]
+    first, last = evals["experiments"]
+    page.goto(f"/workflows/{evals['workflow']}/evaluations?experiment={last}")
+    page.get_by_test_id("datasets").locator("tbody tr").first.wait_for()
+    page.get_by_test_id("experiment-results").get_by_role("heading", name=f"Experiment #{last}: completed").wait_for(timeout=60_000)
+    page.get_by_test_id("evaluations-page").locator("summary", has_text="New dataset").click()
+    page.get_by_test_id("create-dataset").wait_for()
+    page.get_by_test_id("compare-baseline").select_option(str(first))
+    page.get_by_test_id("compare-experiments").click()
+    page.get_by_test_id("comparison-verdict").wait_for()
+    page.get_by_test_id("label-rounds").first.click()
+    page.get_by_test_id("round-focus").wait_for()
+    page.get_by_test_id("judge-agreement-now").wait_for()
+
+
 SCENES = {
     "workflows-list": show_workflows,
     "import-clash-dialog": show_import_clash,
@@ -236,6 +256,7 @@ SCENES = {
     "other-system-import-dialog": page_dialog("import-other", "Import from Runsight or Coqui"),
     "workspace-menu": show_workspace_menu,
     "runs-list": show_runs,
+    "evaluations": show_evaluations,
     "workspace-settings": show_workspace_settings,
     "new-editor": show_new_editor,
     **{f"editor-tab-{t.lower()}": inspector_tab(t) for t in INSPECTOR_TABS},

@@ -1,6 +1,7 @@
 """Roles in the UI equal roles in the API, per role (owner, admin, editor, runner, viewer) over every page: the
 workflows list, the editor, the version comparison, a finished run, a running run, a big run, the run comparison,
-and the workspace's settings and members. A control the role cannot use is hidden, or disabled with a title giving
+the runs list, a workflow's Evaluations page (a dataset and a finished experiment) and an experiment's run with its
+judged rounds to label, and the workspace's settings and members. A control the role cannot use is hidden, or disabled with a title giving
 the reason; one it can use is enabled. And the API agrees: the same actions answer 403 exactly where the page
 holds the control back.
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.browser import VIEWPORT, api, csrf
+from tests.support.evaluations import evaluations_with_results
 from tests.support.team_members import sign_up_member
 
 RANK = {"viewer": 0, "runner": 1, "editor": 2, "admin": 3, "owner": 4}
@@ -40,8 +42,8 @@ def wait_run(page, run_id: str, statuses: tuple[str, ...]) -> None:
 
 @pytest.fixture(scope="module")
 def scene(browser, server, auth_state):
-    """The owner's team with a workflow of two versions, two finished runs, a running run and a big running run;
-    and a signed-in browser context per role."""
+    """The owner's team with a workflow of two versions, two finished runs, a running run and a big running run, a
+    judged workflow with a dataset and a finished experiment; and a signed-in browser context per role."""
     owner = browser.new_context(viewport=VIEWPORT, base_url=server, storage_state=auth_state)
     page = owner.new_page()
     page.set_default_timeout(45_000)
@@ -55,11 +57,14 @@ def scene(browser, server, auth_state):
     big = api(page, "POST", "/runs", {"workflow_id": big_wf["id"], "script": {"latency": 1, "replies": {"each": ["ok"]}}})["id"]
     for run_id in finished:
         wait_run(page, run_id, ("completed",))
+    evals = evaluations_with_results(page, "role-evals", workspace_id=team["id"], experiments=1)
+    evals["trial_run"] = api(page, "GET", f"/experiments/{evals['experiments'][0]}")["trials"][0]["run_id"]
     contexts = {"owner": owner}
     try:
         for role in ROLES[1:]:
             contexts[role] = sign_up_member(page, browser, server, team["id"], role, f"role-{role}")
         yield {"team": team["id"], "workflow": wf["id"], "finished": finished, "running": running, "big": big,
+               "evals": evals,
                "contexts": contexts, "owner_page": page}
     finally:
         for run_id in (running, big):
@@ -166,6 +171,38 @@ def test_every_page_offers_a_role_what_the_api_allows_it(scene, role):
         visit(page, f"/runs/{scene['finished'][0]}/compare/{scene['finished'][1]}", "[data-testid=run-compare]")
         check(page, role, "run compare", "[data-testid=run-again], [data-testid^=restore-], [data-testid=stop]", "server", problems)
 
+        # The runs list: picking two runs to compare is reading; nothing on it starts, stops or deletes a run.
+        visit(page, f"/runs?workspace={team}", "[data-testid=run-table] >> text=role-check")
+        check(page, role, "runs list", "[data-testid=pick-run]", "read", problems)
+        rows = page.locator("[data-testid=run-table] tr", has_text="role-check")
+        rows.nth(0).get_by_test_id("pick-run").check()
+        rows.nth(1).get_by_test_id("pick-run").check()
+        page.get_by_test_id("compare-bar").wait_for()
+        check(page, role, "runs list", "[data-testid=compare-picked]", "read", problems)
+        check(page, role, "runs list", "[data-testid=run-again], [data-testid=stop], [data-testid=pause], "
+                                       "[data-testid=run-table] button:has-text('Delete')", "server", problems)
+
+        # A workflow's Evaluations page: new datasets for editors; experiments, labels and re-scoring for runners.
+        evals = scene["evals"]
+        visit(page, f"/workflows/{evals['workflow']}/evaluations?experiment={evals['experiments'][0]}",
+              "[data-testid=experiment-results] h2:has-text('completed')")
+        page.get_by_test_id("datasets").locator("tbody tr").first.wait_for()
+        # The page and its judge panel hold back what the role cannot do once the workflow has said the role.
+        page.locator(f"[data-testid=evaluations-page][data-role={role}] [data-testid=judge-rescore][data-role={role}]").wait_for()
+        page.get_by_test_id("evaluations-page").locator("summary", has_text="New dataset").click()
+        check(page, role, "evaluations", "[data-testid=create-dataset]", "edit", problems)
+        check(page, role, "evaluations", "[data-testid=start-experiment]", "run", problems)
+        check(page, role, "evaluations", "[data-testid=label-rounds]", "run", problems)
+        check(page, role, "evaluations", "[data-testid=rescore]", "run", problems)
+
+        # An experiment's run: its judged rounds are labelled by runners and above.
+        visit(page, f"/runs/{evals['trial_run']}", "[data-testid=run-status]:text('completed')")
+        if not allowed(role, "run"):
+            page.get_by_test_id("run-watch-only").wait_for()  # the role is known on the page: its controls are held back
+        page.get_by_test_id("run-tab-rounds").click()
+        page.get_by_test_id("round-focus").wait_for()
+        check(page, role, "experiment run rounds", "[data-testid=round-focus] button", "run", problems)
+
         # Settings and members: name, invitations, keys, limits, tracing, a member's role and removal; the server's keys.
         visit(page, f"/workspaces/{team}", "[data-testid=ws-members]")
         page.locator("[data-testid=ws-tracing-form]").wait_for()  # loaded on its own
@@ -183,13 +220,15 @@ def test_every_page_offers_a_role_what_the_api_allows_it(scene, role):
 
         # The API holds the same lines.
         headers = {"X-CSRFToken": csrf(page), "Content-Type": "application/json", "Referer": page.url}
-        asks = {
-            "edit": ("PUT", f"/api/v1/workflows/{wid}/file", {"path": f"notes/{role}.txt", "text": role}),
-            "run": ("POST", "/api/v1/runs", {"workflow_id": wid, "script": QUICK}),
-            "manage": ("POST", f"/api/v1/workspaces/{team}/invitations", {"role": "viewer"}),
-            "server": ("PUT", f"/api/v1/workspaces/{team}/server-keys", {"granted": True}),
-        }
-        for need, (method, path, body) in asks.items():
+        asks = [
+            ("edit", "PUT", f"/api/v1/workflows/{wid}/file", {"path": f"notes/{role}.txt", "text": role}),
+            ("edit", "POST", "/api/v1/datasets", {"workflow_id": evals["workflow"], "name": f"by {role}"}),
+            ("run", "POST", "/api/v1/runs", {"workflow_id": wid, "script": QUICK}),
+            ("run", "PUT", f"/api/v1/runs/{evals['trial_run']}/rounds/dev/0/label", {"good": True}),
+            ("manage", "POST", f"/api/v1/workspaces/{team}/invitations", {"role": "viewer"}),
+            ("server", "PUT", f"/api/v1/workspaces/{team}/server-keys", {"granted": True}),
+        ]
+        for need, method, path, body in asks:
             answer = page.request.fetch(path, method=method, headers=headers, data=body)
             if allowed(role, need) != answer.ok:
                 problems.append(f"API: {method} {path} answered {answer.status} to {role} (may {need}: {allowed(role, need)})")

@@ -3,6 +3,10 @@
 providers have a key, linking to the account page where one is missing."""
 from __future__ import annotations
 
+import re
+
+from playwright.sync_api import expect
+
 from tests.support.browser import api, open_saved_workflow
 from tests.support.editor_page import type_script
 
@@ -86,6 +90,12 @@ def test_one_model_for_every_agent_is_asked_said_and_kept_by_run_again(page):
     first = page.url.rsplit("/", 1)[1]
     events = api(page, "GET", f"/runs/{first}/events")
     assert {e["data"]["model"] for e in events if e["type"] == "agent_turn" and e["data"]["phase"] == "request"} == {"gpt-4o-mini"}
+    # A simulated run spent nothing: the price of its tokens on gpt-4o-mini reads as an estimate, never as money spent.
+    record = api(page, "GET", f"/runs/{first}")
+    assert record["provider"] == "simulated" and record["cost_usd"] > 0, record
+    cost = page.get_by_test_id("run-figures").get_by_test_id("run-cost")
+    expect(cost).to_have_text(re.compile(rf"^\s*·\s*≈\${record['cost_usd']:.4f} if real\s*$"))
+    assert "nothing was spent" in cost.get_attribute("title")
 
     page.get_by_test_id("run-again").click()
     page.wait_for_function(f"() => !location.pathname.endsWith({first!r}) && location.pathname.startsWith('/runs/')")

@@ -50,10 +50,29 @@ async def test_print_sink_shows_steps_loops_and_verdicts_readably():
     await run(d, script("replies: {judge: [{result: {done: true, reason: 'looks right'}}]}"), sink=PrintSink(out))
     text = out.getvalue()
     assert "▶ readable: 1 steps" in text
-    assert "judge after iteration 0: done (looks right)" in text
-    assert "loop ended after 1 rounds: judge" in text
+    # Rounds read 1-based with the format's id beside (docs/format.md "Numbering"), as on every page.
+    assert "↻ loop round 1 (loop.0)" in text
+    assert "↺ loop round 1 (loop.0) completed" in text
+    assert "judge after round 1 (loop.0): done (looks right)" in text
+    assert "iteration 0" not in text and "round 0" not in text
+    assert "loop ended after 1 round: judge" in text
     assert "✓ loop completed" in text and "[1/1]" in text
     assert text.strip().splitlines()[-1].startswith("■ completed")
+
+
+async def test_print_sink_counts_foreach_items_from_one_with_the_id_beside():
+    out = io.StringIO()
+    d = doc("""
+        name: items
+        steps:
+          - id: each
+            instructions: "Check {{item}}."
+            loop: {forEach: [a, b]}
+    """)
+    await run(d, sink=PrintSink(out))
+    text = out.getvalue()
+    assert "↻ each item 1 (each[0])" in text and "↺ each item 2 (each[1]) completed" in text
+    assert "item 0" not in text and "item 3" not in text
 
 
 async def test_inner_steps_are_addressed_by_namespaced_ids():

@@ -14,8 +14,8 @@ conversations            runs that talk while they work, to resume and fork from
 imported_seeds           the importers' seed files and what their tests check of the documents
 import_api_urls          a URLconf with the import and template routers alone
 api_calls                the REST API through Django's test client: a JSON post, the wait for a run to finish
-evaluations              datasets and experiments over the API and from a browser page, the wait for an experiment; a
-                         fake OpenAI judge a new prompt changes
+evaluations              datasets and experiments over the API and from a browser page, the wait for an experiment, a
+                         workflow with a dataset and finished experiments; a fake OpenAI judge a new prompt changes
 zips                     zips built in memory, uploaded as workflow bundles
 snapshots                workspace snapshots as a lost worker left them
 servers                  real processes: a server, a Celery worker, a fresh PostgreSQL database and Redis db

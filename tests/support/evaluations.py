@@ -1,6 +1,7 @@
 """Evaluations over the API: a judged loop's cases whose judge passes at a chosen round, datasets and
 experiments made through the routes, and the wait for an experiment to end; the same from a signed-in browser page
-(tests/e2e); a fake OpenAI judge that a new prompt changes."""
+(tests/e2e), and a workflow with a dataset and finished experiments to show the page with; a fake OpenAI judge
+that a new prompt changes."""
 from __future__ import annotations
 
 import time
@@ -85,6 +86,21 @@ def experiment_done(page, experiment_id: int, timeout: float = 90) -> None:
             return
         assert time.time() < deadline, f"experiment {experiment_id} did not finish in {timeout} s: {progress}"
         time.sleep(0.2)
+
+
+def evaluations_with_results(page, name: str, workspace_id: int | None = None, experiments: int = 2) -> dict:
+    """A judged workflow with a dataset of two cases (passing at rounds 1 and 2) and ``experiments`` finished
+    experiments over it (two: something to compare): the Evaluations page with everything it can show.
+    Returns ``{"workflow", "dataset", "experiments"}`` (ids, the experiments oldest first)."""
+    where = {"workspace_id": workspace_id} if workspace_id is not None else {}
+    workflow = api(page, "POST", "/workflows", {"source": loop_source(name), **where})["id"]
+    dataset = api(page, "POST", "/datasets", {"workflow_id": workflow, "name": f"{name} cases",
+                                               "cases": [{"id": "quick", "script": script(1)}, {"id": "slower", "script": script(2)}],
+                                               "scorers": [{"name": "judged", "kind": "cel", "expr": "loops.dev.break_reason == 'judge'"}]})
+    made = [api(page, "POST", "/experiments", {"workflow_id": workflow, "dataset_id": dataset["id"]})["id"] for _ in range(experiments)]
+    for experiment_id in made:
+        experiment_done(page, experiment_id)
+    return {"workflow": workflow, "dataset": dataset["id"], "experiments": made}
 
 
 # ---------------------------------------------------------------- a judge at the fake OpenAI server

@@ -2,14 +2,18 @@
 // experiment's results (`?experiment=N` in the address) with a progress bar while it runs, two experiments
 // compared case by case, and the judge's agreement with people's labels, re-scored with new instructions or
 // another model (evaluations/JudgeRescore).
-// The server is the one judge of cases and scorers: what it refuses is shown in its words.
+// The server is the one judge of cases and scorers: what it refuses is shown in its words. What the user's role in
+// the workflow's workspace cannot do (a viewer runs nothing, a runner makes no datasets) is off, saying why.
 import { useCallback, useEffect, useState } from 'react';
-import { errorText, requestJson } from '../api/client';
+import { api, errorText, requestJson } from '../api/client';
 import { Link } from '../components/Link';
 import { RoundLabels } from '../run/rounds/RoundLabels';
 import { JudgeRescore } from './evaluations/JudgeRescore';
 import { TrialsTable, type Trial } from './evaluations/TrialsTable';
 import { replaceSearch } from './useLocationSearch';
+import './evaluations/evaluations.css';
+import { useWorkspace } from '../workspaces/current';
+import { roleFallsShort } from '../workspaces/roles';
 
 interface Dataset {
   id: number;
@@ -92,6 +96,24 @@ export function EvaluationsPage({ workflowId }: { workflowId: number }) {
   const [comparison, setComparison] = useState<Comparison | null>(null);
   const [labelling, setLabelling] = useState<string | null>(null);
   const [labels, setLabels] = useState(0); // labels given here: the judge's agreement is read again
+  // The user's role where the workflow lives: what it falls short of is held back here, as the server would refuse it.
+  const [owner, setOwner] = useState<{ role: string | null; workspaceId: number | null }>({ role: null, workspaceId: null });
+  const workspace = useWorkspace(owner.workspaceId);
+  const where = workspace?.name ?? '';
+  const cannotMakeDatasets = roleFallsShort(owner.role, where, 'edit', 'making datasets');
+  const cannotRun = roleFallsShort(owner.role, where, 'run', 'running experiments');
+  const cannotLabel = roleFallsShort(owner.role, where, 'run', 'labelling rounds');
+
+  useEffect(() => {
+    let live = true;
+    api.getWorkflow(workflowId).then(
+      (wf) => live && setOwner({ role: wf.role ?? null, workspaceId: wf.workspace_id ?? null }),
+      () => undefined, // nothing held back: the server still decides, and says so in its words
+    );
+    return () => {
+      live = false;
+    };
+  }, [workflowId]);
 
   const reload = useCallback(() => {
     requestJson<Dataset[]>('GET', `/workflows/${workflowId}/datasets`).then(setDatasets, (e) => setError(errorText(e)));
@@ -169,7 +191,8 @@ export function EvaluationsPage({ workflowId }: { workflowId: number }) {
 
   const progress = results?.progress;
   return (
-    <div className="page" data-testid="evaluations-page">
+    // data-role: the role the page holds back for, once the workflow says it (a test waits for it).
+    <div className="page evaluations-page" data-testid="evaluations-page" data-role={owner.role ?? undefined}>
       <div className="page-head">
         <div>
           <h1>Evaluations</h1>
@@ -208,20 +231,34 @@ export function EvaluationsPage({ workflowId }: { workflowId: number }) {
         </table>
         <details>
           <summary>New dataset</summary>
-          <label>
-            Name <input value={name} onChange={(e) => setName(e.target.value)} data-testid="dataset-name" />
-          </label>
-          <label>
-            Cases (JSON)
-            <textarea rows={4} value={cases} onChange={(e) => setCases(e.target.value)} data-testid="dataset-cases" />
-          </label>
-          <label>
-            Scorers (JSON)
-            <textarea rows={3} value={scorers} onChange={(e) => setScorers(e.target.value)} data-testid="dataset-scorers" />
-          </label>
-          <button type="button" className="btn small" onClick={() => void createDataset()} data-testid="create-dataset">
-            Create dataset
-          </button>
+          <fieldset className="insp-fieldset eval-form" disabled={!!cannotMakeDatasets} title={cannotMakeDatasets ?? undefined}>
+            <label>
+              <span className="field-label">Name</span>
+              <input className="input" value={name} onChange={(e) => setName(e.target.value)} data-testid="dataset-name" />
+            </label>
+            <label>
+              <span className="field-label">Cases (JSON)</span>
+              <textarea rows={4} value={cases} onChange={(e) => setCases(e.target.value)} data-testid="dataset-cases" />
+            </label>
+            <label>
+              <span className="field-label">Scorers (JSON)</span>
+              <textarea rows={3} value={scorers} onChange={(e) => setScorers(e.target.value)} data-testid="dataset-scorers" />
+            </label>
+            <button
+              type="button"
+              className="btn small"
+              title={cannotMakeDatasets ?? undefined}
+              onClick={() => void createDataset()}
+              data-testid="create-dataset"
+            >
+              Create dataset
+            </button>
+          </fieldset>
+          {cannotMakeDatasets && (
+            <p className="muted small" data-testid="datasets-need-editor">
+              {cannotMakeDatasets}
+            </p>
+          )}
         </details>
       </section>
 
@@ -244,7 +281,14 @@ export function EvaluationsPage({ workflowId }: { workflowId: number }) {
           <label>
             At once <input type="number" min={1} max={50} value={concurrency} onChange={(e) => setConcurrency(Number(e.target.value))} />
           </label>
-          <button type="button" className="btn primary small" disabled={!datasets.length} onClick={() => void startExperiment()} data-testid="start-experiment">
+          <button
+            type="button"
+            className="btn primary small"
+            disabled={!datasets.length || !!cannotRun}
+            title={cannotRun ?? (datasets.length ? undefined : 'Make a dataset first: an experiment runs its cases.')}
+            onClick={() => void startExperiment()}
+            data-testid="start-experiment"
+          >
             Run experiment
           </button>
         </div>
@@ -326,9 +370,16 @@ export function EvaluationsPage({ workflowId }: { workflowId: number }) {
               </table>
             </>
           )}
-          <TrialsTable trials={results.trials} onLabel={setLabelling} />
+          <TrialsTable trials={results.trials} onLabel={setLabelling} denied={cannotLabel} />
           {labelling && (
-            <RoundLabels key={labelling} runId={labelling} workflowId={workflowId} experimentId={results.experiment.id} onLabelled={() => setLabels((n) => n + 1)} />
+            <RoundLabels
+              key={labelling}
+              runId={labelling}
+              workflowId={workflowId}
+              experimentId={results.experiment.id}
+              onLabelled={() => setLabels((n) => n + 1)}
+              denied={cannotLabel}
+            />
           )}
         </section>
       )}

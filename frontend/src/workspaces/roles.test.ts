@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignableRoles, canRemove, cannotEditReason, cannotRunReason, capabilities, invitableRoles, readOnlyReason } from './roles';
+import { assignableRoles, canRemove, cannotEditReason, cannotRunReason, capabilities, invitableRoles, readOnlyReason, roleFallsShort } from './roles';
 
 describe('role capabilities', () => {
   it('orders owner > admin > editor > runner > viewer', () => {
@@ -32,6 +32,13 @@ describe('role capabilities', () => {
     expect(cannotRunReason('runner')).toBeNull();
     expect(cannotEditReason('runner', 'Acme')).toContain('editor or above');
     expect(cannotEditReason('editor')).toBeNull();
+  });
+
+  it('names the action and the least role it needs', () => {
+    expect(roleFallsShort('viewer', 'Acme', 'run', 'running experiments')).toBe('Your role in Acme is viewer: running experiments needs runner or above.');
+    expect(roleFallsShort('runner', '', 'edit', 'making datasets')).toBe('Your role is runner: making datasets needs editor or above.');
+    expect(roleFallsShort('runner', 'Acme', 'run', 'running experiments')).toBeNull();
+    expect(roleFallsShort(null, 'Acme', 'manage', 'anything')).toBeNull();
   });
 });
 

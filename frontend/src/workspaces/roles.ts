@@ -64,6 +64,15 @@ export function cannotEditReason(role: string | null | undefined, workspaceName 
   return `Your role${workspaceName ? ` in ${workspaceName}` : ''} is ${caps.role}: it cannot create or edit workflows (that needs editor or above).`;
 }
 
+/** Why an action that needs `need` is not offered to the role, naming the action (null: it is offered, or the role
+ * is not known and the server decides): "Your role in Acme is viewer: running experiments needs runner or above." */
+export function roleFallsShort(role: string | null | undefined, workspaceName: string, need: 'run' | 'edit' | 'manage', what: string): string | null {
+  const caps = capabilities(role);
+  if (caps[need] || !caps.role) return null;
+  const least = { run: 'runner', edit: 'editor', manage: 'admin' }[need];
+  return `Your role${workspaceName ? ` in ${workspaceName}` : ''} is ${caps.role}: ${what} needs ${least} or above.`;
+}
+
 /**
  * The roles `mine` may give a member who is now `theirs` (the member's current role included, so a
  * select shows it); a single entry means the role cannot be changed. Admins manage editors, runners

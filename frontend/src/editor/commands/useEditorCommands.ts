@@ -77,15 +77,19 @@ export function useEditorCommands(h: EditorCommandHandlers): Command[] {
   }, [h, doc, readOnly, store, flow, tidy, fit, gates.runBlocked, gates.runTitle, gates.exportBlocked, gates.exportTitle, canUndo, canRedo, selected, centre]);
 }
 
-/** The problems panel into view, its first problem (or the panel) focused for the keyboard. */
+/** The problems panel into view, its first problem (or the panel) focused for the keyboard. On the next frame:
+ * run from the palette, the page is inert until the palette has closed, and its closing gives the focus back to
+ * where it was before; the problem takes it after that. */
 function showProblems(): void {
-  const panel = document.querySelector<HTMLElement>('[data-testid=problems]');
-  if (!panel) return;
-  panel.scrollIntoView({ block: 'nearest' });
-  const first = panel.querySelector<HTMLElement>('[data-testid=problem]');
-  if (first) first.focus();
-  else {
-    panel.tabIndex = -1;
-    panel.focus();
-  }
+  requestAnimationFrame(() => {
+    const panel = document.querySelector<HTMLElement>('[data-testid=problems]');
+    if (!panel) return;
+    panel.scrollIntoView({ block: 'nearest' });
+    const first = panel.querySelector<HTMLElement>('[data-testid=problem]');
+    if (first) first.focus();
+    else {
+      panel.tabIndex = -1;
+      panel.focus();
+    }
+  });
 }

@@ -94,7 +94,7 @@ export function JudgeRescore({ workflowId, experimentId, refreshKey }: { workflo
     ) : null;
   const scope = experimentId === null ? 'the workflow’s labelled runs' : `experiment #${experimentId}’s labelled rounds`;
   return (
-    <section aria-labelledby="judge-head" data-testid="judge-rescore">
+    <section aria-labelledby="judge-head" data-testid="judge-rescore" data-role={role ?? undefined}>
       <h2 id="judge-head">Judge agreement</h2>
       {agreement && (
         <p data-testid="judge-agreement-now">

@@ -20,8 +20,17 @@ function num(v: number | null | undefined, digits = 2): string {
   return v === null || v === undefined ? '–' : v.toFixed(digits);
 }
 
-/** `onLabel`: the run whose rounds to label (keep it stable: a new function draws every row again). */
-export const TrialsTable = memo(function TrialsTable({ trials, onLabel }: { trials: Trial[]; onLabel: (runId: string) => void }) {
+/** `onLabel`: the run whose rounds to label (keep it stable: a new function draws every row again); `denied`: why the
+ * user's role cannot label rounds (the buttons are off, the reason in their title). */
+export const TrialsTable = memo(function TrialsTable({
+  trials,
+  onLabel,
+  denied = null,
+}: {
+  trials: Trial[];
+  onLabel: (runId: string) => void;
+  denied?: string | null;
+}) {
   return (
     <table className="table compact" data-testid="trials">
       <thead>
@@ -51,7 +60,14 @@ export const TrialsTable = memo(function TrialsTable({ trials, onLabel }: { tria
             <td>
               {t.run_id && <Link to={`/runs/${t.run_id}`}>open</Link>}{' '}
               {t.run_id && (
-                <button type="button" className="btn ghost small" onClick={() => t.run_id && onLabel(t.run_id)} data-testid="label-rounds">
+                <button
+                  type="button"
+                  className="btn ghost small"
+                  disabled={!!denied}
+                  title={denied ?? undefined}
+                  onClick={() => t.run_id && onLabel(t.run_id)}
+                  data-testid="label-rounds"
+                >
                   label rounds
                 </button>
               )}

@@ -54,6 +54,7 @@ export const ForEachLoop = memo(function ForEachLoop({ runId, loop, letters, rou
         cursor={cursor}
         onCursor={setCursor}
         onOpen={setOpened}
+        ended={!active}
       />
       {shownOpen !== null && (
         <ItemDetails
@@ -63,6 +64,7 @@ export const ForEachLoop = memo(function ForEachLoop({ runId, loop, letters, rou
           letter={letters[shownOpen]}
           error={failure?.error}
           onClose={() => setOpened(null)}
+          ended={!active}
         />
       )}
       <BigRoundsChart loopId={loop.id} rounds={rounds} xWord="Item" />

@@ -4,7 +4,7 @@ import type { Iteration } from '../../api/types';
 import { formatIterationId, iterationTitle } from '../labels';
 import { Pre } from '../Pre';
 import { formatMs } from '../reduce';
-import { letterStatus } from './bigLabels';
+import { letterStatus, statusWord } from './bigLabels';
 import type { LoopVerdict } from '../view/merge';
 
 /** A JSON value as text to read: a string as it is, anything else indented. */
@@ -25,10 +25,12 @@ export interface ItemDetailsProps {
   error?: string | null;
   verdict?: LoopVerdict;
   onClose(): void;
+  /** The run has ended: an item never started will not be, and says "not run". */
+  ended?: boolean;
 }
 
 /** One item or round, asked of the server when chosen: its value, status, time, tokens and output. */
-export function ItemDetails({ runId, loopId, at, letter, error, verdict, onClose }: ItemDetailsProps) {
+export function ItemDetails({ runId, loopId, at, letter, error, verdict, onClose, ended = false }: ItemDetailsProps) {
   const round = 'iteration' in at;
   const n = round ? at.iteration : at.index;
   const key = `${loopId}/${round ? 'round' : 'item'}/${n}/${letter ?? ''}`;
@@ -68,7 +70,9 @@ export function ItemDetails({ runId, loopId, at, letter, error, verdict, onClose
           <span className="mono muted small" title="The id its events carry (counted from 0)" data-testid="item-id">
             {formatIterationId(loopId, n, kind)}
           </span>{' '}
-          <span className={`status status-${status}`}>{status}</span>
+          <span className={`status status-${status}`} data-testid="item-status">
+            {status === 'queued' ? statusWord('queued', ended) : status}
+          </span>
         </h4>
         <button className="icon-btn" aria-label={`Close the details of ${label.toLowerCase()}`} onClick={onClose}>
           ×
@@ -77,7 +81,7 @@ export function ItemDetails({ runId, loopId, at, letter, error, verdict, onClose
       {!current && <p className="muted small">Loading…</p>}
       {current?.error && <p className="field-problem error">Could not load the details: {current.error}</p>}
       {current && !current.error && !row && (
-        <p className="muted small">{status === 'queued' ? 'Not started yet.' : 'Nothing recorded for it yet.'}</p>
+        <p className="muted small">{status === 'queued' ? (ended ? 'Never started: the run ended first.' : 'Not started yet.') : 'Nothing recorded for it yet.'}</p>
       )}
       {row && (
         <dl className="item-facts small">

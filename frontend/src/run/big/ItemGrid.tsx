@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { formatIterationId, iterationName } from '../labels';
-import { letterStatus } from './bigLabels';
+import { letterStatus, statusWord } from './bigLabels';
 import { cellAt, cellOrigin, changedIndices, gridFor, moveCursor, type Grid } from './gridGeometry';
 import { MAX_CANVAS, paintCells, readColours, type Colours } from './gridPaint';
 import { useThrottled } from './useLater';
@@ -23,13 +23,15 @@ export interface ItemGridProps {
   cursor: number | null;
   onCursor(index: number): void;
   onOpen(index: number): void;
+  /** The run has ended: an item still queued never ran, and its tooltip says "not run". */
+  ended?: boolean;
 }
 
 /**
  * A forEach's items as one canvas, a cell per item coloured by status. Patches repaint only the
  * cells whose letter changed; a new width or item count repaints everything. No element per item.
  */
-export function ItemGrid({ loopId, letters, summary, counts, cursor, onCursor, onOpen }: ItemGridProps) {
+export function ItemGrid({ loopId, letters, summary, counts, cursor, onCursor, onOpen, ended = false }: ItemGridProps) {
   const boxRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const cursorRef = useRef<HTMLDivElement>(null);
@@ -107,7 +109,7 @@ export function ItemGrid({ loopId, letters, summary, counts, cursor, onCursor, o
   // The tip follows the mouse, or the cursor while the keys move it.
   const tipAt = hover ?? (focused ? shown : null);
   const tip = tipAt !== null ? cellOrigin(grid, tipAt) : null;
-  const words = (i: number) => `${iterationName('item', i)} (${formatIterationId(loopId, i, 'item')}): ${letterStatus(letters[i])}`;
+  const words = (i: number) => `${iterationName('item', i)} (${formatIterationId(loopId, i, 'item')}): ${statusWord(letterStatus(letters[i]), ended)}`;
   const cursorAt = shown !== null ? cellOrigin(grid, shown) : null;
   const countsJson = JSON.stringify(counts);
   const announced = useThrottled(summary, 10_000);

@@ -22,19 +22,22 @@ interface AgreementRow {
 }
 
 /** `experimentId` null: the agreement over all the workflow's labelled runs (the run page's); `hideEmpty`: nothing
- * drawn for a run without judged rounds; `onLabelled`: told after each label the server took. */
+ * drawn for a run without judged rounds; `onLabelled`: told after each label the server took; `denied`: why the
+ * user's role cannot label (the buttons and keys are off, the reason in their title). */
 export function RoundLabels({
   runId,
   workflowId,
   experimentId,
   hideEmpty = false,
   onLabelled,
+  denied = null,
 }: {
   runId: string;
   workflowId: number;
   experimentId: number | null;
   hideEmpty?: boolean;
   onLabelled?: () => void;
+  denied?: string | null;
 }) {
   const [rounds, setRounds] = useState<RoundRow[]>([]);
   const [at, setAt] = useState(0);
@@ -57,7 +60,7 @@ export function RoundLabels({
   const label = useCallback(
     (good: boolean) => {
       const round = rounds[at];
-      if (!round) return;
+      if (!round || denied) return;
       requestJson<RoundRow[]>('PUT', `/runs/${runId}/rounds/${encodeURIComponent(round.step_id)}/${round.iteration}/label`, { good }).then(
         (next) => {
           setRounds(next);
@@ -68,7 +71,7 @@ export function RoundLabels({
         (e) => setError(errorText(e)),
       );
     },
-    [rounds, at, runId, loadAgreement, onLabelled],
+    [rounds, at, runId, loadAgreement, onLabelled, denied],
   );
 
   const onKey = (e: React.KeyboardEvent) => {
@@ -95,11 +98,11 @@ export function RoundLabels({
             <strong data-testid="round-label">{round.good === null ? 'none' : round.good ? 'good enough' : 'not good enough'}</strong>
           </p>
           <pre className="mono">{round.content}</pre>
-          <p className="muted">y: good enough · n: not good enough · j / →: next · k / ←: previous</p>
-          <button type="button" className="btn small" onClick={() => label(true)}>
+          <p className="muted">{denied ?? 'y: good enough · n: not good enough · j / →: next · k / ←: previous'}</p>
+          <button type="button" className="btn small" disabled={!!denied} title={denied ?? undefined} onClick={() => label(true)}>
             Good enough (y)
           </button>{' '}
-          <button type="button" className="btn small" onClick={() => label(false)}>
+          <button type="button" className="btn small" disabled={!!denied} title={denied ?? undefined} onClick={() => label(false)}>
             Not good enough (n)
           </button>
         </div>

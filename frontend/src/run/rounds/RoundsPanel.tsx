@@ -3,6 +3,8 @@ import { RoundLabels } from './RoundLabels';
 import { useEditor } from '../../store/context';
 import { isTerminal } from '../socket';
 import type { RunState } from '../reduce';
+import { useWorkspace } from '../../workspaces/current';
+import { roleFallsShort } from '../../workspaces/roles';
 import { RoundsChart } from './RoundsChart';
 
 export interface RoundsPanelProps {
@@ -33,12 +35,15 @@ export function RoundsTab() {
   const loops = useEditor((s) => s.runState.loops);
   const tools = useEditor((s) => s.runState.tools);
   const run = useEditor((s) => s.run);
-  // A finished run's judged rounds can be labelled here too (the judge on trial, runtime/evals/judging.py).
+  const workspace = useWorkspace(run?.workspace_id);
+  // A finished run's judged rounds can be labelled here too (the judge on trial, runtime/evals/judging.py), by a
+  // runner or above: a viewer sees them with the labels off, saying why.
   const labelling = run && isTerminal(run.status) && Object.values(loops).some((l) => l.iterations.some((it) => it.verdict));
+  const denied = roleFallsShort(workspace?.role, workspace?.name ?? '', 'run', 'labelling rounds');
   return (
     <>
       <RoundsPanel state={{ loops, tools }} />
-      {labelling && <RoundLabels key={run.id} runId={run.id} workflowId={run.workflow_id} experimentId={null} hideEmpty />}
+      {labelling && <RoundLabels key={run.id} runId={run.id} workflowId={run.workflow_id} experimentId={null} hideEmpty denied={denied} />}
     </>
   );
 }
