@@ -4,6 +4,8 @@ step, not to its loop; a step without a saved place never lands on one that has 
 step saved over its loop's header is drawn below it, clear of the iteration chips."""
 from __future__ import annotations
 
+import time
+
 from tests.support.browser import api
 from tests.support.editor_page import focused_node
 
@@ -40,8 +42,21 @@ def open_workflow(page, source: str, layout: dict | None = None) -> None:
     page.wait_for_selector("[data-testid=editor][data-ready='1']")
 
 
-def box(page, key: str) -> dict:
-    return page.locator(f".react-flow__node[data-id='{key}']").bounding_box()
+def settled_boxes(page, *selectors: str) -> list[dict]:
+    """The boxes of ``selectors`` read in one frame, once two readings a frame apart agree: the canvas fits its view
+    after it opens (a zoom that moves everything), and boxes read one by one during it come from different frames."""
+    read = """sels => new Promise(done => requestAnimationFrame(() => done(sels.map(s => {
+        const r = document.querySelector(s).getBoundingClientRect();
+        return {x: r.x, y: r.y, width: r.width, height: r.height};
+    }))))"""
+    deadline = time.monotonic() + 30
+    last = page.evaluate(read, list(selectors))
+    while time.monotonic() < deadline:
+        now = page.evaluate(read, list(selectors))
+        if now == last:
+            return now
+        last = now
+    raise AssertionError(f"the canvas never stood still: {last}")
 
 
 def test_the_condition_example_names_a_dependency_and_looks_like_an_example(page):
@@ -72,7 +87,7 @@ def test_arrow_keys_go_from_an_inner_step_to_the_next_one(page):
 def test_a_step_without_a_saved_place_never_covers_one_with_one(page):
     # `review` saved where `plan` would be placed first (the first column, at the top), `plan` with no place.
     open_workflow(page, FLAT, {"version": 1, "positions": {"review": {"x": 0, "y": 0}}})
-    plan, review = box(page, "plan"), box(page, "review")
+    plan, review = settled_boxes(page, ".react-flow__node[data-id='plan']", ".react-flow__node[data-id='review']")
     apart = (plan["y"] >= review["y"] + review["height"] or review["y"] >= plan["y"] + plan["height"]
              or plan["x"] >= review["x"] + review["width"] or review["x"] >= plan["x"] + plan["width"])
     assert apart, (plan, review)
@@ -80,6 +95,6 @@ def test_a_step_without_a_saved_place_never_covers_one_with_one(page):
 
 def test_an_inner_step_is_drawn_below_its_loops_header(page):
     open_workflow(page, LOOPED, {"version": 1, "positions": {"rounds/draft": {"x": 24, "y": 4}}})
-    head = page.locator(".react-flow__node[data-id='rounds'] .loop-head").bounding_box()
-    draft = box(page, "rounds/draft")
+    head, draft = settled_boxes(page, ".react-flow__node[data-id='rounds'] .loop-head",
+                                ".react-flow__node[data-id='rounds/draft']")
     assert draft["y"] >= head["y"] + head["height"] - 1, (draft, head)
