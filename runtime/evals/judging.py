@@ -119,13 +119,20 @@ def label_round(user: User, run_id: str, step_id: str, iteration: int, good: boo
 def labelled(user: User, workflow_id: int, experiment_id: int | None, need: Need) -> tuple[dict, list[Round]]:
     """The labels of the workflow's runs (or one experiment's), by (run id, step id, round), and those runs' judged
     rounds; the workflow reachable with ``need``."""
+    labels, _, rounds = labelled_runs(user, workflow_id, experiment_id, need)
+    return labels, rounds
+
+
+def labelled_runs(user: User, workflow_id: int, experiment_id: int | None, need: Need,
+                  related: tuple[str, ...] = ("version",)) -> tuple[dict, dict[str, Run], list[Round]]:
+    """:func:`labelled`, and the labelled runs by id (read with ``related``): re-scoring needs them whole."""
     workflow = reachable_workflow(user, workflow_id, need)
     found = RoundLabel.objects.filter(run__workflow=workflow)
     if experiment_id is not None:
         found = found.filter(run__experiment_id=experiment_id)
     labels = {(str(r), s, i): g for r, s, i, g in found.values_list("run_id", "step_id", "iteration", "good")}
-    runs = Run.objects.filter(pk__in={k[0] for k in labels}).select_related("version")
-    return labels, rounds_of(runs)
+    runs = {str(r.pk): r for r in Run.objects.filter(pk__in={k[0] for k in labels}).select_related(*related)}
+    return labels, runs, rounds_of(runs.values())
 
 
 def workflow_agreement(user: User, workflow_id: int, experiment_id: int | None = None) -> dict:

@@ -34,7 +34,7 @@ from runtime.durability import run_files
 from runtime.engine.playground import Turn
 from runtime.engine.pricing import PriceBook
 from runtime.engine.prompting import system_prompt
-from runtime.evals.judging import Round, agreement, labelled
+from runtime.evals.judging import Round, agreement, labelled_runs
 from runtime.execution.worker import providers_for
 from runtime.models import Run
 from runtime.providers import Provider, close_all, get_provider
@@ -95,7 +95,7 @@ def rescore(user: User, workflow_id: int, experiment_id: int | None = None, edit
     """Ask the judge again on every labelled round (see the module's docstring): the agreement before and after,
     each round's old and new verdict, and what the new calls took."""
     # A runner may: it asks a judge, as an experiment or a run does, and changes nothing of the workflow.
-    labels, rounds = labelled(user, workflow_id, experiment_id, Need.RUN)
+    labels, runs, rounds = labelled_runs(user, workflow_id, experiment_id, Need.RUN, ("version", "workspace", "workflow"))
     at_once = _concurrency(concurrency)
     changes = checked_changes(dict(edits or {}))
     checked_script = create.check_script(script) if script is not None else None
@@ -106,7 +106,6 @@ def rescore(user: User, workflow_id: int, experiment_id: int | None = None, edit
     if len(asked) > MAX_RESCORED:
         raise BadRequest(f"experiment: {len(asked)} labelled rounds, more than {MAX_RESCORED} to ask again at once; "
                          "re-score one experiment at a time")
-    runs = {str(r.pk): r for r in Run.objects.filter(pk__in={r.run_id for r in asked}).select_related("version", "workspace", "workflow")}
     shared: dict[str, dict[str, Provider]] = {}
     for run in runs.values():
         if run.provider not in shared:
@@ -120,7 +119,7 @@ def rescore(user: User, workflow_id: int, experiment_id: int | None = None, edit
         snapshots = _snapshots(chunk, requests)
         return [_prepare(r, runs[r.run_id], requests.get((r.run_id, judge_path(r))), changes, snapshots) for r in chunk]
 
-    calls, answers = async_to_sync(_ask_all)(_chunks(asked), ready, shared, checked_script, at_once, playground.prices())
+    calls, answers = async_to_sync(_ask_all)(_chunks(asked, first=at_once), ready, shared, checked_script, at_once, playground.prices())
     after, rows = [], []
     tokens, cost = 0, 0.0
     for call, answer in zip(calls, answers, strict=True):
@@ -140,11 +139,13 @@ def rescore(user: User, workflow_id: int, experiment_id: int | None = None, edit
             "cost_usd": round(cost, 8), "rounds": rows}
 
 
-def _chunks(asked: list[Round]) -> list[list[Round]]:
-    """``asked`` (sorted by run) in runs of at least :data:`READY_AT_ONCE` rounds, never splitting a run."""
+def _chunks(asked: list[Round], first: int = READY_AT_ONCE) -> list[list[Round]]:
+    """``asked`` (sorted by run) in runs of at least :data:`READY_AT_ONCE` rounds, never splitting a run; the first
+    of at least ``first`` (the calls at once: the first calls go as soon as there are enough to fill the slots)."""
     chunks: list[list[Round]] = [[]]
     for r in asked:
-        if len(chunks[-1]) >= READY_AT_ONCE and chunks[-1][-1].run_id != r.run_id:
+        wanted = first if len(chunks) == 1 else READY_AT_ONCE
+        if len(chunks[-1]) >= wanted and chunks[-1][-1].run_id != r.run_id:
             chunks.append([])
         chunks[-1].append(r)
     return [c for c in chunks if c]

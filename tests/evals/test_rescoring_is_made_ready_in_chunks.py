@@ -27,3 +27,11 @@ def test_one_run_bigger_than_a_chunk_stays_whole_and_nothing_is_empty():
     asked = rounds([rescoring.READY_AT_ONCE * 3])
     assert rescoring._chunks(asked) == [asked]
     assert rescoring._chunks([]) == []
+
+
+def test_the_first_chunk_is_only_as_big_as_the_calls_at_once():
+    asked = rounds([3, 3, 3, 3] + [2] * 40)
+    chunks = rescoring._chunks(asked, first=8)
+    assert [r.run_id for r in chunks[0]] == ["run-000"] * 3 + ["run-001"] * 3 + ["run-002"] * 3
+    assert [r for chunk in chunks for r in chunk] == asked
+    assert all(len(c) >= rescoring.READY_AT_ONCE for c in chunks[1:-1])
