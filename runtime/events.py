@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from runtime.contract import locate
+from runtime.numbering import iteration_words
 
 
 class Sink(Protocol):
@@ -151,9 +152,6 @@ def _short(value: Any, limit: int = 100) -> str:
 
 def _iteration_label(loop: str, data: dict) -> str:
     """A round or item the way every page says it (the numbering rule): "round 1 (write.0)", "item 306 (each[305])"."""
-    # Imported here: runtime.engine's package imports this module (its Emitter) before numbering could load.
-    from runtime.engine.numbering import iteration_words  # noqa: PLC0415 - lazy, as said above
-
     if "iteration" in data:
         return iteration_words(loop, int(data["iteration"]), "repeat")
     return iteration_words(loop, int(data.get("index") or 0), "forEach")

@@ -43,7 +43,6 @@ from runtime.engine.context import DEFAULT_CONCURRENCY, RunContext, Scope, durat
 from runtime.engine.folder import RunFolder
 from runtime.engine.includes import FileResolver
 from runtime.engine.mail import RunMail, lists_memory_tools
-from runtime.engine.numbering import place_words
 from runtime.engine.options import RunOptions
 from runtime.engine.plan import plan_of
 from runtime.engine.policies import attach
@@ -56,6 +55,7 @@ from runtime.engine.state import CANCELLED, COMPLETED, FAILED, PARTIAL, Budgets,
 from runtime.engine.steps import run_step
 from runtime.engine.toolcalls import unknown_tools_message, warn_untooled
 from runtime.events import Emitter, Sink, format_duration
+from runtime.numbering import place_words
 from runtime.providers import get_provider
 from runtime.providers.script import parse_script
 from runtime.tools.session import SnapshotRecord

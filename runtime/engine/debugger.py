@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from designer.cel import CelError, evaluate_async
-from runtime.engine.numbering import iteration_words
 from runtime.engine.prompting import EDITED_FILES
 from runtime.engine.state import Outcome
+from runtime.numbering import iteration_words
 
 RELEASES = ("continue", "step", "skip")
 STEPPING = "step"  # the id a hit made by Step carries

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from runtime.engine.checkpoints import CUMULATIVE_SEPARATOR, Checkpoint, fold, iteration_prefixes, under
-from runtime.engine.numbering import iteration_words, ordinal
+from runtime.numbering import iteration_words, ordinal
 
 PENDING_INPUT = "pending"  # a forEach item entry holding only an edited item (runtime.engine.loops reads it)
 

@@ -68,12 +68,12 @@ from runtime.engine.context import RunContext, Scope, duration, iteration_record
 from runtime.engine.debug_inputs import round_pending
 from runtime.engine.debugger import Pending, Release
 from runtime.engine.fork_points import PENDING_INPUT
-from runtime.engine.numbering import iteration_words
 from runtime.engine.policies import for_loop
 from runtime.engine.prompting import IterationRecord, LoopView, StepOutput
 from runtime.engine.state import CANCELLED, COMPLETED, FAILED, LoopMeta, Outcome
 from runtime.engine.summary import summarize
 from runtime.engine.toolcalls import snapshot_iteration
+from runtime.numbering import iteration_words
 
 FOREACH_PARALLEL_CAP = 100
 FOREACH, REPEAT = "forEach", "repeat-until"

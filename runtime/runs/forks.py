@@ -40,9 +40,9 @@ from designer.models import WorkflowVersion
 from runtime.durability import run_files
 from runtime.engine.checkpoints import Checkpoint
 from runtime.engine.fork_points import ForkPoint, ForkPointError, locate, resolve, with_input
-from runtime.engine.numbering import iteration_id, place_words
 from runtime.live.recorder import event_json, persist_events
 from runtime.models import Run, RunEvent, RunStatus
+from runtime.numbering import iteration_id, place_words
 from runtime.runs import access, create
 
 if TYPE_CHECKING:

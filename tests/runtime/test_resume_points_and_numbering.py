@@ -1,11 +1,11 @@
 """Where a resumed run went on and when its open steps first started (runtime/engine/resume_points.py), and the
-numbering rule's words for rounds, items and steps (runtime/engine/numbering.py), read from plain events."""
+numbering rule's words for rounds, items and steps (runtime/numbering.py), read from plain events."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from runtime.engine.numbering import iteration_words, place_words, step_words
 from runtime.engine.resume_points import first_starts, last_alive, notice_of, open_steps, place_of, public_notice, worked_seconds
+from runtime.numbering import iteration_words, place_words, step_words
 
 
 def ev(seq: int, type_: str, step: str = "", ts: str = "2026-11-27T10:00:00.000Z", **data) -> dict:

@@ -81,7 +81,7 @@ export function inLoop(stepId: string): boolean {
 }
 
 /**
- * A step by its namespaced id alone, in words (as runtime/engine/numbering.py `step_words` says it): "step build",
+ * A step by its namespaced id alone, in words (as runtime/numbering.py `step_words` says it): "step build",
  * "round 3 of refine", "step draft of round 3 of refine", "step work of round 1 of inner of item 2 of outer".
  */
 export function idWords(stepId: string): string {
