@@ -59,7 +59,9 @@ def check_resumed(events: list[dict], seen_before: int, clean_output: str) -> di
     notes = [e for e in events if e["type"] == "message" and "resumed" in (e.get("data") or {})]
     assert notes, "an event says the run resumed"
     resumed = notes[0]["data"]["resumed"]
-    assert resumed["reason"] and resumed["attempt"] == 1 and 0 < resumed["from_seq"] <= seen_before
+    # From a boundary the lost attempt had stored: before the note. Not necessarily at or before `seen_before`: the
+    # attempt goes on between that reading and the kill, and on a loaded machine it reached the next boundary.
+    assert resumed["reason"] and resumed["attempt"] == 1 and 0 < resumed["from_seq"] < notes[0]["seq"]
     # Rounds finished before the crash were not asked of the model again.
     finished = {e["data"]["iteration"] for e in events if e["type"] == "judge_verdict" and e["seq"] <= resumed["from_seq"]}
     assert finished, "the crash came after some rounds finished"
