@@ -136,7 +136,8 @@ def _output_section(title: str, out: StepOutput, limit: int = SECTION_LIMIT) -> 
 def _one_line(rec: IterationRecord) -> str:
     text = " ".join((rec.content or "").split())
     text = text if len(text) <= 160 else text[:159] + "…"
-    line = f"- iteration {rec.number}: {rec.status}" + (f": {text}" if text else "")
+    # Counted from 1, as the loop's own line ("This is iteration 3 of at most 3") counts: the model reads both.
+    line = f"- iteration {rec.number + 1}: {rec.status}" + (f": {text}" if text else "")
     if rec.verdict and rec.verdict.get("reason"):
         line += f" (judge: {rec.verdict['reason']})"
     return line

@@ -189,7 +189,9 @@ async def test_each_iteration_sees_the_previous_ones_content_and_result():
     seen = prompts(sink, "draft.2")[0]
     assert "iteration 3 of at most 3" in seen
     assert "second draft" in seen and '{"n": 2}' in seen
-    assert "- iteration 0: completed: first draft" in seen
+    # The history counts from 1, as the loop's line does: iteration 1 was the first draft, 2 is "Previous iteration (2)".
+    assert "- iteration 1: completed: first draft" in seen
+    assert "- iteration 0" not in seen and "Previous iteration (2)" in seen
     assert "Previous iteration" not in prompts(sink, "draft.0")[0]
 
 
