@@ -2,50 +2,18 @@
 run keeps the rounds before it, and the comparison with its parent shows where the two part."""
 from __future__ import annotations
 
-import time
-
 from tests.support.browser import api
+from tests.support.documents import RIVERS_SCRIPT, rivers_loop
+from tests.support.run_pages import wait_run_finished
 
-NOT_YET = {"content": "not yet", "result": {"done": False, "reason": "too short"}}
-DONE = {"content": "good", "result": {"done": True, "reason": "complete"}}
-# The writer has no scripted reply: the simulated provider answers with its task, so an edited
-# instruction shows in the output. The judge is satisfied at round 4 in any run.
-SCRIPT = {"replies": {"judge": [NOT_YET], "write.3.untilAgent": [DONE]}}
-WORKFLOW = """
-name: fork-e2e
-agents:
-  writer: {description: Writes.}
-  judge:
-    description: Judges.
-    resultSchema:
-      type: object
-      required: [done]
-      properties: {done: {type: boolean}, reason: {type: string}}
-steps:
-  - id: write
-    agent: writer
-    instructions: Write a draft about rivers.
-    loop:
-      maxIterations: 6
-      untilAgent: judge
-"""
-
-
-def wait_finished(page, run_id: str) -> dict:
-    deadline = time.time() + 30
-    while True:
-        run = api(page, "GET", f"/runs/{run_id}")
-        if run["status"] in ("completed", "partial", "failed", "cancelled"):
-            return run
-        assert time.time() < deadline, "the run did not finish"
-        time.sleep(0.1)
+WORKFLOW = rivers_loop("fork-e2e")
 
 
 def test_a_fork_from_the_strip_with_an_edited_instruction_diverges_from_its_parent_there(page):
     page.goto("/")
     workflow = api(page, "POST", "/workflows", {"source": WORKFLOW})
-    parent = api(page, "POST", "/runs", {"workflow_id": workflow["id"], "provider": "simulated", "script": SCRIPT})
-    assert wait_finished(page, parent["id"])["loops"]["write"]["rounds_completed"] == 4
+    parent = api(page, "POST", "/runs", {"workflow_id": workflow["id"], "provider": "simulated", "script": RIVERS_SCRIPT})
+    assert wait_run_finished(page, parent["id"])["loops"]["write"]["rounds_completed"] == 4
 
     page.goto(f"/runs/{parent['id']}")
     strip = page.get_by_test_id("iterations-write")
@@ -66,7 +34,7 @@ def test_a_fork_from_the_strip_with_an_edited_instruction_diverges_from_its_pare
 
     page.wait_for_url(lambda url: "/runs/" in url and parent["id"] not in url)
     fork_id = page.url.rstrip("/").split("/runs/")[1].split("/")[0].split("?")[0]
-    fork = wait_finished(page, fork_id)
+    fork = wait_run_finished(page, fork_id)
     assert fork["status"] == "completed", fork["reason"]
     assert fork["parent"] == parent["id"] and fork["fork_point"]["iteration"] == 2
     assert fork["version"] == 2  # the edit is a new version of the workflow

@@ -4,42 +4,13 @@ fork dialog shows the parent's script, and a new one typed there is the fork's (
 from __future__ import annotations
 
 import json
-import time
 
 from tests.support.browser import api
+from tests.support.documents import JUDGE_DONE, JUDGE_NOT_YET, RIVERS_SCRIPT, rivers_loop
 from tests.support.editor_page import type_script
+from tests.support.run_pages import wait_run_finished
 
-NOT_YET = {"content": "not yet", "result": {"done": False, "reason": "too short"}}
-DONE = {"content": "good", "result": {"done": True, "reason": "complete"}}
-WORKFLOW = """
-name: scripted
-agents:
-  writer: {description: Writes.}
-  judge:
-    description: Judges.
-    resultSchema:
-      type: object
-      required: [done]
-      properties: {done: {type: boolean}, reason: {type: string}}
-steps:
-  - id: write
-    agent: writer
-    instructions: Write a draft about rivers.
-    loop:
-      maxIterations: 6
-      untilAgent: judge
-"""
-SCRIPT = {"replies": {"judge": [NOT_YET], "write.3.untilAgent": [DONE]}}
-
-
-def wait_finished(page, run_id: str) -> dict:
-    deadline = time.time() + 60
-    while True:
-        run = api(page, "GET", f"/runs/{run_id}")
-        if run["status"] in ("completed", "partial", "failed", "cancelled"):
-            return run
-        assert time.time() < deadline, "the run did not finish"
-        time.sleep(0.1)
+WORKFLOW = rivers_loop("scripted")
 
 
 def warnings_of(page, testid: str):
@@ -68,7 +39,7 @@ def test_the_run_dialog_links_the_format_and_warns_of_a_key_naming_nothing(page)
     assert "the workflow's keys: write, writer, judge, *, coordinator" in text
     assert warned.locator("li").count() == 1  # only the typo: `judge` is a key of the workflow
 
-    type_script(page, json.dumps(SCRIPT))
+    type_script(page, json.dumps(RIVERS_SCRIPT))
     page.wait_for_function("() => !document.querySelector('[data-testid=run-script-warnings]')")
     with page.expect_response(lambda r: r.url.endswith("/api/v1/runs") and r.request.method == "POST") as started:
         dialog.get_by_test_id("run-start").click()
@@ -78,8 +49,8 @@ def test_the_run_dialog_links_the_format_and_warns_of_a_key_naming_nothing(page)
 def test_the_fork_dialog_takes_a_new_script_and_warns_of_its_typo(page):
     page.goto("/")
     workflow = api(page, "POST", "/workflows", {"source": WORKFLOW})
-    parent = api(page, "POST", "/runs", {"workflow_id": workflow["id"], "provider": "simulated", "script": SCRIPT})
-    assert wait_finished(page, parent["id"])["loops"]["write"]["rounds_completed"] == 4
+    parent = api(page, "POST", "/runs", {"workflow_id": workflow["id"], "provider": "simulated", "script": RIVERS_SCRIPT})
+    assert wait_run_finished(page, parent["id"])["loops"]["write"]["rounds_completed"] == 4
 
     page.goto(f"/runs/{parent['id']}")
     strip = page.get_by_test_id("iterations-write")
@@ -92,7 +63,7 @@ def test_the_fork_dialog_takes_a_new_script_and_warns_of_its_typo(page):
     assert "write.3.untilAgent" in shown and "too short" in shown  # the parent's script, as YAML
 
     # Round 2's judge is satisfied in the fork; a typo beside it is warned.
-    new_script = {"replies": {**SCRIPT["replies"], "write.1.untilAgent": [DONE], "jugde": [NOT_YET]}}
+    new_script = {"replies": {**RIVERS_SCRIPT["replies"], "write.1.untilAgent": [JUDGE_DONE], "jugde": [JUDGE_NOT_YET]}}
     type_script(page, json.dumps(new_script), testid="fork-script")
     warned = warnings_of(page, "fork-script")
     warned.wait_for()
@@ -104,5 +75,5 @@ def test_the_fork_dialog_takes_a_new_script_and_warns_of_its_typo(page):
     assert json.loads(forked.value.request.post_data_json["script"]) == new_script
     fork = forked.value.json()
     assert "`jugde`" in fork["script_warnings"][0] and "script" in fork["fork_point"]["edited"]
-    done = wait_finished(page, fork["id"])
+    done = wait_run_finished(page, fork["id"])
     assert done["status"] == "completed" and done["loops"]["write"]["rounds_completed"] == 2

@@ -2,10 +2,11 @@ import pytest
 
 from runtime.engine import RunOptions, run_workflow
 from runtime.events import ListSink
-from runtime.providers import ChatRequest, ProviderError, get_provider
+from runtime.providers import ProviderError, get_provider
 from runtime.tools.results import submit_tool
 from tests.fakes import FakeAnthropic
 from tests.support.engine_runs import doc
+from tests.support.provider_clients import chat_request, opened
 
 KEY = "sk-ant-test-secret-987654"
 JUDGE = {"type": "object", "required": ["done"], "properties": {"done": {"type": "boolean"}, "reason": {"type": "string"}}}
@@ -17,27 +18,16 @@ def server():
         yield s
 
 
-OPENED: list = []
-
-
-@pytest.fixture(autouse=True)
-async def close_providers():
-    yield
-    while OPENED:
-        await OPENED.pop().aclose()
+pytestmark = pytest.mark.usefixtures("close_opened")
 
 
 def provider(server, **kw):
     made = get_provider("anthropic", base_url=server.url, api_key=KEY, backoff=0.001, **kw)
-    OPENED.append(made)
-    return made
+    return opened(made)
 
 
 def request(**kw):
-    base = dict(model="claude-test", messages=[{"role": "system", "content": "be brief"},
-                                               {"role": "user", "content": "say hi"}])
-    base.update(kw)
-    return ChatRequest(**base)
+    return chat_request("claude-test", **kw)
 
 
 async def test_text_streams_in_as_deltas_with_usage(server):

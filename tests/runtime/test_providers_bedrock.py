@@ -9,53 +9,30 @@ import pytest
 
 from runtime.engine import RunOptions, run_workflow
 from runtime.events import ListSink
-from runtime.providers import ChatRequest, ProviderError, get_provider
+from runtime.providers import ProviderError, get_provider
 from runtime.providers.eventstream import Decoder, EventStreamError
 from runtime.providers.sigv4 import sign
 from runtime.tools.session import MemoryStore, RunTools
 from tests.fakes.bedrock import FakeBedrock, event
 from tests.support.engine_runs import doc
+from tests.support.provider_clients import READ_NOTES, SUBMIT_ANSWER, chat_request, opened, solver_flow
 
 ACCESS, SECRET = "AKIDTESTACCESS0001", "test-secret-access-key-77777"
 CREDS = f"{ACCESS}:{SECRET}"
 MODEL = "anthropic.claude-sonnet-4-5-20250929-v1:0"
-OPENED: list = []
-FLOW = """
-    name: bedrock-over-http
-    agents:
-      solver:
-        description: Reads and answers.
-        model: "bedrock/MODEL"
-        tools: [read]
-        resultSchema:
-          type: object
-          required: [answer]
-          properties: {answer: {type: string}}
-    steps:
-      - {id: solve, agent: solver, instructions: "What is in notes.txt?"}
-""".replace("MODEL", MODEL)
-READ = {"name": "read", "arguments": {"path": "notes.txt"}}
-SUBMIT = {"name": "submit_result", "arguments": {"answer": "4"}}
-
-
-@pytest.fixture(autouse=True)
-async def close_providers():
-    yield
-    while OPENED:
-        await OPENED.pop().aclose()
+pytestmark = pytest.mark.usefixtures("close_opened")
+FLOW = solver_flow("bedrock-over-http", f"bedrock/{MODEL}")
+READ, SUBMIT = READ_NOTES, SUBMIT_ANSWER
 
 
 def provider(server, key=CREDS, **kw):
     made = get_provider("bedrock", base_url=server.url, api_key=key, region="us-west-2", backoff=0.001,
                         max_retries=kw.pop("max_retries", 1), **kw)
-    OPENED.append(made)
-    return made
+    return opened(made)
 
 
 def request(**kw):
-    base = dict(model=MODEL, messages=[{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}])
-    base.update(kw)
-    return ChatRequest(**base)
+    return chat_request(MODEL, "hi", **kw)
 
 
 def test_sigv4_matches_aws_published_test_vector():
@@ -181,6 +158,6 @@ async def test_an_unreachable_server_names_the_setting_to_check():
     with FakeBedrock() as server:
         url = server.url
     client = get_provider("bedrock", base_url=url, api_key=CREDS, backoff=0.001, max_retries=0)
-    OPENED.append(client)
+    opened(client)
     with pytest.raises(ProviderError, match=r"Cannot reach Amazon Bedrock: .*BEDROCK_BASE_URL"):
         await client.chat(request())

@@ -11,24 +11,13 @@ from runtime.events import ListSink
 from runtime.providers import ChatRequest, ProviderError, catalog, configured_providers, get_provider, names
 from tests.fakes import FakeAzure, FakeGemini, FakeOpenAI
 from tests.support.engine_runs import doc
+from tests.support.provider_clients import opened
 
 UPSTREAM = ("openai", "anthropic", "google", "vertex", "bedrock", "azure", "azure-deployment", "mistral", "groq",
             "deepseek", "openrouter", "ollama", "xai", "together", "fireworks", "cerebras")
 COMPATIBLE = ("mistral", "groq", "deepseek", "openrouter", "ollama", "xai", "together", "fireworks", "cerebras")
 KEY = "sk-test-compatible-5555"
-OPENED: list = []
-
-
-@pytest.fixture(autouse=True)
-async def close_providers():
-    yield
-    while OPENED:
-        await OPENED.pop().aclose()
-
-
-def opened(provider):
-    OPENED.append(provider)
-    return provider
+pytestmark = pytest.mark.usefixtures("close_opened")
 
 
 def request(model: str) -> ChatRequest:

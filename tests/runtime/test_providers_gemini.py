@@ -6,50 +6,26 @@ import pytest
 
 from runtime.engine import RunOptions, run_workflow
 from runtime.events import ListSink
-from runtime.providers import ChatRequest, ProviderError, ToolCall, get_provider
+from runtime.providers import ProviderError, ToolCall, get_provider
 from runtime.tools.session import MemoryStore, RunTools
 from tests.fakes.gemini import FakeGemini
 from tests.support.engine_runs import doc
+from tests.support.provider_clients import READ_NOTES, SUBMIT_ANSWER, chat_request, opened, solver_flow
 
 KEY = "AIza-test-secret-4242"
-OPENED: list = []
-FLOW = """
-    name: gemini-over-http
-    agents:
-      solver:
-        description: Reads and answers.
-        model: "google/gemini-2.5-flash"
-        tools: [read]
-        resultSchema:
-          type: object
-          required: [answer]
-          properties: {answer: {type: string}}
-    steps:
-      - {id: solve, agent: solver, instructions: "What is in notes.txt?"}
-"""
-READ = {"name": "read", "arguments": {"path": "notes.txt"}}
-SUBMIT = {"name": "submit_result", "arguments": {"answer": "4"}}
-
-
-@pytest.fixture(autouse=True)
-async def close_providers():
-    yield
-    while OPENED:
-        await OPENED.pop().aclose()
+pytestmark = pytest.mark.usefixtures("close_opened")
+FLOW = solver_flow("gemini-over-http", "google/gemini-2.5-flash")
+READ, SUBMIT = READ_NOTES, SUBMIT_ANSWER
 
 
 def provider(server, name="google", **kw):
     made = get_provider(name, base_url=server.url + "/v1beta", api_key=kw.pop("api_key", KEY), backoff=0.001,
                         max_retries=kw.pop("max_retries", 1), **kw)
-    OPENED.append(made)
-    return made
+    return opened(made)
 
 
 def request(**kw):
-    base = dict(model="gemini-2.5-flash", messages=[{"role": "system", "content": "be brief"},
-                                                    {"role": "user", "content": "say hi"}])
-    base.update(kw)
-    return ChatRequest(**base)
+    return chat_request("gemini-2.5-flash", **kw)
 
 
 async def test_text_streams_in_as_deltas_with_usage_and_thought_tokens():
@@ -144,7 +120,7 @@ async def test_an_unreachable_server_names_the_setting_to_check():
     with FakeGemini() as server:
         url = server.url
     client = get_provider("google", base_url=url + "/v1beta", api_key=KEY, backoff=0.001, max_retries=0)
-    OPENED.append(client)
+    opened(client)
     with pytest.raises(ProviderError, match=r"Cannot reach Google Gemini: .*GEMINI_BASE_URL"):
         await client.chat(request())
 

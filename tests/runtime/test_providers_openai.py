@@ -2,11 +2,12 @@ import pytest
 
 from runtime.engine import RunOptions, run_workflow
 from runtime.events import ListSink
-from runtime.providers import ChatRequest, ProviderError, get_provider
+from runtime.providers import ProviderError, get_provider
 from runtime.tools.results import submit_tool
 from tests.fakes import FakeOpenAI
 from tests.fakes.server import Response
 from tests.support.engine_runs import doc, step_end
+from tests.support.provider_clients import chat_request, opened
 
 KEY = "sk-test-secret-123456"
 SCHEMA = {"type": "object", "required": ["tags"], "properties": {
@@ -19,27 +20,16 @@ def server():
         yield s
 
 
-OPENED: list = []
-
-
-@pytest.fixture(autouse=True)
-async def close_providers():
-    yield
-    while OPENED:
-        await OPENED.pop().aclose()
+pytestmark = pytest.mark.usefixtures("close_opened")
 
 
 def provider(server, **kw):
     made = get_provider("openai", base_url=server.url + "/v1", api_key=KEY, backoff=0.001, **kw)
-    OPENED.append(made)
-    return made
+    return opened(made)
 
 
 def request(**kw):
-    base = dict(model="gpt-test", messages=[{"role": "system", "content": "be brief"},
-                                            {"role": "user", "content": "say hi"}])
-    base.update(kw)
-    return ChatRequest(**base)
+    return chat_request("gpt-test", **kw)
 
 
 async def test_text_streams_in_as_deltas_and_usage_is_recorded(server):
@@ -179,7 +169,7 @@ async def test_a_connection_the_server_dropped_while_idle_is_replaced_transparen
 
 async def test_an_unreachable_server_fails_after_retries(server):
     p = get_provider("openai", base_url="http://127.0.0.1:9/v1", api_key=KEY, backoff=0.001, max_retries=1)
-    OPENED.append(p)
+    opened(p)
     with pytest.raises(ProviderError, match="Cannot reach OpenAI: ") as err:
         await p.chat(request())
     assert err.value.retryable and KEY not in str(err.value)

@@ -22,6 +22,8 @@ servers                  real processes: a server, a Celery worker, a fresh Post
 server_settings          the settings of the servers and commands servers.py starts: the app's, a fast hasher
 races                    many requests at once, released together from threads
 live_runs                runs on a live server over HTTP and websockets
+provider_clients         provider clients opened against the fakes and closed after the test, a one-agent workflow
+                         that reads a file and answers, a chat request
 faults                   a Redis and a PostgreSQL of a test's own to restart, the OOM killer, reconnecting watchers
 browser                  Chromium for tests/e2e, the API called with a signed-in page, a sign-in to a test's own server
 editor_page              the editor in the browser: workflows to type, the YAML panel, the run dialog's script

@@ -1,4 +1,5 @@
-"""Workflow documents the live, web and browser tests run: a judged loop (and its replies), a polish loop."""
+"""Workflow documents the live, web and browser tests run: a judged loop (and its replies), a polish loop, a judged
+rivers draft to fork from."""
 from __future__ import annotations
 
 
@@ -77,4 +78,33 @@ steps:
     agent: writer
     dependsOn: [polish]
     instructions: Publish the final text.
+"""
+
+
+# A judged one-step repeat-until `write` (agent `writer`, judge `judge`), for the fork tests: RIVERS_SCRIPT's judge
+# says not yet until round 4. The writer has no scripted reply: the simulated provider answers with its task, so an
+# edited instruction shows in the output.
+JUDGE_NOT_YET = {"content": "not yet", "result": {"done": False, "reason": "too short"}}
+JUDGE_DONE = {"content": "good", "result": {"done": True, "reason": "complete"}}
+RIVERS_SCRIPT = {"replies": {"judge": [JUDGE_NOT_YET], "write.3.untilAgent": [JUDGE_DONE]}}
+
+
+def rivers_loop(name: str) -> str:
+    return f"""
+name: {name}
+agents:
+  writer: {{description: Writes.}}
+  judge:
+    description: Judges.
+    resultSchema:
+      type: object
+      required: [done]
+      properties: {{done: {{type: boolean}}, reason: {{type: string}}}}
+steps:
+  - id: write
+    agent: writer
+    instructions: Write a draft about rivers.
+    loop:
+      maxIterations: 6
+      untilAgent: judge
 """
