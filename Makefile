@@ -74,21 +74,26 @@ migrations: install
 # it may not fall below). Three parts (pytest.ini's markers, tests/conftest.py):
 # 1. the tests that run in the pytest process, two at a time (pytest-xdist: 116 s -> 71-86 s for tests/runtime and
 #    tests/documents on this machine);
-# 2. the live and browser tests, which start their own servers, workers and Chromium: tests/live and tests/e2e
-#    as two pytest processes side by side, each with its own coverage data, combined after. (Not one xdist run
-#    with --dist loadgroup: that ended having run 340 of its 481 tests, here and on CI, with no word of the rest.)
-#    Each prints its fifteen slowest tests: these two set how long `make test` takes.
+# 2. the live and browser tests, which start their own servers, workers and Chromium: three pytest processes side
+#    by side, each with its own coverage data, combined after: tests/e2e; the live tests that kill, fill or
+#    restart a real part (LIVE_FAULTS: they wait on restarts and slow runs more than they compute); the rest of
+#    tests/live. (Not one xdist run with --dist loadgroup: that ended having run 340 of its 481 tests, here and on
+#    CI, with no word of the rest.) Each prints its fifteen slowest tests: these set how long `make test` takes.
 # 3. the tests marked serial, which hold the app to a wall-clock limit of its own: alone, with nothing beside them.
 # Every part runs, whatever the one before gave. Coverage's data goes to a temporary folder, not into the checkout.
+LIVE_FAULTS := tests/live/test_faults_*.py tests/live/test_a_*.py
+LIVE_PYTEST := $(BIN)/python -m pytest --cov --cov-report= --cov-fail-under=0 -p no:cacheprovider --durations=15
 test-python: install frontend chromium sandbox services
 	@covered=$$(mktemp -d) && trap 'rm -rf "$$covered"' EXIT && export COVERAGE_FILE="$$covered/.coverage" && rc=0 && \
 	{ $(BIN)/python -m pytest -n 2 -m 'not serial and not own_servers' --cov --cov-report= --cov-fail-under=0 || rc=1; } && \
-	{ COVERAGE_FILE="$$covered/.coverage.live" $(BIN)/python -m pytest tests/live --cov --cov-report= --cov-fail-under=0 \
-	    -p no:cacheprovider --durations=15 > "$$covered/live.log" 2>&1 & live=$$!; \
-	  COVERAGE_FILE="$$covered/.coverage.browser" $(BIN)/python -m pytest tests/e2e --cov --cov-report= --cov-fail-under=0 -p no:cacheprovider \
-	    --durations=15 || rc=1; \
-	  wait $$live || rc=1; echo "== tests/live (run beside tests/e2e)"; cat "$$covered/live.log"; } && \
-	$(BIN)/coverage combine --append -q "$$covered/.coverage.live" "$$covered/.coverage.browser" && \
+	{ COVERAGE_FILE="$$covered/.coverage.faults" $(LIVE_PYTEST) $(LIVE_FAULTS) > "$$covered/faults.log" 2>&1 & faults=$$!; \
+	  COVERAGE_FILE="$$covered/.coverage.live" $(LIVE_PYTEST) tests/live $(foreach f,$(LIVE_FAULTS),--ignore-glob='$(f)') \
+	    > "$$covered/live.log" 2>&1 & live=$$!; \
+	  COVERAGE_FILE="$$covered/.coverage.browser" $(LIVE_PYTEST) tests/e2e || rc=1; \
+	  wait $$faults || rc=1; wait $$live || rc=1; \
+	  echo "== tests/live: the faults of real parts (run beside tests/e2e)"; cat "$$covered/faults.log"; \
+	  echo "== tests/live: the rest (run beside tests/e2e)"; cat "$$covered/live.log"; } && \
+	$(BIN)/coverage combine --append -q "$$covered/.coverage.faults" "$$covered/.coverage.live" "$$covered/.coverage.browser" && \
 	{ $(BIN)/python -m pytest -m serial --cov --cov-append --cov-report=term || rc=1; } && \
 	$(BIN)/coverage json -q -o "$$covered/coverage.json" && \
 	$(BIN)/python -c 'import json, sys; t = json.load(open(sys.argv[1]))["totals"]; both = t["percent_covered"]; \

@@ -24,7 +24,6 @@ replies:
 
 def start_polish_run(page, latency: float = 0.35) -> dict:
     """Saves SLOW_POLISH and starts it with SLOW_POLISH_SCRIPT, each simulated reply taking ``latency`` seconds."""
-    page.goto("/runs")  # any page of the app: gives the CSRF cookie
     wf = api(page, "POST", "/workflows", {"source": SLOW_POLISH})
     assert wf["valid"], wf["errors"]
     script = SLOW_POLISH_SCRIPT.replace("latency: 0.35", f"latency: {latency}")
@@ -33,7 +32,6 @@ def start_polish_run(page, latency: float = 0.35) -> dict:
 
 def start_run_of(page, source: str, script: dict, policies: dict | None = None) -> dict:
     """Saves ``source`` and starts it on the simulated provider with ``script`` (and the run's ``policies``)."""
-    page.goto("/runs")  # any page of the app: gives the CSRF cookie
     wf = api(page, "POST", "/workflows", {"source": source})
     assert wf["valid"], wf["errors"]
     body = {"workflow_id": wf["id"], "provider": "simulated", "script": script}
