@@ -138,7 +138,7 @@ def test_a_killed_celery_worker_costs_nothing_that_finished(cluster, clean_outpu
     assert final["status"] == "completed" and resumed["reason"] == "worker lost"
     assert resumed_after < 30
     # The watcher's one connection saw every event from its start to the end, in order, across the crash.
-    assert watcher.error is None, watcher.error
+    assert watcher.error is None, f"{watcher.error!r}; the server said:\n{cluster.log.read_text()[-4000:]}"
     seqs = [e["seq"] for e in watcher.events]
     assert seqs and seqs == list(range(seqs[0], final["last_seq"] + 1))
 
