@@ -18,10 +18,13 @@ steps:
     instructions: Make some links.
 """
 
+# One turn's tool calls run side by side (runtime/engine/toolcalls.py), so `bash` makes notes/ itself rather than
+# count on `write` having made it first (a slow host once ran bash first, and notes/dangling was never made).
 SCRIPT = {"replies": {"make": [
     {"tool_calls": [{"id": "w", "name": "write", "arguments": {"path": "notes/today.md", "content": "hello\n"}},
                     {"id": "l", "name": "bash", "arguments": {
-                        "command": "ln -s /etc/passwd secret && ln -s notes/today.md shortcut && ln -s ../gone notes/dangling"}}]},
+                        "command": "mkdir -p notes && ln -s /etc/passwd secret && ln -s notes/today.md shortcut"
+                                   " && ln -s ../gone notes/dangling"}}]},
     "made them",
 ]}}
 
