@@ -43,9 +43,10 @@ run: install frontend sandbox
 worker: install sandbox
 	$(BIN)/celery -A config worker --loglevel=INFO
 
-# Browser tests drive Debian's Chromium; install it when it is missing.
+# Browser tests drive Debian's Chromium headless shell, the benches its full browser; install them when missing.
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+	@command -v chromium >/dev/null 2>&1 && command -v chromium-headless-shell >/dev/null 2>&1 || \
+	{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-headless-shell; }
 
 # Agents' `bash` runs under bubblewrap (docs/tools.md); install it when it is missing.
 sandbox:
