@@ -32,9 +32,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from tests.support.browser import FULL_CHROMIUM as CHROMIUM  # noqa: E402
 from tests.support.servers import base_env, password_for, running_server  # noqa: E402
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 USER = "bench"

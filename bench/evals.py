@@ -99,14 +99,13 @@ def results_page(user: str, pages: list[tuple[str, str, int]], repeats: int) -> 
     this process's data folder."""
     from playwright.sync_api import sync_playwright
 
-    from tests.support.browser import CHROMIUM_ARGS, signed_in_context
+    from tests.support.browser import CHROMIUM_ARGS, FULL_CHROMIUM, signed_in_context
     from tests.support.servers import base_env, server_process
 
     env = base_env(DESIGNER_DATA_DIR=os.environ["DESIGNER_DATA_DIR"])
     out: dict[str, list[tuple[float, float]]] = {}
     with server_process(env, {}) as server, sync_playwright() as p:
-        # The full browser users have, as bench/editor.py and bench/liveview.py use (the tests use its headless shell).
-        browser = p.chromium.launch(executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), headless=True, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=FULL_CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             context = signed_in_context(browser, server.url, user)
             page = context.new_page()

@@ -40,9 +40,9 @@ sys.path.insert(0, str(REPO))
 import httpx  # noqa: E402
 import websockets  # noqa: E402
 
+from tests.support.browser import FULL_CHROMIUM as CHROMIUM  # noqa: E402
 from tests.support.servers import base_env, password_for, running_server  # noqa: E402
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--enable-precise-memory-info"]
 USER = "bench"

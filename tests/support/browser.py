@@ -12,6 +12,7 @@ from tests.support.servers import password_for
 # parts. The browser tests cost it about a quarter less CPU than /usr/bin/chromium (README, "How long"); the benches
 # that time the editor as users see it (bench/editor.py, bench/liveview.py) keep the full browser.
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium-headless-shell")
+FULL_CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")  # for the benches
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
