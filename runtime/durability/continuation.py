@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from common.types import RunId
 from runtime.contract import locate
-from runtime.durability import run_files
+from runtime.durability import endings, run_files
 from runtime.engine.checkpoints import JUDGE_STEP, Checkpoint, boundaries, fold
 from runtime.engine.fork_points import state_at
 from runtime.engine.resume_points import RESUMED_KEY, last_alive, notice_of, open_steps, place_of, worked_seconds
@@ -157,8 +157,9 @@ def _requeue(run: Run, reason: str, upto: int | None, attempt: int) -> None:
 
 def resume_or_fail(run_id: RunId, reason: str, worker: str | None = None) -> str:
     """A run whose worker was lost: queued to resume from its last boundary, or failed for good (the
-    setting is off, or it already resumed ``RUN_MAX_RESUMES`` times). Returns "resumed", "failed" or
-    "gone" (it had finished or was already handled, or, with ``worker``, another worker holds it now)."""
+    setting is off, or it already resumed ``RUN_MAX_RESUMES`` times). Returns "resumed", "failed", "ended" (its
+    stored ``workflow_end`` stands: :mod:`runtime.durability.endings`) or "gone" (it had finished or was already
+    handled, or, with ``worker``, another worker holds it now)."""
     with transaction.atomic():
         run = Run.objects.select_for_update().filter(pk=run_id).first()
         if run is None or run.status not in (RunStatus.RUNNING, RunStatus.PAUSED):
@@ -166,9 +167,14 @@ def resume_or_fail(run_id: RunId, reason: str, worker: str | None = None) -> str
         if worker is not None and run.worker != worker:
             return "gone"
         now = timezone.now()
+        paused = {"paused_ms": run.paused_ms + _paused_for(run, now), "paused_at": None} if run.paused_at else {}
+        ended = endings.stored_end(run.pk)
+        if ended is not None:  # it died after storing its end, before marking the run final: the end stands
+            Run.objects.filter(pk=run_id).update(**endings.final_fields(ended, now), **paused)
+            log.warning("run %s: %s after storing its end; it stands (%s)", run_id, reason, ended.status)
+            return "ended"
         if not settings.RESUME_LOST_RUNS or run.resumes >= settings.RUN_MAX_RESUMES:
             tail = f" (it had resumed {run.resumes} times, the most allowed)" if run.resumes else ""
-            paused = {"paused_ms": run.paused_ms + _paused_for(run, now), "paused_at": None} if run.paused_at else {}
             Run.objects.filter(pk=run_id).update(status=RunStatus.FAILED, reason=f"{reason}{tail}", finished_at=now, **paused)
             return "failed"
         attempt = run.resumes + 1

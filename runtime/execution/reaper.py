@@ -31,9 +31,12 @@ def reap_lost_runs() -> list[str]:
     lost = list(Run.objects.filter(status__in=(RunStatus.RUNNING, RunStatus.PAUSED), heartbeat_at__lt=cutoff).values_list("id", flat=True))
     for run_id in lost:
         try:  # one run whose files cannot be put back must not keep every other lost run waiting
-            if continuation.resume_or_fail(run_id, "worker lost") == "resumed":
+            outcome = continuation.resume_or_fail(run_id, "worker lost")
+            if outcome == "resumed":
                 run = Run.objects.get(pk=run_id)
                 transaction.on_commit(functools.partial(dispatch, run))
+            elif outcome == "ended":
+                announce_status_sync(run_id)
         except Exception:
             log.exception("run %s: could not be resumed or failed; the next sweep tries again", run_id)
     return [str(r) for r in lost]
@@ -49,7 +52,8 @@ def resume_at_start() -> list[str]:
                 .values_list("id", flat=True))
     for run_id in ours:
         try:
-            continuation.resume_or_fail(run_id, "the server restarted")
+            if continuation.resume_or_fail(run_id, "the server restarted") == "ended":
+                announce_status_sync(run_id)
         except Exception:
             log.exception("run %s: could not be resumed or failed at start; the reaper tries again", run_id)
     waiting = list(Run.objects.filter(backend="inline", status=RunStatus.QUEUED))

@@ -30,7 +30,7 @@ from designer.errors import BadRequest, DocumentInvalid
 from designer.runnable import check_runnable
 from designer.workflows import saved_include
 from runtime.coordinator import CoordinatorSettings, parse_mode
-from runtime.durability import continuation, run_files
+from runtime.durability import continuation, endings, run_files
 from runtime.engine import Budgets, RunControl, RunOptions, RunResult, run_workflow
 from runtime.engine.context import StepError
 from runtime.engine.debugger import Debugger
@@ -44,7 +44,7 @@ from runtime.live.announce import announce_status, executing_here
 from runtime.live.recorder import Recorder
 from runtime.live.run_traces import traced_sink
 from runtime.live.view.hub import store_view
-from runtime.models import ACTIVE_STATUSES, FINAL_STATUSES, Run, RunStatus
+from runtime.models import ACTIVE_STATUSES, Run, RunStatus
 from runtime.providers import Provider, catalog, close_all, configured_providers, keys
 from runtime.tools.approvals import Approvals
 from runtime.tools.session import RunTools
@@ -245,21 +245,8 @@ def coordinator_settings(mode: str) -> CoordinatorSettings | None:
 @transaction.atomic
 def _finish(run_id: RunId, result: RunResult, attempt: int | None = None) -> None:
     now = timezone.now()
-    fields = {
-        "status": result.status if result.status in FINAL_STATUSES else RunStatus.FAILED,
-        "reason": result.reason or "",
-        "finished_at": now,
-        "tokens_prompt": int(result.tokens.get("prompt", 0)),
-        "tokens_completion": int(result.tokens.get("completion", 0)),
-        "cost_usd": float(result.cost_usd or 0.0),
-        "unpriced_models": list(result.unpriced_models),
-        "loops": result.loops or {},
-        "summary": result.summary,
-        "control_request": "",
-        "debug_hold": None,
-        "debug_requests": [],
-        **_paused_fields(run_id, False, now),  # stopped while paused: that pause ends too
-    }
+    fields = {**endings.final_fields(result, now),
+              **_paused_fields(run_id, False, now)}  # stopped while paused: that pause ends too
     # A run already marked lost keeps that verdict, and one resumed elsewhere meanwhile is not this attempt's to end.
     mine = Run.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES)
     if attempt is not None:

@@ -125,3 +125,40 @@ def test_one_lost_run_that_cannot_be_handled_does_not_keep_the_others_waiting(ow
     assert wait_for(owner_client, str(fine.pk))["status"] == "completed"
     broken.refresh_from_db()
     assert broken.status == RunStatus.RUNNING  # left for the next sweep
+
+
+def test_a_lost_run_whose_end_was_stored_is_finished_from_it_not_run_again(owner_client, owner):
+    # The server died between storing a run's workflow_end and marking the run final: the run has ended, and
+    # resuming it would run its end (and the coordinator's synthesis, a paid model call) a second time.
+    script = {"tokens": {"prompt": 10, "completion": 5}, **SCRIPT}
+    workflow_id = post(owner_client, "/api/v1/workflows", {"source": judge_loop("ended", 2)}).json()["id"]
+    donor = post(owner_client, "/api/v1/runs", {"workflow_id": workflow_id, "script": script}).json()
+    done = wait_for(owner_client, donor["id"])
+    assert done["status"] == "completed", done["reason"]
+    events = [e.event for e in RunEvent.objects.filter(run_id=donor["id"]).order_by("seq")]
+    assert events[-1]["type"] == "workflow_end"
+    workflow = Workflow.objects.get(pk=workflow_id)
+    long_ago = timezone.now() - timedelta(hours=1)
+    run = Run.objects.create(owner=owner, workspace=workflow.workspace, workflow=workflow, version=workflow.latest(), script=script,
+                             status=RunStatus.RUNNING, started_at=long_ago, heartbeat_at=long_ago, worker="inline@gone")
+    persist_events(run.pk, [{**e, "runId": str(run.pk)} for e in events])
+    assert reap_lost_runs() == [str(run.pk)]
+    run.refresh_from_db()
+    end = events[-1]
+    assert (run.status, run.reason, run.resumes) == (RunStatus.COMPLETED, "", 0)
+    assert run.finished_at is not None
+    assert (run.tokens_prompt, run.tokens_completion) == (end["tokens"]["prompt"], end["tokens"]["completion"]) != (0, 0)
+    assert run.loops == end["data"]["loops"] and run.summary == end["data"].get("summary", "")
+    stored = list(RunEvent.objects.filter(run=run).order_by("seq").values_list("type", "superseded"))
+    assert len(stored) == len(events) and stored[-1] == ("workflow_end", False)
+    assert not any(superseded for _, superseded in stored)
+
+
+def test_a_lost_run_whose_stored_end_was_superseded_resumes(owner_client, owner):
+    # An end a resume already set aside is not the run's end: the run goes on from its boundary.
+    run = lost_run(owner_client, owner, last_seq=1)
+    RunEvent.objects.create(run=run, seq=1, type="workflow_end", superseded=True, event_json=json.dumps(
+        {"type": "workflow_end", "seq": 1, "superseded": True, "data": {"status": "failed", "reason": "old"}}))
+    reap_lost_runs()
+    done = wait_for(owner_client, str(run.pk))
+    assert done["status"] == "completed", done["reason"]
