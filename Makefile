@@ -6,6 +6,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Bytecode in a cache outside the checkout. Machines that set PYTHONDONTWRITEBYTECODE (container images do) would
+# otherwise compile every module of the app again in each of the hundreds of Python processes the suite starts
+# (servers, workers, commands, pytest's assertion rewriting): some 0.25 s of each Django start's 2.5 s of CPU.
+export PYTHONPYCACHEPREFIX ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/loop-designer/pycache
+unexport PYTHONDONTWRITEBYTECODE
 FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/eslint.config.js -type f 2>/dev/null)
 
 .PHONY: install frontend run worker test lint-python migrations test-python test-frontend chromium sandbox services bench clean contract api-types
