@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import zipfile
 
-from tests.support.browser import api, wait_checked
+from tests.support.browser import api, wait_canvas_still, wait_checked
 from tests.support.editor_page import blank_canvas
 from tests.support.upstream_spec import SPEC
 
@@ -106,6 +106,7 @@ def import_folder(page, tmp_path, main: str) -> int:
     page.wait_for_url("**/workflows/*")
     page.wait_for_selector("[data-testid=editor][data-ready='1']")
     wait_checked(page)
+    wait_canvas_still(page)
     return int(page.url.rstrip("/").rsplit("/", 1)[-1])
 
 

@@ -55,6 +55,25 @@ def wait_checked(page, timeout: float = 45_000) -> None:
     )
 
 
+def wait_canvas_still(page, still_ms: int = 300, timeout: float = 30_000) -> None:
+    """Waits until the editor's canvas view (pan and zoom) has not moved for ``still_ms``. The canvas fits itself
+    after it opens and after an import (a timer, then a frame): a click aimed at a node before that fit lands where
+    the node was (CI once toggled a step's breakpoint in its margin instead of selecting it)."""
+    page.evaluate("() => { delete window.__canvasStill; }")
+    page.wait_for_function(
+        """ms => {
+            const view = document.querySelector('[data-testid=canvas] .react-flow__viewport');
+            if (!view) return false;
+            const now = performance.now(), seen = (window.__canvasStill ??= {});
+            if (seen.transform !== view.style.transform) {
+                seen.transform = view.style.transform;
+                seen.since = now;
+                return false;
+            }
+            return now - seen.since >= ms;
+        }""", arg=still_ms, polling="raf", timeout=timeout)
+
+
 def open_saved_workflow(page, source: str) -> dict:
     """Saves ``source`` as a new workflow through the API and opens it in the editor, ready: the workflow."""
     workflow = api(page, "POST", "/workflows", {"source": source})
