@@ -63,8 +63,12 @@ services:
 	@pg_isready -h 127.0.0.1 -q 2>/dev/null || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
 	@for i in $$(seq 1 30); do redis-cli -h 127.0.0.1 ping >/dev/null 2>&1 && pg_isready -h 127.0.0.1 -q && exit 0; sleep 1; done; echo "Redis or PostgreSQL did not start" >&2; exit 1
 
+# Types, lint and Vitest side by side (tsc and eslint use one core each); each one's words printed whole, in turn.
 test-frontend: frontend
-	cd frontend && npm run typecheck --silent && npm run lint --silent && npm test --silent
+	@out=$$(mktemp -d) && trap 'rm -rf "$$out"' EXIT && cd frontend && rc=0 && \
+	{ npm run typecheck --silent > "$$out/types" 2>&1 & types=$$!; npm run lint --silent > "$$out/lint" 2>&1 & lint=$$!; \
+	  npm test --silent || rc=1; wait $$types || rc=1; wait $$lint || rc=1; } && \
+	cat "$$out/types" "$$out/lint" && exit $$rc
 
 # The rules the Python code follows (ruff.toml) and its types (mypy.ini). Neither writes into the checkout: mypy's
 # Django plugin reads config/settings_for_type_checks.py, whose data folder is a temporary one.
@@ -107,7 +111,10 @@ test-python: install frontend chromium sandbox services
 	print(f"designer/ and runtime/ (in-process code): lines {lines:.1f} %, branches {branches:.1f} %, both {both:.1f} %")' \
 	"$$covered/coverage.json" && exit $$rc
 
-test: lint-python migrations test-frontend test-python
+# The checks that need no server run side by side (each its output whole, once done), then the suite.
+test:
+	@$(MAKE) --no-print-directory -j3 --output-sync=target lint-python migrations test-frontend
+	@$(MAKE) --no-print-directory test-python
 
 # The front end's event types come from runtime/contract.py; a test fails while they are stale.
 contract: install
