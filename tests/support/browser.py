@@ -58,7 +58,7 @@ def wait_checked(page, timeout: float = 45_000) -> None:
 def wait_canvas_still(page, still_ms: int = 300, timeout: float = 30_000) -> None:
     """Waits until the editor's canvas view (pan and zoom) has not moved for ``still_ms``. The canvas fits itself
     after it opens and after an import (a timer, then a frame): a click aimed at a node before that fit lands where
-    the node was (CI once toggled a step's breakpoint in its margin instead of selecting it)."""
+    the node was (a full run once toggled a step's breakpoint in its margin instead of selecting it)."""
     page.evaluate("() => { delete window.__canvasStill; }")
     page.wait_for_function(
         """ms => {
