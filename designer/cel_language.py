@@ -16,6 +16,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import celpy
@@ -85,7 +86,16 @@ def length_error(expression: str) -> CelError | None:
     return None
 
 
-_env = celpy.Environment()
+# Built on first use, not at import: building celpy's parser takes a tenth of a second, and every Django process
+# imports this module (through designer.cel) while only the CEL pool's workers parse.
+@cache
+def _environment() -> celpy.Environment:
+    return celpy.Environment()
+
+
+def warm() -> None:
+    """Builds the parser now (the CEL zygote, before it forks workers)."""
+    _environment()
 
 
 def parse(expression: str) -> Tree:
@@ -94,7 +104,7 @@ def parse(expression: str) -> Tree:
     if too_long:
         raise too_long
     try:
-        return _env.compile(normalize(expression))
+        return _environment().compile(normalize(expression))
     except celpy.CELParseError as exc:
         raise CelError(_syntax_message(exc, expression)) from None
     except RecursionError:
@@ -165,7 +175,7 @@ _programs = _ProgramCache(max_characters=100_000)
 def program(expression: str) -> celpy.Runner:
     compiled = _programs.get(expression)
     if compiled is None:
-        compiled = _env.program(parse(expression))
+        compiled = _environment().program(parse(expression))
         _programs.put(expression, compiled)
     return compiled
 

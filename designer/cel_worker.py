@@ -56,6 +56,8 @@ def zygote(control: socket.socket) -> None:
     # Workers inherit it: when the machine is busy, requests win the CPU over expressions. Their limits are
     # CPU time, so a lower priority makes no expression fail; it only waits longer.
     os.nice(NICENESS)
+    # Built here, once, so a forked worker inherits it rather than building it inside its CPU budget.
+    cel_language.warm()
     while True:
         try:
             message, fds, _, _ = socket.recv_fds(control, 64, 1)
