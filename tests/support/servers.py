@@ -12,13 +12,14 @@ import os
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
 import uuid
 from collections.abc import Iterable
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -104,17 +105,35 @@ def create_users(env: dict, usernames: Iterable[str]) -> dict[str, str]:
 # Migrating a new database takes a Django process and ten seconds or more on a loaded machine, and nearly every
 # live test starts a server on a new one: each pytest process migrates one template per kind of database and
 # copies it (a file for SQLite, CREATE DATABASE ... TEMPLATE for PostgreSQL). Removed when the process ends.
+# Making a server's users takes another Django process (2-3 s of CPU): a SQLite template is kept per set of users,
+# made once from the empty one, with the tokens its users were given (tokens are stored as plain digests, good in
+# any copy).
 _templates: dict[str, str] = {}
+_template_tokens: dict[tuple[str, ...], dict[str, str]] = {}
 _migrated_urls: set[str] = set()
 
 
-def _sqlite_template() -> Path:
-    if "sqlite" not in _templates:
+def _sqlite_template(users: tuple[str, ...] = ()) -> tuple[Path, dict[str, str]]:
+    """The folder of a migrated SQLite database holding ``users`` (none: the empty template), and their tokens."""
+    key = "sqlite:" + ",".join(users)
+    if key not in _templates:
         env = base_env()
-        manage(env, "migrate", "--noinput", "-v", "0")
-        _templates["sqlite"] = env["DESIGNER_DATA_DIR"]
+        if users:
+            empty, _ = _sqlite_template()
+            _copy_sqlite(empty, Path(env["DESIGNER_DATA_DIR"]))
+            _template_tokens[users] = create_users(env, users)
+        else:
+            manage(env, "migrate", "--noinput", "-v", "0")
+        _templates[key] = env["DESIGNER_DATA_DIR"]
         atexit.register(shutil.rmtree, env["DESIGNER_DATA_DIR"], True)
-    return Path(_templates["sqlite"])
+    return Path(_templates[key]), _template_tokens.get(users, {})
+
+
+def _copy_sqlite(source: Path, data: Path) -> None:
+    # SQLite's backup, not a file copy: what a process wrote may still sit in the -wal file beside the database.
+    for db in source.glob("*.sqlite3"):
+        with closing(sqlite3.connect(db)) as src, closing(sqlite3.connect(data / db.name)) as dst:
+            src.backup(dst)
 
 
 def _postgres_template() -> str:
@@ -136,22 +155,27 @@ def _drop_database(name: str) -> None:
 
 def migrated(env: dict) -> None:
     """``env``'s database, migrated: a copy of the template when it is new, else ``manage.py migrate``."""
-    url = env.get("DATABASE_URL", "")
-    data = Path(env["DESIGNER_DATA_DIR"])
-    if url in _migrated_urls:
-        return
-    if not url and not any(data.glob("*.sqlite3")):
-        for db in _sqlite_template().glob("*.sqlite3"):
-            shutil.copyfile(db, data / db.name)
-        return
-    manage(env, "migrate", "--noinput", "-v", "0")
+    if _fresh_sqlite(env):
+        _copy_sqlite(_sqlite_template()[0], Path(env["DESIGNER_DATA_DIR"]))
+    elif env.get("DATABASE_URL", "") not in _migrated_urls:
+        manage(env, "migrate", "--noinput", "-v", "0")
+
+
+def _fresh_sqlite(env: dict) -> bool:
+    return not env.get("DATABASE_URL") and not any(Path(env["DESIGNER_DATA_DIR"]).glob("*.sqlite3"))
 
 
 @contextmanager
 def running_server(env: dict, users=("owner", "stranger")):
     """A server on a fresh data folder and database: migrated, ``users`` made (``server.tokens``)."""
-    migrated(env)
-    tokens = create_users(env, users)
+    users = tuple(users)
+    if _fresh_sqlite(env):
+        template, made = _sqlite_template(users)
+        _copy_sqlite(template, Path(env["DESIGNER_DATA_DIR"]))
+        tokens = dict(made)
+    else:
+        migrated(env)
+        tokens = create_users(env, users)
     with server_process(env, tokens) as server:
         yield server
 
