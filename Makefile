@@ -82,20 +82,24 @@ migrations: install
 
 # The suite, then how much of designer/ and runtime/ it ran (.coveragerc: lines and branches, and the floor
 # it may not fall below). Three parts (pytest.ini's markers, tests/conftest.py):
-# 1. the tests that run in the pytest process, two at a time (pytest-xdist: 116 s -> 71-86 s for tests/runtime and
-#    tests/documents on this machine);
+# 1. the tests that run in the pytest process, three at a time, each worker taking the next test when done
+#    (pytest-xdist, --dist worksteal): alone they keep two cores only three-quarters busy (tests that wait on a
+#    server's start, a race's deadline), and a fixed split left one worker idle at the end. With coverage, on
+#    2026-11-29: -n 2 4:51, -n 2 worksteal 4:31, -n 3 worksteal 4:14 and 4:20, -n 4 worksteal 4:43;
 # 2. the live and browser tests, which start their own servers, workers and Chromium: three pytest processes side
 #    by side, each with its own coverage data, combined after: tests/e2e; the live tests that kill, fill or
 #    restart a real part (LIVE_FAULTS: they wait on restarts and slow runs more than they compute); the rest of
-#    tests/live. (Not one xdist run with --dist loadgroup: that ended having run 340 of its 481 tests, here and on
-#    CI, with no word of the rest.) Each prints its fifteen slowest tests: these set how long `make test` takes.
+#    tests/live. The resume tests, which kill servers and workers, joined the faults when those ended 4.6 minutes
+#    before the rest (vmstat: the cores a quarter idle from then on). (Not one xdist run with --dist loadgroup:
+#    that ended having run 340 of its 481 tests, here and on CI, with no word of the rest.) Each prints its
+#    fifteen slowest tests: these set how long `make test` takes.
 # 3. the tests marked serial, which hold the app to a wall-clock limit of its own: alone, with nothing beside them.
 # Every part runs, whatever the one before gave. Coverage's data goes to a temporary folder, not into the checkout.
-LIVE_FAULTS := tests/live/test_faults_*.py tests/live/test_a_*.py
+LIVE_FAULTS := tests/live/test_faults_*.py tests/live/test_a_*.py tests/live/test_resume*.py
 LIVE_PYTEST := $(BIN)/python -m pytest --cov --cov-report= --cov-fail-under=0 -p no:cacheprovider --durations=15
 test-python: install frontend chromium sandbox services
 	@covered=$$(mktemp -d) && trap 'rm -rf "$$covered"' EXIT && export COVERAGE_FILE="$$covered/.coverage" && rc=0 && \
-	{ $(BIN)/python -m pytest -n 2 -m 'not serial and not own_servers' --cov --cov-report= --cov-fail-under=0 || rc=1; } && \
+	{ $(BIN)/python -m pytest -n 3 --dist worksteal -m 'not serial and not own_servers' --cov --cov-report= --cov-fail-under=0 || rc=1; } && \
 	{ COVERAGE_FILE="$$covered/.coverage.faults" $(LIVE_PYTEST) $(LIVE_FAULTS) > "$$covered/faults.log" 2>&1 & faults=$$!; \
 	  COVERAGE_FILE="$$covered/.coverage.live" $(LIVE_PYTEST) tests/live $(foreach f,$(LIVE_FAULTS),--ignore-glob='$(f)') \
 	    > "$$covered/live.log" 2>&1 & live=$$!; \
