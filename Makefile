@@ -87,12 +87,15 @@ migrations: install
 #    server's start, a race's deadline), and a fixed split left one worker idle at the end. With coverage, on
 #    2026-11-29: -n 2 4:51, -n 2 worksteal 4:31, -n 3 worksteal 4:14 and 4:20, -n 4 worksteal 4:43;
 # 2. the live and browser tests, which start their own servers, workers and Chromium: three pytest processes side
-#    by side, each with its own coverage data, combined after: tests/e2e; the live tests that kill, fill or
+#    by side, each with its own coverage data, combined after: tests/e2e, on two xdist workers (each with its own
+#    server and Chromium, a file's tests on one: --dist loadfile); the live tests that kill, fill or
 #    restart a real part (LIVE_FAULTS: they wait on restarts and slow runs more than they compute); the rest of
 #    tests/live. The resume tests, which kill servers and workers, joined the faults when those ended 4.6 minutes
 #    before the rest (vmstat: the cores a quarter idle from then on). (Not one xdist run with --dist loadgroup:
 #    that ended having run 340 of its 481 tests, here and on CI, with no word of the rest.) Each prints its
-#    fifteen slowest tests: these set how long `make test` takes.
+#    fifteen slowest tests: these set how long `make test` takes. On one worker the browser tests went at their own
+#    pace (13:08, the cores 40-65 % idle once the live tests had ended at 10:04); on two: 9:20, the live tests
+#    11:34, `make test` 18:43 -> 17:14 at rest (2026-11-29).
 # 3. the tests marked serial, which hold the app to a wall-clock limit of its own: alone, with nothing beside them.
 # Every part runs, whatever the one before gave. Coverage's data goes to a temporary folder, not into the checkout.
 LIVE_FAULTS := tests/live/test_faults_*.py tests/live/test_a_*.py tests/live/test_resume*.py
@@ -103,7 +106,7 @@ test-python: install frontend chromium sandbox services
 	{ COVERAGE_FILE="$$covered/.coverage.faults" $(LIVE_PYTEST) $(LIVE_FAULTS) > "$$covered/faults.log" 2>&1 & faults=$$!; \
 	  COVERAGE_FILE="$$covered/.coverage.live" $(LIVE_PYTEST) tests/live $(foreach f,$(LIVE_FAULTS),--ignore-glob='$(f)') \
 	    > "$$covered/live.log" 2>&1 & live=$$!; \
-	  COVERAGE_FILE="$$covered/.coverage.browser" $(LIVE_PYTEST) tests/e2e || rc=1; \
+	  COVERAGE_FILE="$$covered/.coverage.browser" $(LIVE_PYTEST) -n 2 --dist loadfile tests/e2e || rc=1; \
 	  wait $$faults || rc=1; wait $$live || rc=1; \
 	  echo "== tests/live: the faults of real parts (run beside tests/e2e)"; cat "$$covered/faults.log"; \
 	  echo "== tests/live: the rest (run beside tests/e2e)"; cat "$$covered/live.log"; } && \
