@@ -109,24 +109,23 @@ def create_users(env: dict, usernames: Iterable[str]) -> dict[str, str]:
 # made once from the empty one, with the tokens its users were given (tokens are stored as plain digests, good in
 # any copy).
 _templates: dict[str, str] = {}
-_template_tokens: dict[tuple[str, ...], dict[str, str]] = {}
+_sqlite_templates: dict[tuple[str, ...], tuple[Path, dict[str, str]]] = {}
 _migrated_urls: set[str] = set()
 
 
 def _sqlite_template(users: tuple[str, ...] = ()) -> tuple[Path, dict[str, str]]:
     """The folder of a migrated SQLite database holding ``users`` (none: the empty template), and their tokens."""
-    key = "sqlite:" + ",".join(users)
-    if key not in _templates:
+    if users not in _sqlite_templates:
         env = base_env()
+        data = Path(env["DESIGNER_DATA_DIR"])
+        atexit.register(shutil.rmtree, data, True)
         if users:
-            empty, _ = _sqlite_template()
-            _copy_sqlite(empty, Path(env["DESIGNER_DATA_DIR"]))
-            _template_tokens[users] = create_users(env, users)
+            _copy_sqlite(_sqlite_template()[0], data)
+            _sqlite_templates[users] = (data, create_users(env, users))
         else:
             manage(env, "migrate", "--noinput", "-v", "0")
-        _templates[key] = env["DESIGNER_DATA_DIR"]
-        atexit.register(shutil.rmtree, env["DESIGNER_DATA_DIR"], True)
-    return Path(_templates[key]), _template_tokens.get(users, {})
+            _sqlite_templates[users] = (data, {})
+    return _sqlite_templates[users]
 
 
 def _copy_sqlite(source: Path, data: Path) -> None:
