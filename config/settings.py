@@ -160,11 +160,17 @@ else:
     }
 
 REDIS_URL = envstr("REDIS_URL")
+CHANNEL_REDIS_READ_TIMEOUT_S = 30.0
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": envint("CHANNEL_CAPACITY", 1000)},
+            # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s channels_redis blocks in BZPOPMIN
+            # for a message: a consumer with nothing to receive for 5 s died with a TimeoutError and its websocket
+            # closed with 1011 (django/channels_redis#422). The read may now outlast the pop, with room for a busy
+            # machine; a connection that is really gone still fails within it.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": CHANNEL_REDIS_READ_TIMEOUT_S}],
+                       "capacity": envint("CHANNEL_CAPACITY", 1000)},
         }
     }
 else:

@@ -88,3 +88,16 @@ async def test_pause_resume_and_stop_work_on_the_worker(cluster):
         client.post(f"/runs/{run['id']}/stop")
         final = wait_status(client, run["id"], ("cancelled",), timeout=30)
     assert final["status"] == "cancelled"
+
+
+async def test_a_websocket_with_nothing_to_say_for_longer_than_redis_reads_stays_open(cluster):
+    """redis-py 8 gives up a read after 5 s by default, as long as channels_redis blocks for a message: each model
+    call here takes 6 s, so the run's socket has nothing for longer than that, more than once. It stays open and
+    still gets every event (before the fix the server closed it with 1011 at the first silence)."""
+    with celery_worker(cluster.env) as _worker, cluster.client("owner") as client:
+        run = start_run(client, iterations=1, latency=6, done_at=1)
+        async with ws_connect(cluster, f"/ws/runs/{run['id']}/") as ws:
+            events, updates = await collect(ws, timeout=90)
+        final = wait_status(client, run["id"], ("completed",))
+    assert [e["seq"] for e in events] == list(range(1, final["last_seq"] + 1))
+    assert updates[-1]["status"] == "completed"
