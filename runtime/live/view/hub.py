@@ -7,7 +7,9 @@ whatever the event rate. A socket that joins gets the whole view first. The
 view starts from the stored events, so a hub made after a restart, or for a
 run that finished long ago, shows the same thing a hub that saw it all does.
 The layer may drop messages: a gap in ``seq`` and, while the run is active, a
-slow poll of the run's ``last_seq`` are refilled from the database.
+slow poll of the run's ``last_seq`` are refilled from the database. It may
+also fail a read (Redis restarting): the hub rejoins the group and carries on,
+and its sockets get the run's status as it stands, which no event carries.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from channels.layers import BaseChannelLayer, get_channel_layer
 
 from common.orm import off_loop
 from common.types import RunId
+from runtime.live.announce import status_payload
 from runtime.live.broadcast import run_group
 from runtime.live.view.state import FOLDED_TYPES, RunView
 from runtime.models import ACTIVE_STATUSES, Run, RunEvent
@@ -32,6 +35,7 @@ PATCH_INTERVAL = 0.1      # seconds: at most ten patches a second to each socket
 POLL_EVERY = 20           # flushes between looks at the run's last_seq (2 s)
 IDLE_GRACE = 30.0         # seconds a hub outlives its last socket (a reload reconnects at once)
 PAGE = 5000
+READ_RETRY_S = 1.0        # seconds after the layer failed a read before the hub rejoins and reads again
 
 Send = Callable[[str], Awaitable[None]]
 
@@ -149,7 +153,12 @@ class ViewHub:
 
     async def _read(self, layer: BaseChannelLayer) -> None:
         while True:
-            message = await layer.receive(self.channel)
+            try:
+                message = await layer.receive(self.channel)
+            except Exception:  # the task must outlive Redis going away, or the sockets hear no status again
+                log.warning("view of run %s: the channel layer failed a read", self.run_id, exc_info=True)
+                await self._rejoin(layer)
+                continue
             try:
                 if message.get("type") == "run.events":
                     async with self.lock:
@@ -164,6 +173,18 @@ class ViewHub:
                     await self.run_status(message["run"])
             except Exception:  # one bad message must not stop the view
                 log.exception("view of run %s: a message could not be applied", self.run_id)
+
+    async def _rejoin(self, layer: BaseChannelLayer) -> None:
+        """After a failed read: back into the group (a restarted Redis has forgotten it), then the run's status as
+        it stands to every socket. Events missed meanwhile come from the database at the flush loop's next poll."""
+        await asyncio.sleep(READ_RETRY_S)
+        try:
+            await layer.group_add(run_group(self.run_id), self.channel)
+            found = await off_loop(status_payload)(self.run_id)
+            if found is not None:
+                await self.run_status(found[1])
+        except Exception:  # still away: the next read fails too and comes back here
+            log.warning("view of run %s: could not rejoin its group yet", self.run_id, exc_info=True)
 
     async def _flush(self) -> None:
         patch = self.view.patch()
