@@ -14,6 +14,9 @@ from django.test import Client
 
 from accounts.tokens import create_token
 
+# A test spread over xdist workers that never reports fails the run (make test runs three parts that way).
+pytest_plugins = ("tests.support.every_test_reported",)
+
 # Hypothesis keeps its example database outside the checkout too (its default is ./.hypothesis), in one folder
 # that outlives the session, so a failing example is tried first the next time.
 os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tempfile.gettempdir()) / "designer-hypothesis"))

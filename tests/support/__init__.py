@@ -32,4 +32,5 @@ team_members             members of a team workspace who joined with a role thro
 accessibility            axe-core's audit of a page, worded
 layout_check             whether a page's layout holds: controls in their box, no text cut without a title
 content_security_policy  a watch on a page's Content-Security-Policy and its violations
+every_test_reported      a pytest plugin: a run over xdist workers fails when a collected test never reported
 """
