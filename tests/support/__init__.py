@@ -20,7 +20,7 @@ zips                     zips built in memory, uploaded as workflow bundles
 snapshots                workspace snapshots as a lost worker left them
 servers                  real processes: a server, a Celery worker, a fresh PostgreSQL database and Redis db
 server_settings          the settings of the servers and commands servers.py starts: the app's, a fast hasher
-races                    many requests at once, released together from threads
+races                    many requests at once, released together from threads, with room in the document checks
 live_runs                runs on a live server over HTTP and websockets
 provider_clients         provider clients opened against the fakes and closed after the test, a one-agent workflow
                          that reads a file and answers, a chat request

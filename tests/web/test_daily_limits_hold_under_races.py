@@ -14,7 +14,7 @@ from accounts.models import Workspace
 from designer.models import WorkflowVersion
 from runtime.models import ACTIVE_STATUSES, Run
 from tests.support.api_calls import post, wait_for
-from tests.support.races import all_at_once
+from tests.support.races import all_at_once, checks_for_all
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,7 +39,8 @@ def start_twenty(user, workflow: str, budgets: dict) -> list:
         finally:
             connection.close()  # this thread's own connection
 
-    return all_at_once(start, 20)
+    with checks_for_all(20):
+        return all_at_once(start, 20)
 
 
 def stop_all(client) -> None:

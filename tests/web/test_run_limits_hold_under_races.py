@@ -17,7 +17,7 @@ from designer.models import WorkflowVersion
 from runtime.models import ACTIVE_STATUSES, Experiment, Run
 from tests.support.api_calls import post, wait_for
 from tests.support.evaluations import make_dataset, wait_for_experiment
-from tests.support.races import all_at_once
+from tests.support.races import all_at_once, checks_for_all
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -51,7 +51,8 @@ def all_together(user, path: str, body: dict) -> list:
         finally:
             connection.close()  # this thread's own connection
 
-    return all_at_once(ask, RACERS)
+    with checks_for_all(RACERS):
+        return all_at_once(ask, RACERS)
 
 
 def refused_for(answers: list, limit: str) -> list:
