@@ -10,11 +10,13 @@ from tests.support.servers import base_env, fresh_postgres, running_server
 
 SIMPLE = "name: s\nsteps:\n  - id: draft\n    instructions: Write.\n"
 SLOW = {"latency": 120, "replies": {"draft": ["a draft"]}}  # active for the whole race; stopped after it
+# WORK_QUEUE: a slot in the document checks for each of the twenty starts (tests/support/races.checks_for_all).
 
 
 def test_twenty_starts_at_once_on_postgresql_hold_no_more_than_the_day_has_left():
     with fresh_postgres() as database_url, \
-            running_server(base_env(DATABASE_URL=database_url, RUN_RESERVED_TOKENS=400), users=("owner",)) as server, server.client("owner") as owner:
+            running_server(base_env(DATABASE_URL=database_url, RUN_RESERVED_TOKENS=400, WORK_QUEUE=20), users=("owner",)) as server, \
+            server.client("owner") as owner:
         workspace = next(w for w in owner.get("/workspaces").json() if w["personal"])["id"]
         assert owner.put(f"/workspaces/{workspace}/limits", json={"max_tokens_per_day": 1000}).status_code == 200
         workflow = owner.post("/workflows", json={"source": SIMPLE}).json()["id"]
